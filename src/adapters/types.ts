@@ -1,0 +1,122 @@
+import type { AdapterType } from '../config/manifest-schema.js';
+
+/** Why an attempt failed; decides what happens next (retry, wait, fall back, stop). */
+export type FailureClass =
+  | 'spawn_failed'
+  | 'auth_failed'
+  | 'rate_limited'
+  | 'server_error'
+  | 'context_exhausted'
+  | 'max_turns'
+  | 'budget_exhausted'
+  | 'timeout'
+  | 'stalled'
+  | 'aborted'
+  | 'non_zero_exit'
+  | 'artifact_missing'
+  | 'contract_failed'
+  | 'extract_failed';
+
+export interface Failure {
+  class: FailureClass;
+  message: string;
+  hint?: string;
+  /** For rate_limited: how long the provider asked us to wait. */
+  retryAfterMs?: number;
+}
+
+/** Tokens kept separate, as the providers report them. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export const NO_TOKENS: TokenUsage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+/** One typed event parsed from an agent's stream (or produced by a runner). */
+export type StreamEvent =
+  | { kind: 'system'; subtype?: string; sessionId?: string; model?: string; message?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | { kind: 'tool_use'; id?: string; name: string; target?: string }
+  | { kind: 'tool_result'; id?: string; isError: boolean; content?: string }
+  | { kind: 'retry'; attempt?: number; delayMs?: number; status?: number; message?: string }
+  | { kind: 'error'; message: string; failureClass?: FailureClass }
+  | { kind: 'usage'; tokens: TokenUsage; costUsd?: number }
+  | { kind: 'result'; ok: boolean; text?: string; subtype?: string; tokens?: TokenUsage; costUsd?: number }
+  /** Raw output arrived (bytes only, throttled): keeps the stall watchdog fed, never stored. */
+  | { kind: 'output'; bytes: number };
+
+/** The resolved adapter a step runs on. */
+export interface ResolvedAdapter {
+  name: string;
+  type: AdapterType;
+  binary?: string;
+  args?: string[];
+  model?: string;
+  env: Record<string, string>;
+  isolated: boolean;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  prices?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
+}
+
+/** The persona a step runs as, with its prompt already read from disk. */
+export interface ResolvedPersona {
+  name: string;
+  systemPrompt: string;
+  allowedTools: string[];
+  deniedTools: string[];
+  allowedDomains: string[];
+  skills: string[];
+}
+
+/** Everything a runner needs for one attempt; the executor builds it, the runner never reads config. */
+export interface AdapterRunConfig {
+  runId: string;
+  stepId: string;
+  attempt: number;
+  adapter: ResolvedAdapter;
+  persona?: ResolvedPersona;
+  model?: string;
+  /** The rendered prompt (prompt steps) or the shell command (command steps). */
+  prompt: string;
+  /** `command` runs `prompt` through /bin/sh -c; `prompt` hands it to the adapter. */
+  execType: 'prompt' | 'command';
+  /** Absolute path of the step's workspace: the process's cwd. */
+  workspace: string;
+  /** Absolute folder where the runner writes `stdout` and `stderr`. */
+  attemptDir: string;
+  /** The curated environment, complete: the runner adds only its own CLI's variables. */
+  env: Record<string, string>;
+  /** Grace between SIGTERM and SIGKILL to the process group. */
+  graceMs: number;
+  /** Lines longer than this are counted and skipped. */
+  maxLineBytes: number;
+}
+
+export interface AdapterResult {
+  ok: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  /** The result text: the agent's final answer, or a command's stdout (its last MiB). */
+  text: string;
+  sessionId?: string;
+  tokens: TokenUsage;
+  costUsd?: number;
+  subtype?: string;
+  failure?: Failure;
+  /** Lines that were too long or unparseable: counted and skipped. */
+  skippedLines: number;
+  /** The last 2,000 characters of output, for a retry's prompt. */
+  outputTail: string;
+  durationMs: number;
+}
+
+/** The socket every adapter plugs into. `signal` aborts: the runner kills its process group and resolves. */
+export interface AdapterRunner {
+  readonly type: AdapterType | 'mock';
+  run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult>;
+}

@@ -1,0 +1,47 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { WaveError, WaveErrors, formatError } from '../errors.js';
+import { COMMANDS } from './commands/index.js';
+import { EXIT } from './exit-codes.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** Builds the `wave` program; every command lives in src/cli/commands/<verb>.ts. */
+export function buildProgram(): Command {
+  const program = new Command('wave')
+    .description('Run pipelines of AI coding agents from a YAML manifest.')
+    .version(version, '-v, --version')
+    .showSuggestionAfterError()
+    .exitOverride();
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; main() is the only place that exits. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+    return EXIT.invalidInput;
+  }
+  if (error instanceof WaveErrors) {
+    for (const e of error.errors) process.stderr.write(`${formatError(e)}\n`);
+    return EXIT.invalidInput;
+  }
+  if (error instanceof WaveError) {
+    process.stderr.write(`${formatError(error)}\n`);
+    return error.code === 'aborted' ? EXIT.interrupted : EXIT.invalidInput;
+  }
+  process.stderr.write(`internal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT.runFailed;
+}
+

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { Duration, EnvMap, Permissions, StringList } from './common-schema.js';
+
+export const ADAPTER_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'process', 'llm'] as const;
+export type AdapterType = (typeof ADAPTER_TYPES)[number];
+
+export const Prices = z
+  .strictObject({
+    input: z.number().nonnegative().optional(),
+    output: z.number().nonnegative().optional(),
+    cache_read: z.number().nonnegative().optional(),
+    cache_write: z.number().nonnegative().optional(),
+  })
+  .describe('US dollars per million tokens, used when the CLI reports no cost of its own.');
+
+export const AdapterSchema = z
+  .strictObject({
+    type: z.enum(ADAPTER_TYPES).optional().describe('Which runner drives this adapter; defaults from the adapter\'s name (claude, opencode, codex, gemini, llm), else process.'),
+    binary: z.string().optional().describe('The executable, found on PATH or in node_modules/.bin.'),
+    args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
+    model: z.string().optional().describe('The model used when the persona and step name none.'),
+    default_model: z.string().optional().describe('Wave\'s name for model.'),
+    env: EnvMap.optional(),
+    isolated: z.boolean().optional().describe('Give each run its own CLI config home, so no user setting leaks in.'),
+    base_url: z.string().optional().describe('A model endpoint (local server or OpenAI-compatible API).'),
+    api_key_env: z.string().optional().describe('The environment variable that holds the API key.'),
+    prices: Prices.optional(),
+    mode: z.string().optional().describe('Accepted for Wave compatibility (headless is the only mode).'),
+    output_format: z.string().optional().describe('Accepted for Wave compatibility; Wave always reads the CLI\'s stream format.'),
+    project_files: StringList.optional().describe('Accepted for Wave compatibility.'),
+    default_permissions: Permissions.optional(),
+  })
+  .describe('An agent CLI, a plain process or an HTTP model.');
+
+export const PersonaSchema = z
+  .strictObject({
+    adapter: z.string().describe('The name of an adapter declared under adapters.'),
+    description: z.string().optional(),
+    system_prompt_file: z.string().optional().describe('A Markdown file with the persona\'s instructions, relative to the manifest.'),
+    model: z.string().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    permissions: Permissions.optional(),
+    sandbox: z
+      .strictObject({ allowed_domains: StringList.optional().describe('Hosts this persona may reach through the egress proxy.') })
+      .optional(),
+    skills: StringList.optional().describe('Skill folders copied into the CLI\'s skills folder.'),
+    fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
+    env: EnvMap.optional(),
+  })
+  .describe('An adapter plus a system prompt plus permissions.');
+
+export const TimeoutsSchema = z
+  .strictObject({
+    step_default_minutes: z.number().positive().optional(),
+    process_grace_seconds: z.number().nonnegative().optional(),
+    stdout_drain_seconds: z.number().nonnegative().optional(),
+    retry_max_delay_seconds: z.number().nonnegative().optional(),
+    relay_compaction_minutes: z.number().optional(),
+    meta_default_minutes: z.number().optional(),
+    skill_install_seconds: z.number().optional(),
+    skill_cli_seconds: z.number().optional(),
+    skill_http_seconds: z.number().optional(),
+    skill_http_header_seconds: z.number().optional(),
+    skill_publish_seconds: z.number().optional(),
+    gate_approval_hours: z.number().optional(),
+    gate_poll_interval_seconds: z.number().optional(),
+    gate_poll_timeout_minutes: z.number().optional(),
+    git_command_seconds: z.number().optional(),
+    forge_api_seconds: z.number().optional(),
+  })
+  .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3.');
+
+export const SandboxSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Wave\'s switch: true means bubblewrap when backend is unset.'),
+    backend: z.enum(['none', 'docker', 'bubblewrap']).optional(),
+    docker_image: z.string().optional(),
+    default_allowed_domains: StringList.optional(),
+    env_passthrough: StringList.optional().describe('Parent environment variables handed to steps; their values are redacted from logs.'),
+  })
+  .describe('Process isolation and the egress allowlist.');
+
+export const RuntimeSchema = z
+  .strictObject({
+    workspace_root: z.string().optional().describe('Where step workspaces are made; default .wave/workspaces.'),
+    max_concurrency: z.number().int().positive().optional().describe('Steps run at once; default 10.'),
+    max_concurrent_workers: z.number().int().positive().optional().describe('Wave\'s older name for max_concurrency.'),
+    default_timeout_minutes: z.number().positive().optional().describe('Wave\'s older name for timeouts.step_default_minutes.'),
+    timeouts: TimeoutsSchema.optional(),
+    stall_timeout: Duration.optional().describe('End an attempt as stalled after this long without output; unset or 0 disables.'),
+    sandbox: SandboxSchema.optional(),
+    fallbacks: z.record(z.string(), StringList).optional().describe('Adapter name -> adapters to try when it is rate limited.'),
+    max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
+    artifacts: z
+      .strictObject({
+        max_stdout_size: z.number().int().positive().optional(),
+        default_artifact_dir: z.string().optional(),
+      })
+      .optional(),
+  })
+  .describe('How steps run.');
+
+export const ManifestSchema = z
+  .strictObject({
+    apiVersion: z.string().optional().describe('Format version; v1.'),
+    kind: z.literal('WaveManifest'),
+    metadata: z
+      .strictObject({
+        name: z.string(),
+        description: z.string().optional(),
+        repo: z.string().optional(),
+        forge: z.string().optional(),
+      })
+      .optional(),
+    project: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe('Project facts (language, test_command, …), available to prompts as {{ project.<key> }}.'),
+    adapters: z.record(z.string(), AdapterSchema).optional(),
+    personas: z.record(z.string(), PersonaSchema).optional(),
+    runtime: RuntimeSchema.optional(),
+    skills: StringList.optional(),
+    extract: z
+      .strictObject({ adapter: z.string().optional(), model: z.string().optional() })
+      .optional()
+      .describe('Defaults for steps that declare extract: the adapter and model asked for JSON.'),
+  })
+  .describe('wave.yaml: the adapters, personas and runtime policy of a project.');
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type AdapterConfig = z.infer<typeof AdapterSchema>;
+export type PersonaConfig = z.infer<typeof PersonaSchema>;
+export type RuntimeConfig = z.infer<typeof RuntimeSchema>;

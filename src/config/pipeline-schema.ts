@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { Duration, EnvMap, StringList } from './common-schema.js';
+
+export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
+
+export const ContractSchema = z
+  .strictObject({
+    type: z.enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge']),
+    schema: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
+    schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
+    source: z.string().optional().describe('The workspace file checked (json_schema, non_empty_file); default: the step\'s first output artifact.'),
+    validate: z.boolean().optional(),
+    command: z.string().optional().describe('test_suite: the shell command that must exit 0.'),
+    dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
+    timeout: Duration.optional(),
+    must_pass: z.boolean().optional(),
+    on_failure: z.enum(ON_FAILURE).optional().describe('fail (default), warn, continue, skip or retry.'),
+    max_retries: z.number().int().nonnegative().optional(),
+    model: z.string().optional().describe('llm_judge: the judging model.'),
+    adapter: z.string().optional().describe('llm_judge: the adapter that judges.'),
+    criteria: StringList.optional(),
+    threshold: z.number().min(0).max(1).optional(),
+  })
+  .describe('A check on a step\'s output.');
+
+export const ArtifactSchema = z.strictObject({
+  name: z.string(),
+  path: z.string().optional().describe('Relative to the step\'s workspace; optional when source is stdout.'),
+  type: z.string().optional().describe('json, text, markdown, binary…'),
+  required: z.boolean().optional(),
+  source: z.enum(['file', 'stdout']).optional(),
+});
+
+export const InjectArtifactSchema = z.strictObject({
+  step: z.string(),
+  artifact: z.string(),
+  as: z.string().optional().describe('The file name in the consumer\'s workspace; default the artifact name.'),
+  type: z.string().optional(),
+  schema_path: z.string().optional(),
+  optional: z.boolean().optional(),
+});
+
+export const ExtractSchema = z
+  .strictObject({
+    schema: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    schema_path: z.string().optional(),
+    adapter: z.string().optional(),
+    model: z.string().optional(),
+  })
+  .describe('Turn the step\'s raw output into JSON matching a schema.');
+
+export const RetrySchema = z.strictObject({
+  policy: z.enum(['none', 'standard', 'aggressive', 'patient']).optional(),
+  max_attempts: z.number().int().positive().optional(),
+  backoff: z.enum(['fixed', 'linear', 'exponential']).optional(),
+  base_delay: Duration.optional(),
+  max_delay: Duration.optional(),
+  adapt_prompt: z.boolean().optional(),
+  on_failure: z.enum(['fail', 'skip', 'continue']).optional(),
+});
+
+export const StepSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, _, . and -'),
+  persona: z.string().optional(),
+  adapter: z.string().optional(),
+  model: z.string().optional(),
+  description: z.string().optional(),
+  dependencies: StringList.optional(),
+  optional: z.boolean().optional(),
+  timeout_minutes: z.number().positive().optional(),
+  env: EnvMap.optional(),
+  exec: z.strictObject({
+    type: z.enum(['prompt', 'command']).optional().describe('prompt (default) goes to the persona\'s agent; command runs in a shell.'),
+    source: z.string().optional(),
+    source_path: z.string().optional(),
+  }),
+  workspace: z
+    .strictObject({
+      root: z.string().optional(),
+      type: z.enum(['directory', 'worktree']).optional(),
+      branch: z.string().optional(),
+      base: z.string().optional(),
+      mount: z
+        .array(
+          z.strictObject({
+            source: z.string(),
+            target: z.string().optional(),
+            mode: z.enum(['readonly', 'readwrite']).optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  output_artifacts: z.array(ArtifactSchema).optional(),
+  memory: z
+    .strictObject({
+      strategy: z.string().optional(),
+      inject_artifacts: z.array(InjectArtifactSchema).optional(),
+    })
+    .optional(),
+  handover: z
+    .strictObject({
+      contract: ContractSchema.optional(),
+      contracts: z.array(ContractSchema).optional(),
+    })
+    .optional(),
+  retry: RetrySchema.optional(),
+  extract: ExtractSchema.optional(),
+});
+
+export const PipelineSchema = z
+  .strictObject({
+    apiVersion: z.string().optional(),
+    kind: z.literal('WavePipeline'),
+    metadata: z.strictObject({
+      name: z.string(),
+      description: z.string().optional(),
+      release: z.boolean().optional(),
+      category: z.string().optional(),
+      disabled: z.boolean().optional(),
+    }),
+    input: z
+      .strictObject({
+        source: z.string().optional(),
+        schema: z.strictObject({ type: z.string().optional(), description: z.string().optional() }).optional(),
+        example: z.string().optional(),
+        default: z.string().optional(),
+      })
+      .optional(),
+    steps: z.array(StepSchema).min(1),
+  })
+  .describe('A pipeline: steps run as a dependency graph.');
+
+export type Pipeline = z.infer<typeof PipelineSchema>;
+export type Step = z.infer<typeof StepSchema>;
+export type Contract = z.infer<typeof ContractSchema>;
+export type ArtifactDef = z.infer<typeof ArtifactSchema>;
+export type InjectArtifact = z.infer<typeof InjectArtifactSchema>;
+export type RetryConfig = z.infer<typeof RetrySchema>;

@@ -1,0 +1,110 @@
+/** Stable error codes; documented in README.md and checked by test/errors.test.ts. */
+export const ERROR_CODES = {
+  yaml_syntax: 'The file is not valid YAML.',
+  manifest_invalid: 'The manifest does not match its format.',
+  pipeline_invalid: 'The pipeline does not match its format.',
+  unknown_key: 'A key the format does not define.',
+  not_supported: 'A Wave feature that is not built yet.',
+  missing_field: 'A required field is absent.',
+  wrong_type: 'A value of the wrong type or outside the allowed values.',
+  unknown_adapter: 'A persona or step names an adapter the manifest does not declare.',
+  unknown_persona: 'A step names a persona the manifest does not declare.',
+  unknown_dependency: 'A step depends on a step that does not exist.',
+  duplicate_step: 'Two steps share an id.',
+  dag_cycle: 'The steps depend on each other in a cycle.',
+  file_not_found: 'A file the configuration points at does not exist.',
+  env_unset: 'A ${VAR} reference names an unset variable and has no default.',
+  template_invalid: 'A template names a variable that does not exist.',
+  invalid_argument: 'A command-line argument is wrong.',
+  io_error: 'A file could not be read or written.',
+  spawn_failed: 'A process could not be started.',
+  non_zero_exit: 'A process exited with a non-zero status.',
+  timeout: 'A step ran past its time limit.',
+  stalled: 'A step produced no output for longer than the stall timeout.',
+  aborted: 'A step was cancelled.',
+  artifact_missing: 'A required artifact was not produced.',
+  artifact_path_invalid: 'An artifact path escapes its workspace.',
+  run_not_found: 'No run has that id.',
+  rate_limited: 'The model provider refused the request for now.',
+  auth_failed: 'The model provider rejected the credentials.',
+  server_error: 'The model provider failed.',
+  context_exhausted: 'The agent ran out of context or turns.',
+  contract_failed: 'A step output failed its contract.',
+  extract_failed: 'A step output could not be turned into the declared JSON.',
+  sandbox_unavailable: 'The configured sandbox backend is not available.',
+  egress_denied: 'A sandboxed step tried to reach a host outside its allowlist.',
+  internal: 'An unexpected failure inside Wave.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Where in a file a problem is; line and column are 1-based. */
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+export interface WaveErrorOptions {
+  hint?: string;
+  location?: SourceLocation;
+  cause?: unknown;
+}
+
+/** The one error type of Wave: a stable code, a message, a hint and an optional location. */
+export class WaveError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly location?: SourceLocation;
+
+  constructor(code: ErrorCode, message: string, options: WaveErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'WaveError';
+    this.code = code;
+    this.hint = options.hint;
+    this.location = options.location;
+  }
+
+  /** `file:line:col` when known. */
+  where(): string | undefined {
+    const l = this.location;
+    if (!l) return undefined;
+    return [l.file, l.line, l.column].filter((p) => p !== undefined).join(':');
+  }
+
+  /** The plain-JSON shape printed by `--json`. */
+  toJSON(): WaveErrorJSON {
+    return {
+      code: this.code,
+      file: this.location?.file ?? null,
+      line: this.location?.line ?? null,
+      column: this.location?.column ?? null,
+      message: this.message,
+      hint: this.hint ?? null,
+    };
+  }
+}
+
+export interface WaveErrorJSON {
+  code: ErrorCode;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  message: string;
+  hint: string | null;
+}
+
+/** Several problems found at once (every problem in a file is reported together). */
+export class WaveErrors extends Error {
+  constructor(readonly errors: WaveError[]) {
+    super(errors.map((e) => e.message).join('\n'));
+    this.name = 'WaveErrors';
+  }
+}
+
+/** Formats an error for a terminal: `file:line:col: code: message` and an indented hint. */
+export function formatError(error: WaveError): string {
+  const where = error.where();
+  const head = `${where ? `${where}: ` : ''}${error.code}: ${error.message}`;
+  return error.hint ? `${head}\n  hint: ${error.hint}` : head;
+}

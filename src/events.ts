@@ -1,0 +1,60 @@
+import type { Failure, StreamEvent, TokenUsage } from './adapters/types.js';
+
+/** The version of the event format; bumped when a field changes meaning. */
+export const EVENT_VERSION = 1;
+
+export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type StepStatus = 'pending' | 'running' | 'retrying' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+
+interface Base {
+  v: typeof EVENT_VERSION;
+  /** ISO 8601 time the event happened. */
+  ts: string;
+  runId: string;
+}
+
+export type RunEvent = Base &
+  (
+    | { type: 'run_started'; pipeline: string; steps: string[]; resumed: boolean }
+    | { type: 'step_started'; stepId: string; attempt: number; adapter: string; model?: string; workspace: string }
+    | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
+    | { type: 'step_retrying'; stepId: string; attempt: number; delayMs: number; failure: Failure }
+    | { type: 'step_fallback'; stepId: string; from: string; to: string; failure: Failure }
+    | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
+    | { type: 'contract_checked'; stepId: string; contract: string; passed: boolean; action: string; errors: string[] }
+    | {
+        type: 'step_completed';
+        stepId: string;
+        attempt: number;
+        durationMs: number;
+        tokens: TokenUsage;
+        costUsd?: number;
+      }
+    | {
+        type: 'step_failed';
+        stepId: string;
+        attempt: number;
+        durationMs: number;
+        failure: Failure;
+        optional: boolean;
+      }
+    | { type: 'step_skipped'; stepId: string; reason: string }
+    | { type: 'step_cancelled'; stepId: string }
+    | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
+  );
+
+export type RunEventType = RunEvent['type'];
+
+/** Distributes the same events to every subscriber (store, terminal, --json, GitHub). */
+export class EventBus {
+  private readonly listeners = new Set<(event: RunEvent) => void>();
+
+  subscribe(listener: (event: RunEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: RunEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

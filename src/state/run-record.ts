@@ -1,0 +1,77 @@
+import type { Failure, TokenUsage } from '../adapters/types.js';
+import type { RunStatus, StepStatus } from '../events.js';
+
+export interface AttemptRecord {
+  attempt: number;
+  adapter: string;
+  model?: string;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  exitCode?: number | null;
+  tokens: TokenUsage;
+  costUsd?: number;
+  failure?: Failure;
+}
+
+export interface ArtifactRecord {
+  name: string;
+  /** Path inside the run folder, relative to it. */
+  path: string;
+  bytes: number;
+  type?: string;
+}
+
+export interface ContractRecord {
+  contract: string;
+  passed: boolean;
+  action: string;
+  errors: string[];
+}
+
+export interface StepRecord {
+  id: string;
+  status: StepStatus;
+  optional: boolean;
+  dependencies: string[];
+  workspace?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  durationMs?: number;
+  attempts: AttemptRecord[];
+  tokens: TokenUsage;
+  costUsd?: number;
+  artifacts: ArtifactRecord[];
+  contracts: ContractRecord[];
+  /** The step's result text (capped), for {{ steps.<id>.output }} on resume. */
+  output?: string;
+  failure?: Failure;
+  skipReason?: string;
+}
+
+/** run.json: the snapshot of a run, rewritten atomically on every change. */
+export interface RunRecord {
+  version: 1;
+  id: string;
+  pipeline: string;
+  /** Absolute paths, so `wave resume` finds the same files. */
+  pipelineFile: string;
+  manifestFile: string;
+  input: string;
+  status: RunStatus;
+  /** PID of the `wave run` process driving it (for `wave cancel`). */
+  pid?: number;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  options: {
+    steps?: string[];
+    exclude?: string[];
+    onFailure: 'halt' | 'continue';
+    timeoutMinutes?: number;
+    keepWorkspaces: boolean;
+  };
+  steps: Record<string, StepRecord>;
+  tokens: TokenUsage;
+  costUsd?: number;
+}
