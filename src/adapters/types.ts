@@ -95,6 +95,8 @@ export interface AdapterRunConfig {
   graceMs: number;
   /** Lines longer than this are counted and skipped. */
   maxLineBytes: number;
+  /** Told the pid of the process-group leader once it starts, so a later resume can stop an orphan. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface AdapterResult {

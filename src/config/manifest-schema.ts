@@ -103,10 +103,10 @@ export const RuntimeSchema = z
 export const ManifestSchema = z
   .strictObject({
     apiVersion: z.string().optional().describe('Format version; v1.'),
-    kind: z.literal('WaveManifest'),
+    kind: z.literal('WaveManifest').describe('Always WaveManifest.'),
     metadata: z
       .strictObject({
-        name: z.string(),
+        name: z.string().describe('The project\'s name.'),
         description: z.string().optional(),
         repo: z.string().optional(),
         forge: z.string().optional(),
@@ -116,8 +116,8 @@ export const ManifestSchema = z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe('Project facts (language, test_command, …), available to prompts as {{ project.<key> }}.'),
-    adapters: z.record(z.string(), AdapterSchema).optional(),
-    personas: z.record(z.string(), PersonaSchema).optional(),
+    adapters: z.record(z.string(), AdapterSchema).optional().describe('Agent CLIs, processes and HTTP models, by name.'),
+    personas: z.record(z.string(), PersonaSchema).optional().describe('Roles steps run as, by name.'),
     runtime: RuntimeSchema.optional(),
     skills: StringList.optional(),
     extract: z

@@ -63,20 +63,23 @@ export const RetrySchema = z.strictObject({
 });
 
 export const StepSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, _, . and -'),
-  persona: z.string().optional(),
-  adapter: z.string().optional(),
-  model: z.string().optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, _, . and -')
+    .describe('The step\'s name, unique in the pipeline: letters, digits, _, . and -.'),
+  persona: z.string().optional().describe('A persona of the manifest: its adapter, system prompt and permissions run the prompt.'),
+  adapter: z.string().optional().describe('An adapter of the manifest, for a prompt step without a persona.'),
+  model: z.string().optional().describe('Overrides the persona\'s and the adapter\'s model.'),
   description: z.string().optional(),
-  dependencies: StringList.optional(),
-  optional: z.boolean().optional(),
-  timeout_minutes: z.number().positive().optional(),
+  dependencies: StringList.optional().describe('Ids of the steps that must finish before this one starts.'),
+  optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
+  timeout_minutes: z.number().positive().optional().describe('Time limit of one attempt; default runtime.timeouts.step_default_minutes.'),
   env: EnvMap.optional(),
   exec: z.strictObject({
     type: z.enum(['prompt', 'command']).optional().describe('prompt (default) goes to the persona\'s agent; command runs in a shell.'),
     source: z.string().optional(),
     source_path: z.string().optional(),
-  }),
+  }).describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
   workspace: z
     .strictObject({
       root: z.string().optional(),
@@ -93,12 +96,13 @@ export const StepSchema = z.strictObject({
         )
         .optional(),
     })
-    .optional(),
-  output_artifacts: z.array(ArtifactSchema).optional(),
+    .optional()
+    .describe('Where the step runs: a fresh folder (default) or a git worktree, with optional copies of project paths.'),
+  output_artifacts: z.array(ArtifactSchema).optional().describe('Files (or stdout) the step produces for later steps.'),
   memory: z
     .strictObject({
       strategy: z.string().optional(),
-      inject_artifacts: z.array(InjectArtifactSchema).optional(),
+      inject_artifacts: z.array(InjectArtifactSchema).optional().describe('Artifacts of earlier steps copied into this step\'s workspace.'),
     })
     .optional(),
   handover: z
@@ -106,17 +110,18 @@ export const StepSchema = z.strictObject({
       contract: ContractSchema.optional(),
       contracts: z.array(ContractSchema).optional(),
     })
-    .optional(),
-  retry: RetrySchema.optional(),
+    .optional()
+    .describe('Checks the step\'s output must pass before later steps run.'),
+  retry: RetrySchema.optional().describe('How failed attempts are retried.'),
   extract: ExtractSchema.optional(),
 });
 
 export const PipelineSchema = z
   .strictObject({
     apiVersion: z.string().optional(),
-    kind: z.literal('WavePipeline'),
+    kind: z.literal('WavePipeline').describe('Always WavePipeline.'),
     metadata: z.strictObject({
-      name: z.string(),
+      name: z.string().describe('The pipeline\'s name, shown in run records.'),
       description: z.string().optional(),
       release: z.boolean().optional(),
       category: z.string().optional(),
@@ -130,7 +135,7 @@ export const PipelineSchema = z
         default: z.string().optional(),
       })
       .optional(),
-    steps: z.array(StepSchema).min(1),
+    steps: z.array(StepSchema).min(1).describe('The steps, run as a dependency graph.'),
   })
   .describe('A pipeline: steps run as a dependency graph.');
 

@@ -9,6 +9,8 @@ export interface AttemptRecord {
   finishedAt?: string;
   durationMs?: number;
   exitCode?: number | null;
+  /** Process-group leader of the attempt, while it may still be alive. */
+  pid?: number;
   tokens: TokenUsage;
   costUsd?: number;
   failure?: Failure;

@@ -1,0 +1,69 @@
+// Executor overhead: 200 no-op command steps at width 8 through `wave run`, against the same 200
+// processes spawned directly by a node script at width 8, both measured as cold processes in this run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WAVE = fileURLToPath(new URL('../bin/wave.js', import.meta.url));
+const STEPS = 200;
+const WIDTH = 8;
+const ROUNDS = 3;
+
+const DIRECT = `
+const { spawn } = require('node:child_process');
+let next = 0, done = 0;
+const launch = () => {
+  if (next >= ${STEPS}) return;
+  next++;
+  spawn('/bin/sh', ['-c', 'true'], { stdio: 'ignore', detached: true }).on('exit', () => { done++; launch(); });
+};
+for (let i = 0; i < ${WIDTH}; i++) launch();
+`;
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), 'wave-bench-'));
+  writeFileSync(join(dir, 'wave.yaml'), `kind: WaveManifest\nmetadata: { name: bench }\nruntime: { max_concurrency: ${WIDTH} }\n`);
+  const steps = Array.from({ length: STEPS }, (_, i) => `  - { id: s${i}, exec: { type: command, source: "true" } }`).join('\n');
+  mkdirSync(join(dir, 'pipelines'));
+  writeFileSync(join(dir, 'pipelines', 'noop.yaml'), `kind: WavePipeline\nmetadata: { name: noop }\nsteps:\n${steps}\n`);
+  return dir;
+}
+
+function timed(fn) {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs the benchmark and returns its report lines. */
+export async function bench() {
+  const dir = project();
+  const direct = [];
+  const wave = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      direct.push(timed(() => execFileSync(process.execPath, ['-e', DIRECT])));
+      wave.push(
+        timed(() => {
+          const r = spawnSync(process.execPath, [WAVE, 'run', 'noop', '--output', 'quiet'], { cwd: dir, stdio: 'ignore' });
+          if (r.status !== 0) throw new Error(`wave run exited ${r.status}`);
+        }),
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const d = median(direct);
+  const w = median(wave);
+  return [
+    `overhead: ${STEPS} no-op command steps at width ${WIDTH}, median of ${ROUNDS}`,
+    `  direct node spawn: ${d.toFixed(0)} ms   wave run: ${w.toFixed(0)} ms`,
+    `  ratio ${(w / d).toFixed(2)} (goal ≤ 1.10)   per-step overhead ${((w - d) / STEPS).toFixed(2)} ms (goal ≤ 2)`,
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) for (const line of await bench()) console.log(line);

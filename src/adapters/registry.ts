@@ -1,0 +1,39 @@
+import { WaveError } from '../errors.js';
+import type { Redactor } from '../redact.js';
+import { ProcessRunner } from './process/runner.js';
+import type { AdapterRunner } from './types.js';
+
+/** Finds the runner for an adapter's type. */
+export class AdapterRegistry {
+  private readonly runners = new Map<string, AdapterRunner>();
+
+  /** Adds a runner under its type, replacing one registered before. */
+  register(runner: AdapterRunner): this {
+    this.runners.set(runner.type, runner);
+    return this;
+  }
+
+  /** The types that have a runner. */
+  types(): string[] {
+    return [...this.runners.keys()];
+  }
+
+  /** The runner for `type`; a WaveError naming what is available when there is none. */
+  resolve(type: string): AdapterRunner {
+    const runner = this.runners.get(type);
+    if (runner) return runner;
+    throw new WaveError('not_supported', `no runner for adapter type "${type}" is available yet`, {
+      hint: `Adapter types that can run: ${this.types().join(', ') || '(none)'}. Use type: process with a binary and args for any other CLI.`,
+    });
+  }
+}
+
+export interface DefaultRegistryOptions {
+  /** The run's redactor (passthrough values and token shapes), applied to every output file. */
+  redactor?: Redactor;
+}
+
+/** A registry with every built-in runner: the process runner (agent adapters come later). */
+export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRegistry {
+  return new AdapterRegistry().register(new ProcessRunner({ redactor: options.redactor }));
+}

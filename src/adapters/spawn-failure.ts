@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import type { Redactor } from '../redact.js';
+import type { Failure, FailureClass } from './types.js';
+import type { SpawnResult, SpawnSpec } from './spawn.js';
+
+const ABORT_CLASSES: ReadonlySet<FailureClass> = new Set(['timeout', 'stalled', 'aborted']);
+const STDERR_IN_MESSAGE_CHARS = 1_000;
+
+/** The Failure an abort signal carried, or a plain cancellation when its reason is not one. */
+export function abortFailure(reason: unknown): Failure {
+  if (typeof reason === 'object' && reason !== null) {
+    const candidate = reason as Partial<Failure>;
+    if (typeof candidate.class === 'string' && ABORT_CLASSES.has(candidate.class) && typeof candidate.message === 'string') {
+      return { class: candidate.class, message: candidate.message, ...(candidate.hint ? { hint: candidate.hint } : {}) };
+    }
+  }
+  return { class: 'aborted', message: 'the step was cancelled' };
+}
+
+/** A spawn_failed Failure whose hint names the binary and the PATH that was searched. */
+export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>): Failure {
+  if (error.syscall !== undefined && !error.syscall.startsWith('spawn')) {
+    return { class: 'spawn_failed', message: `could not prepare to start "${spec.command}": ${error.message}`, hint: 'Check that the run folder is writable.' };
+  }
+  if (error.code === 'ENOENT' && !existsSync(spec.cwd)) {
+    return { class: 'spawn_failed', message: `could not start "${spec.command}": its working folder ${spec.cwd} does not exist`, hint: 'Check the step workspace; it may have been removed while the run was going.' };
+  }
+  if (error.code === 'ENOENT') {
+    return {
+      class: 'spawn_failed',
+      message: `could not start "${spec.command}": not found`,
+      hint: `Install ${spec.command} or set the adapter's binary to its full path; PATH searched: ${spec.env.PATH ?? '(PATH is not set)'}`,
+    };
+  }
+  if (error.code === 'EACCES') {
+    return { class: 'spawn_failed', message: `could not start "${spec.command}": permission denied`, hint: `Make ${spec.command} executable (chmod +x) or point the adapter at the right file.` };
+  }
+  return { class: 'spawn_failed', message: `could not start "${spec.command}": ${error.message}` };
+}
+
+/** The Failure of a finished process, or undefined when it succeeded. */
+export function processFailure(result: SpawnResult, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>, label: string, redactor: Redactor): Failure | undefined {
+  if (result.spawnError) return spawnFailure(result.spawnError, spec);
+  if (result.aborted) return abortFailure(result.abortReason);
+  if (result.exitCode === 0) return undefined;
+  const how = result.exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `exited with code ${result.exitCode}`;
+  const stderr = result.stderrTail.trim().slice(-STDERR_IN_MESSAGE_CHARS);
+  return { class: 'non_zero_exit', message: redactor.redact(`${label} ${how}${stderr ? `:\n${stderr}` : ''}`) };
+}

@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createRedactingStream, type Redactor } from '../redact.js';
+import { ByteTail, lastChars } from '../stream/byte-tail.js';
+import { LineSplitter } from '../stream/lines.js';
+import { OutputMeter } from '../stream/output-meter.js';
+import { isGroupAlive, terminateGroup, trackGroup } from './kill-group.js';
+
+/** Characters of combined output kept for a retry's prompt. */
+export const TAIL_CHARS = 2_000;
+/** How long the pipes may stay open once the group is gone (only a process that left the group can hold them). */
+const DEFAULT_DRAIN_MS = 5_000;
+
+export type OutputStreamName = 'stdout' | 'stderr';
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The complete environment: nothing else is inherited. */
+  env: Record<string, string>;
+  /** Written to stdin, then stdin is closed; when absent stdin is /dev/null. */
+  stdin?: string;
+  stdoutPath: string;
+  stderrPath: string;
+  /** Applied to both files, to lines and to the tails. */
+  redactor: Redactor;
+  /** Grace between SIGTERM and SIGKILL to the group. */
+  graceMs: number;
+  /** Lines longer than this are counted and skipped. */
+  maxLineBytes?: number;
+  /** Every complete (redacted) line of either stream, in order within each stream. */
+  onLine?: (line: string, stream: OutputStreamName) => void;
+  /** Bytes that arrived since the last call, at most every ~250 ms while output flows. */
+  onOutput?: (bytes: number) => void;
+  /** When set, keep the last this-many bytes of stdout (redacted) as `stdoutTail`. */
+  captureStdoutBytes?: number;
+  /** Told the pid of the group leader once the process starts. */
+  onSpawn?: (pid: number) => void;
+  /** How long to wait for the pipes to close after the group is gone. */
+  drainMs?: number;
+}
+
+export interface SpawnResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** The process could not be started (ENOENT for a missing binary or cwd, EACCES, bad arguments). */
+  spawnError?: NodeJS.ErrnoException;
+  /** True when the signal aborted the process before it exited on its own. */
+  aborted: boolean;
+  /** `signal.reason` when aborted (a Failure such as { class: 'timeout', message }). */
+  abortReason?: unknown;
+  /** Lines longer than maxLineBytes, counted and skipped. */
+  skippedLines: number;
+  /** The last 2,000 characters of stdout and stderr together, redacted. */
+  tail: string;
+  /** The last 2,000 characters of stderr, redacted. */
+  stderrTail: string;
+  /** The last captureStdoutBytes of stdout, redacted, when asked. */
+  stdoutTail?: string;
+  pid?: number;
+}
+
+/** A pass-through stage that shows every chunk to `onChunk`. */
+function tapStream(onChunk: (chunk: Buffer) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      onChunk(chunk);
+      callback(null, chunk);
+    },
+  });
+}
+
+function startProcess(spec: SpawnSpec): { child?: ChildProcess; error?: NodeJS.ErrnoException } {
+  try {
+    // detached: the child calls setsid(), so it leads a process group we can signal as a whole.
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true,
+      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    return { child };
+  } catch (error) {
+    // Invalid arguments (a NUL byte in an argument, say) throw synchronously.
+    return { error: error as NodeJS.ErrnoException };
+  }
+}
+
+/**
+ * Runs a process as the leader of its own group, streaming stdout and stderr (redacted) to files with
+ * flat memory. On abort the whole group gets SIGTERM, then SIGKILL after graceMs; group members left
+ * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
+ */
+export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promise<SpawnResult> {
+  const folders = await Promise.all([mkdir(dirname(spec.stdoutPath), { recursive: true }), mkdir(dirname(spec.stderrPath), { recursive: true })]).catch(
+    (error: NodeJS.ErrnoException) => error,
+  );
+  const combinedTail = new ByteTail(TAIL_CHARS * 4);
+  const stderrTail = new ByteTail(TAIL_CHARS * 4);
+  const stdoutCapture = spec.captureStdoutBytes ? new ByteTail(spec.captureStdoutBytes) : undefined;
+  const meter = spec.onOutput ? new OutputMeter(spec.onOutput) : undefined;
+  const splitters = {
+    stdout: new LineSplitter(spec.onLine && ((line) => spec.onLine!(line, 'stdout')), { maxLineBytes: spec.maxLineBytes }),
+    stderr: new LineSplitter(spec.onLine && ((line) => spec.onLine!(line, 'stderr')), { maxLineBytes: spec.maxLineBytes }),
+  };
+
+  const finish = (fields: Partial<SpawnResult>): SpawnResult => ({
+    exitCode: null,
+    signal: null,
+    aborted: false,
+    ...fields,
+    skippedLines: splitters.stdout.skippedLines + splitters.stderr.skippedLines,
+    tail: lastChars(combinedTail.toString(), TAIL_CHARS),
+    stderrTail: lastChars(stderrTail.toString(), TAIL_CHARS),
+    ...(stdoutCapture ? { stdoutTail: stdoutCapture.toString() } : {}),
+  });
+
+  const saveStream = (source: Readable | null, name: OutputStreamName): Promise<void> => {
+    const path = name === 'stdout' ? spec.stdoutPath : spec.stderrPath;
+    if (!source) return writeFile(path, '');
+    const tap = tapStream((chunk) => {
+      combinedTail.push(chunk);
+      if (name === 'stderr') stderrTail.push(chunk);
+      else stdoutCapture?.push(chunk);
+      splitters[name].write(chunk);
+    });
+    const count = tapStream((chunk) => meter?.add(chunk.length));
+    // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
+    return pipeline(source, count, createRedactingStream(spec.redactor), tap, createWriteStream(path))
+      .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
+      .finally(() => splitters[name].end());
+  };
+
+  if (folders instanceof Error) return finish({ spawnError: folders });
+  if (signal?.aborted) {
+    await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
+    return finish({ aborted: true, abortReason: signal.reason });
+  }
+
+  const started = startProcess(spec);
+  if (!started.child) {
+    await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
+    return finish({ spawnError: started.error });
+  }
+  const child = started.child;
+  let spawnError: NodeJS.ErrnoException | undefined;
+  child.on('error', (error: NodeJS.ErrnoException) => (spawnError ??= error));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
+    child.once('exit', (code, exitSignal) => resolve([code, exitSignal]));
+    // A process that never started emits 'close' without 'exit'.
+    child.once('close', (code, exitSignal) => resolve([code, exitSignal]));
+  });
+  if (child.stdin) {
+    child.stdin.on('error', () => undefined); // EPIPE when the child does not read its input
+    child.stdin.end(spec.stdin);
+  }
+  const saving = Promise.all([saveStream(child.stdout, 'stdout'), saveStream(child.stderr, 'stderr')]);
+
+  const pid = child.pid;
+  const untrack = pid === undefined ? () => false : trackGroup(pid);
+  if (pid !== undefined) spec.onSpawn?.(pid);
+  let hasExited = false;
+  let aborted = false;
+  let abortReason: unknown;
+  let termination: Promise<void> | undefined;
+  const terminate = (): Promise<void> => (termination ??= pid === undefined ? Promise.resolve() : terminateGroup(pid, spec.graceMs));
+  const onAbort = () => {
+    if (hasExited) return;
+    aborted = true;
+    abortReason = signal?.reason;
+    void terminate();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const [exitCode, exitSignal] = await exited;
+  hasExited = true;
+  // Whatever the leader left running in its group (background jobs, hung grandchildren) ends with it.
+  if (pid !== undefined && (termination || (await isGroupAlive(pid)))) await terminate();
+  let drainTimer: NodeJS.Timeout | undefined;
+  const drained = await Promise.race([
+    closed.then(() => true),
+    new Promise<false>((resolve) => (drainTimer = setTimeout(() => resolve(false), spec.drainMs ?? DEFAULT_DRAIN_MS))),
+  ]);
+  clearTimeout(drainTimer);
+  if (!drained) {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  await saving;
+  meter?.stop();
+  signal?.removeEventListener('abort', onAbort);
+  untrack();
+  return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid });
+}

@@ -1,0 +1,65 @@
+import { Option, type Command } from 'commander';
+import { findManifest, loadManifest, loadPipeline } from '../../config/load.js';
+import { WaveError } from '../../errors.js';
+import { buildPlan } from '../../plan/plan.js';
+import { RunStore } from '../../state/run-store.js';
+import { resetForResume } from '../../state/reset-for-resume.js';
+import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
+import { driveRun, runRedactor } from '../run-session.js';
+import { outputModeOf } from '../run-options.js';
+import { selection } from './run.js';
+
+interface ResumeFlags {
+  manifest?: string;
+  fromStep?: string;
+  output: 'auto' | 'text' | 'quiet' | 'json';
+  json?: boolean;
+}
+
+/** `wave resume <run>`: finish a failed, cancelled or killed run without re-running completed steps. */
+export function registerResume(program: Command): void {
+  program
+    .command('resume')
+    .description('Finish a failed, cancelled or interrupted run; completed steps are not re-run.')
+    .argument('<run>', 'run id (or a unique prefix)')
+    .option('-m, --manifest <file>', 'the manifest used to find the run folder')
+    .option('--from-step <id>', 're-run this step and everything after it, even if completed')
+    .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
+    .option('--json', 'same as --output json')
+    .action(async (runArg: string, flags: ResumeFlags) => {
+      const projectManifest = await loadManifest(findManifest(process.cwd(), flags.manifest));
+      const runsRoot = `${projectManifest.dir}/.wave/runs`;
+      const probe = RunStore.open(runsRoot, runArg);
+      const recorded = probe.record;
+      const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
+      const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
+      const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
+      const store = RunStore.open(runsRoot, recorded.id, runRedactor(plan));
+      if (store.record.status === 'running' && store.record.pid && isAlive(store.record.pid) && store.record.pid !== process.pid) {
+        throw new WaveError('invalid_argument', `run ${store.record.id} is still running (pid ${store.record.pid})`, {
+          hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
+        });
+      }
+      if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
+        throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
+      }
+      stopOrphanedAttempts(store.record);
+      store.update((r) => resetForResume(r, plan, flags.fromStep));
+      const selected = selection(plan.steps.map((s) => s.id), recorded.options.steps, recorded.options.exclude);
+      process.exitCode = await driveRun(plan, store, {
+        output: outputModeOf(flags),
+        onFailure: recorded.options.onFailure,
+        selected,
+        keepWorkspaces: recorded.options.keepWorkspaces,
+      });
+    });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
+import { WaveError } from '../../errors.js';
+import { describePlan } from '../../plan/describe-plan.js';
+import { buildPlan } from '../../plan/plan.js';
+import { newRunId } from '../../state/run-id.js';
+import { RunStore } from '../../state/run-store.js';
+import { newRunRecord } from '../../state/new-run-record.js';
+import { driveRun, runRedactor } from '../run-session.js';
+import { outputModeOf, stepList } from '../run-options.js';
+
+interface RunFlags {
+  input?: string;
+  inputFile?: string;
+  manifest?: string;
+  dryRun?: boolean;
+  steps?: string[];
+  exclude?: string[];
+  onFailure: 'halt' | 'continue';
+  timeout?: number;
+  output: 'auto' | 'text' | 'quiet' | 'json';
+  json?: boolean;
+  keepWorkspaces?: boolean;
+}
+
+/** `wave run <pipeline>`: plan, execute and record a pipeline. */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('Run a pipeline (a path, or a name under pipelines/).')
+    .argument('<pipeline>', 'pipeline file or name')
+    .option('--input <text>', 'the input, available to prompts as {{ input }}')
+    .option('--input-file <file>', 'read the input from a file')
+    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
+    .option('--dry-run', 'print the plan and run nothing')
+    .option('--steps <ids>', 'run only these steps (comma-separated)', stepList)
+    .option('--exclude <ids>', 'do not run these steps (comma-separated)', stepList)
+    .addOption(new Option('--on-failure <mode>', 'halt: stop at the first failure; continue: run what does not depend on it').choices(['halt', 'continue']).default('halt'))
+    .option('--timeout <minutes>', 'default step timeout in minutes', positiveNumber)
+    .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
+    .option('--json', 'same as --output json: NDJSON events on stdout')
+    .option('--keep-workspaces', 'keep step workspaces after a successful run')
+    .action(async (pipelineArg: string, flags: RunFlags) => {
+      const cwd = process.cwd();
+      const manifest = await loadManifest(findManifest(cwd, flags.manifest));
+      const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
+      const input = flags.inputFile ? readFileSync(resolve(cwd, flags.inputFile), 'utf8') : (flags.input ?? pipeline.value.input?.default ?? '');
+      const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
+      const selected = selection(plan.steps.map((s) => s.id), flags.steps, flags.exclude);
+      if (flags.dryRun) {
+        process.stdout.write(describePlan(plan));
+        return;
+      }
+      const store = RunStore.create(
+        plan.runtime.runsRoot,
+        newRunRecord(newRunId(plan.pipelineName), plan, {
+          steps: flags.steps,
+          exclude: flags.exclude,
+          onFailure: flags.onFailure,
+          timeoutMinutes: flags.timeout,
+          keepWorkspaces: flags.keepWorkspaces ?? false,
+        }),
+        runRedactor(plan),
+      );
+      process.exitCode = await driveRun(plan, store, {
+        output: outputModeOf(flags),
+        onFailure: flags.onFailure,
+        selected,
+        keepWorkspaces: flags.keepWorkspaces ?? false,
+      });
+    });
+}
+
+/** The steps to run given --steps and --exclude; unknown ids are an error. */
+export function selection(all: string[], steps?: string[], exclude?: string[]): Set<string> | undefined {
+  for (const id of [...(steps ?? []), ...(exclude ?? [])]) {
+    if (!all.includes(id)) throw new WaveError('invalid_argument', `no step \`${id}\` in this pipeline`, { hint: `Steps: ${all.join(', ')}` });
+  }
+  if (!steps && !exclude) return undefined;
+  return new Set((steps ?? all).filter((id) => !exclude?.includes(id)));
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!(n > 0)) throw new WaveError('invalid_argument', `--timeout expects a positive number of minutes, got \`${value}\``);
+  return n;
+}

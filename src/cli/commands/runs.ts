@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { WaveError } from '../../errors.js';
+import { formatDateTime, formatDuration } from '../../report/format.js';
+import { isProcessAlive } from '../../state/liveness.js';
+import type { RunRecord } from '../../state/run-record.js';
+import { RunStore } from '../../state/run-store.js';
+import { findRunsRoot } from '../../state/runs-root.js';
+
+interface RunsOptions {
+  manifest?: string;
+  json?: boolean;
+  limit: number;
+}
+
+/** `wave runs`: the recorded runs of a manifest, newest first. */
+export function registerRuns(program: Command): void {
+  program
+    .command('runs')
+    .description('List recent runs, newest first.')
+    .option('-m, --manifest <file>', 'the manifest whose runs to list (default: the nearest wave.yaml)')
+    .option('--json', 'print the runs as a JSON array')
+    .option('--limit <n>', 'how many runs to show', parseLimit, 20)
+    .action((options: RunsOptions) => {
+      const runsRoot = findRunsRoot(process.cwd(), options.manifest);
+      const runs = RunStore.list(runsRoot).slice(0, options.limit).map(summarizeRun);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+      } else if (runs.length === 0) {
+        process.stdout.write(`No runs yet in ${runsRoot}.\n`);
+      } else {
+        process.stdout.write(formatRunsTable(runs));
+      }
+    });
+}
+
+/** One run as `wave runs` shows it. */
+export interface RunListing {
+  id: string;
+  pipeline: string;
+  /** run.json's status, except `interrupted` for a running run whose process is gone. */
+  status: RunRecord['status'] | 'interrupted';
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  stepsDone: number;
+  stepsTotal: number;
+}
+
+function summarizeRun(record: RunRecord): RunListing {
+  const steps = Object.values(record.steps);
+  return {
+    id: record.id,
+    pipeline: record.pipeline,
+    status: record.status === 'running' && !isProcessAlive(record.pid) ? 'interrupted' : record.status,
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt ?? null,
+    durationMs: record.durationMs ?? null,
+    stepsDone: steps.filter((s) => s.status === 'completed').length,
+    stepsTotal: steps.length,
+  };
+}
+
+function formatRunsTable(runs: RunListing[]): string {
+  const rows = runs.map((run) => [
+    run.id,
+    run.pipeline,
+    run.status,
+    formatDateTime(run.startedAt),
+    run.durationMs === null ? (run.status === 'running' ? 'running' : '-') : formatDuration(run.durationMs),
+    `${run.stepsDone}/${run.stepsTotal}`,
+  ]);
+  const header = ['ID', 'PIPELINE', 'STATUS', 'STARTED', 'DURATION', 'STEPS'];
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  return `${[header, ...rows].map(line).join('\n')}\n`;
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new WaveError('invalid_argument', `--limit expects a positive whole number, got \`${value}\``);
+  return n;
+}

@@ -1,0 +1,95 @@
+import { isAbsolute, relative } from 'node:path';
+import type { Command } from 'commander';
+import { findManifest, listPipelineFiles, manifestView, readManifest, readPipeline, resolvePipelinePath } from '../../config/load.js';
+import { WaveError, formatError } from '../../errors.js';
+import { EXIT } from '../exit-codes.js';
+
+interface ValidateFlags {
+  manifest?: string;
+  json?: boolean;
+}
+
+/** One checked file and its problems. */
+interface FileReport {
+  file: string;
+  errors: WaveError[];
+}
+
+/** `wave validate [pipeline...]`: checks the manifest and pipelines, reporting every problem at once. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('Check the manifest and pipelines; print every problem with its line and column.')
+    .argument('[pipelines...]', 'pipeline files or names (default: every file in pipelines/)')
+    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
+    .option('--json', 'print the problems as a JSON array (empty when everything is valid)')
+    .action(async (pipelines: string[], flags: ValidateFlags) => {
+      const reports = await validateProject(pipelines, flags.manifest, process.cwd());
+      process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
+      if (reports.some((r) => r.errors.length > 0)) process.exitCode = EXIT.invalidInput;
+    });
+}
+
+/** Checks the manifest, then each named pipeline (or every pipeline of the project). */
+export async function validateProject(pipelines: readonly string[], manifestArg: string | undefined, cwd: string): Promise<FileReport[]> {
+  const shown = (path: string) => displayPath(path, cwd);
+  let manifestPath: string;
+  try {
+    manifestPath = findManifest(cwd, manifestArg);
+  } catch (error) {
+    return [{ file: manifestArg ?? 'wave.yaml', errors: [asWaveError(error)] }];
+  }
+  const manifest = await readManifest(shown(manifestPath));
+  const view = manifestView(manifest);
+  const reports: FileReport[] = [{ file: manifest.file, errors: manifest.errors }];
+  const targets: Array<{ file: string } | { arg: string; error: WaveError }> = [];
+  if (pipelines.length === 0) targets.push(...listPipelineFiles(view.dir).map((file) => ({ file })));
+  for (const arg of pipelines) {
+    try {
+      targets.push({ file: resolvePipelinePath(arg, view.dir, cwd) });
+    } catch (error) {
+      targets.push({ arg, error: asWaveError(error) });
+    }
+  }
+  for (const target of targets) {
+    if ('error' in target) {
+      reports.push({ file: target.arg, errors: [target.error] });
+      continue;
+    }
+    const read = await readPipeline(shown(target.file), view);
+    reports.push({ file: read.file, errors: read.errors });
+  }
+  return reports;
+}
+
+function asWaveError(error: unknown): WaveError {
+  if (error instanceof WaveError) return error;
+  throw error;
+}
+
+/** A path relative to the working directory when it lies below it, else absolute. */
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+function textReport(reports: FileReport[]): string {
+  const lines: string[] = [];
+  for (const report of reports) {
+    if (report.errors.length === 0) lines.push(`✓ ${report.file}`);
+    else lines.push(`✗ ${report.file}`, ...report.errors.map((e) => formatError(e)));
+  }
+  const problems = reports.reduce((n, r) => n + r.errors.length, 0);
+  const failed = reports.filter((r) => r.errors.length > 0).length;
+  const files = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
+  lines.push(
+    problems === 0
+      ? `${files} valid`
+      : `${problems} problem${problems === 1 ? '' : 's'} in ${failed} of ${files}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function jsonReport(reports: FileReport[]): string {
+  return `${JSON.stringify(reports.flatMap((r) => r.errors.map((e) => ({ ...e.toJSON(), file: e.location?.file ?? r.file }))), null, 2)}\n`;
+}

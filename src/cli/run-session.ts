@@ -1,0 +1,57 @@
+import { defaultRegistry } from '../adapters/registry.js';
+import { secretValuesOf } from '../adapters/environment.js';
+import { EventBus, type RunStatus } from '../events.js';
+import { executeRun } from '../executor/run-pipeline.js';
+import { removeRunWorkspaces } from '../executor/workspace.js';
+import type { Plan } from '../plan/plan-types.js';
+import { Redactor } from '../redact.js';
+import { createSink, type OutputMode } from '../report/sink.js';
+import { formatSummary } from '../report/summary.js';
+import type { RunStore } from '../state/run-store.js';
+import { EXIT } from './exit-codes.js';
+
+export interface SessionOptions {
+  output: OutputMode;
+  onFailure: 'halt' | 'continue';
+  selected?: ReadonlySet<string>;
+  keepWorkspaces: boolean;
+}
+
+/** The redactor of a run: the passthrough variables' values and common token shapes. */
+export function runRedactor(plan: Plan, env: NodeJS.ProcessEnv = process.env): Redactor {
+  return new Redactor(secretValuesOf(env, [...plan.runtime.envPassthrough]));
+}
+
+/** Drives one `wave run` or `wave resume`: sinks, signals, execution, cleanup, summary; returns the exit code. */
+export async function driveRun(plan: Plan, store: RunStore, options: SessionOptions): Promise<number> {
+  const bus = new EventBus();
+  const detachStore = store.attach(bus);
+  const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id) });
+  const unsubscribe = bus.subscribe((event) => sink.handle(event));
+  const controller = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) return;
+    process.stderr.write(`\n${signal === 'SIGINT' ? 'Interrupted' : 'Cancelled'}: stopping the running steps…\n`);
+    controller.abort({ class: 'aborted', message: signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'cancelled' });
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  let status: RunStatus;
+  try {
+    status = await executeRun(
+      { plan, store, bus, registry: defaultRegistry(), parentEnv: process.env },
+      { onFailure: options.onFailure, selected: options.selected, signal: controller.signal },
+    );
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    unsubscribe();
+    sink.close();
+    detachStore();
+  }
+  if (status === 'completed' && !options.keepWorkspaces) {
+    await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId: store.record.id, projectRoot: plan.projectRoot });
+  }
+  if (options.output !== 'json') process.stdout.write(formatSummary(store.record, store.dir, { color: false }));
+  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
+}

@@ -1,0 +1,69 @@
+import { dirname, resolve } from 'node:path';
+import type { SourceLocation } from '../errors.js';
+import { checkManifestReferences } from './manifest-checks.js';
+import { ManifestSchema, type AdapterConfig, type AdapterType, type Manifest } from './manifest-schema.js';
+import { checkPipelineReferences } from './pipeline-checks.js';
+import { PipelineSchema, type Pipeline } from './pipeline-schema.js';
+import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
+import type { ManifestView } from './step-checks.js';
+import { isRecord } from './value-path.js';
+
+export { findManifest, listPipelineFiles, resolvePipelinePath } from './paths.js';
+export type { ManifestView } from './step-checks.js';
+
+/** A checked configuration value that still knows where each of its parts was written. */
+export interface Located<T> {
+  /** The file as the caller named it (used in every location). */
+  file: string;
+  /** The absolute folder holding the file; for the manifest, where every relative path resolves from. */
+  dir: string;
+  value: T;
+  /** Position of the node at a path such as ['steps', 0, 'persona'] (falls back to the nearest parent). */
+  locate(path: readonly PropertyKey[]): SourceLocation;
+}
+
+const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ['claude', 'opencode', 'codex', 'gemini', 'llm'];
+
+/** An adapter's runner: its explicit `type`, else its name when that names one (claude, …, llm), else process. */
+export function adapterTypeOf(name: string, adapter: AdapterConfig): AdapterType {
+  if (adapter.type) return adapter.type;
+  return NAMED_ADAPTER_TYPES.find((type) => type === name) ?? 'process';
+}
+
+/** Reads a manifest and reports every problem in it; never throws. */
+export async function readManifest(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigRead<Manifest>> {
+  const dir = dirname(resolve(file));
+  return readConfig(file, 'manifest', ManifestSchema, env, (raw, locator) => checkManifestReferences(raw, dir, locator));
+}
+
+/** What a pipeline may reference, taken from a manifest read (even a partly invalid one). */
+export function manifestView(read: ConfigRead<Manifest>): ManifestView {
+  const dir = dirname(resolve(read.file));
+  if (!isRecord(read.raw)) return { dir };
+  const names = (value: unknown) => (isRecord(value) ? Object.keys(value) : []);
+  return { dir, personas: names(read.raw.personas), adapters: names(read.raw.adapters) };
+}
+
+/** Reads a pipeline against what the manifest declares, reporting every problem; never throws. */
+export async function readPipeline(file: string, view: ManifestView, env: NodeJS.ProcessEnv = process.env): Promise<ConfigRead<Pipeline>> {
+  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator) => checkPipelineReferences(raw, view, locator));
+}
+
+/** Loads wave.yaml strictly: throws WaveErrors holding every problem found in the file. */
+export async function loadManifest(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Located<Manifest>> {
+  const read = await readManifest(file, env);
+  const { value, locator } = valueOrThrow(read);
+  return { file, dir: dirname(resolve(file)), value, locate: locator.locate };
+}
+
+/** Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. */
+export async function loadPipeline(file: string, manifest: Located<Manifest>, env: NodeJS.ProcessEnv = process.env): Promise<Located<Pipeline>> {
+  const view: ManifestView = {
+    dir: manifest.dir,
+    personas: Object.keys(manifest.value.personas ?? {}),
+    adapters: Object.keys(manifest.value.adapters ?? {}),
+  };
+  const read = await readPipeline(file, view, env);
+  const { value, locator } = valueOrThrow(read);
+  return { file, dir: dirname(resolve(file)), value, locate: locator.locate };
+}

@@ -1,0 +1,54 @@
+import { WaveError } from '../errors.js';
+import { missingFile } from './file-refs.js';
+import type { Locator } from './locator.js';
+import { didYouMean } from './suggest.js';
+import { isRecord, type Path } from './value-path.js';
+
+/**
+ * Cross-references inside a manifest, checked on the raw value so they are found even when the
+ * schema check failed elsewhere: adapters named by personas, fallbacks and extract; prompt files.
+ */
+export function checkManifestReferences(root: unknown, manifestDir: string, locator: Locator): WaveError[] {
+  if (!isRecord(root)) return [];
+  const adapters = isRecord(root.adapters) ? Object.keys(root.adapters) : [];
+  const errors: WaveError[] = [];
+  const adapterRef = (value: unknown, path: Path, who: string) => {
+    if (typeof value !== 'string' || adapters.includes(value)) return;
+    errors.push(
+      new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, which \`adapters\` does not declare`, {
+        location: locator.locate(path),
+        hint: didYouMean(value, adapters, 'declared adapters'),
+      }),
+    );
+  };
+
+  if (isRecord(root.personas)) {
+    for (const [name, persona] of Object.entries(root.personas)) {
+      if (!isRecord(persona)) continue;
+      const at = ['personas', name];
+      adapterRef(persona.adapter, [...at, 'adapter'], `persona \`${name}\``);
+      if (Array.isArray(persona.fallbacks)) {
+        persona.fallbacks.forEach((f, i) => adapterRef(f, [...at, 'fallbacks', i], `persona \`${name}\` fallback`));
+      }
+      const missing = missingFile(persona.system_prompt_file, manifestDir, `persona \`${name}\` names system_prompt_file`, locator.locate([...at, 'system_prompt_file']));
+      if (missing) errors.push(missing);
+    }
+  }
+  const runtime = root.runtime;
+  if (isRecord(runtime) && isRecord(runtime.fallbacks)) {
+    for (const [from, chain] of Object.entries(runtime.fallbacks)) {
+      const at = ['runtime', 'fallbacks', from];
+      if (!adapters.includes(from)) {
+        errors.push(
+          new WaveError('unknown_adapter', `\`runtime.fallbacks\` names adapter \`${from}\`, which \`adapters\` does not declare`, {
+            location: locator.locateKey(at),
+            hint: didYouMean(from, adapters, 'declared adapters'),
+          }),
+        );
+      }
+      if (Array.isArray(chain)) chain.forEach((to, i) => adapterRef(to, [...at, i], `the fallback chain of \`${from}\``));
+    }
+  }
+  if (isRecord(root.extract)) adapterRef(root.extract.adapter, ['extract', 'adapter'], '`extract`');
+  return errors;
+}

@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { WaveError } from '../errors.js';
+
+const MANIFEST_NAME = 'wave.yaml';
+const PIPELINE_EXTENSIONS = ['.yaml', '.yml'];
+
+/**
+ * The manifest to use: `explicit` (-m; a file, or a folder holding wave.yaml) resolved from `cwd`,
+ * else wave.yaml in `cwd` or the nearest parent folder.
+ */
+export function findManifest(cwd: string, explicit?: string): string {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit);
+    if (existsSync(path) && statSync(path).isDirectory()) return findManifestIn(path, explicit);
+    if (existsSync(path)) return path;
+    throw new WaveError('file_not_found', `the manifest \`${explicit}\` does not exist (looked for ${path})`, {
+      hint: 'check the path given to -m, or run `wave init` to create a wave.yaml',
+    });
+  }
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const candidate = join(dir, MANIFEST_NAME);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  throw new WaveError('file_not_found', `no ${MANIFEST_NAME} in ${resolve(cwd)} or any parent folder`, {
+    hint: 'run `wave init` to create one, or pass -m <path/to/wave.yaml>',
+  });
+}
+
+function findManifestIn(dir: string, given: string): string {
+  const candidate = join(dir, MANIFEST_NAME);
+  if (existsSync(candidate)) return candidate;
+  throw new WaveError('file_not_found', `the folder \`${given}\` holds no ${MANIFEST_NAME}`, {
+    hint: `run \`wave init ${given}\` to create one`,
+  });
+}
+
+/** The pipeline files of a project: <manifestDir>/pipelines/*.yaml|yml, sorted by name. */
+export function listPipelineFiles(manifestDir: string): string[] {
+  const dir = join(manifestDir, 'pipelines');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => PIPELINE_EXTENSIONS.includes(extname(name)))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/**
+ * A pipeline argument: an existing file (relative to `cwd`), else a name looked up as
+ * <manifestDir>/pipelines/<name>.yaml or .yml. Throws file_not_found listing the known names.
+ */
+export function resolvePipelinePath(nameOrPath: string, manifestDir: string, cwd: string): string {
+  const asPath = resolve(cwd, nameOrPath);
+  if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
+  const looksLikeName = !/[\\/]/.test(nameOrPath);
+  if (looksLikeName) {
+    const name = PIPELINE_EXTENSIONS.includes(extname(nameOrPath)) ? basename(nameOrPath, extname(nameOrPath)) : nameOrPath;
+    for (const extension of PIPELINE_EXTENSIONS) {
+      const candidate = join(manifestDir, 'pipelines', `${name}${extension}`);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  const known = listPipelineFiles(manifestDir).map((file) => basename(file, extname(file)));
+  throw new WaveError('file_not_found', `no pipeline \`${nameOrPath}\`: neither a file nor a name in ${join(manifestDir, 'pipelines')}`, {
+    hint: known.length > 0 ? `pipelines of this project: ${known.join(', ')}` : 'this project has no pipelines/ folder yet; `wave init` creates one',
+  });
+}

@@ -1,0 +1,119 @@
+import { WaveError } from '../errors.js';
+import { findCycle } from '../plan/dag.js';
+import type { Locator } from './locator.js';
+import { checkStepReferences, type ManifestView } from './step-checks.js';
+import { didYouMean } from './suggest.js';
+import { isRecord } from './value-path.js';
+
+interface StepEntry {
+  index: number;
+  id: string;
+  raw: Record<string, unknown>;
+  dependencies: string[];
+}
+
+/**
+ * Cross-references of a pipeline, checked on the raw value so they are found even when the schema
+ * check failed elsewhere: duplicate ids, dependencies, cycles, injected artifacts, and per-step references.
+ */
+export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator): WaveError[] {
+  if (!isRecord(root) || !Array.isArray(root.steps)) return [];
+  const errors: WaveError[] = [];
+  const byId = new Map<string, StepEntry>();
+  root.steps.forEach((raw, index) => {
+    if (!isRecord(raw)) return;
+    errors.push(...checkStepReferences(raw, index, view, locator));
+    if (typeof raw.id !== 'string') return;
+    const first = byId.get(raw.id);
+    if (first) {
+      const line = locator.locate(['steps', first.index, 'id']).line;
+      errors.push(
+        new WaveError('duplicate_step', `step id \`${raw.id}\` is already used by the step at line ${line}`, {
+          location: locator.locate(['steps', index, 'id']),
+          hint: 'give every step its own id',
+        }),
+      );
+      return;
+    }
+    const dependencies = Array.isArray(raw.dependencies) ? raw.dependencies.filter((d): d is string => typeof d === 'string') : [];
+    byId.set(raw.id, { index, id: raw.id, raw, dependencies });
+  });
+  const ids = [...byId.keys()];
+  for (const step of byId.values()) {
+    if (!Array.isArray(step.raw.dependencies)) continue;
+    step.raw.dependencies.forEach((dep: unknown, i) => {
+      if (typeof dep !== 'string' || byId.has(dep)) return;
+      errors.push(
+        new WaveError('unknown_dependency', `step \`${step.id}\` depends on \`${dep}\`, which is not a step of this pipeline`, {
+          location: locator.locate(['steps', step.index, 'dependencies', i]),
+          hint: didYouMean(dep, ids, 'steps of this pipeline'),
+        }),
+      );
+    });
+  }
+  const cycle = findCycle([...byId.values()]);
+  if (cycle) errors.push(cycleError(cycle, byId, locator));
+  else for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator));
+  return errors;
+}
+
+function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Locator): WaveError {
+  const from = byId.get(cycle[0]!)!;
+  const entry = (from.raw.dependencies as unknown[]).indexOf(cycle[1]);
+  return new WaveError('dag_cycle', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, {
+    location: locator.locate(['steps', from.index, 'dependencies', entry]),
+    hint: 'remove one of these dependencies: a step can only use what runs before it',
+  });
+}
+
+/** Each injected artifact must come from a (transitive) dependency that declares it. */
+function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator): WaveError[] {
+  const memory = step.raw.memory;
+  if (!isRecord(memory) || !Array.isArray(memory.inject_artifacts)) return [];
+  const ancestors = ancestorsOf(step, byId);
+  const errors: WaveError[] = [];
+  memory.inject_artifacts.forEach((ref, i) => {
+    if (!isRecord(ref) || typeof ref.step !== 'string') return;
+    const at = ['steps', step.index, 'memory', 'inject_artifacts', i];
+    const source = byId.get(ref.step);
+    if (!source || !ancestors.has(ref.step)) {
+      errors.push(
+        new WaveError('unknown_dependency', source
+          ? `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which it does not depend on`
+          : `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which is not a step of this pipeline`, {
+          location: locator.locate([...at, 'step']),
+          hint: source
+            ? `add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first`
+            : didYouMean(ref.step, [...ancestors], 'steps it depends on'),
+        }),
+      );
+      return;
+    }
+    if (typeof ref.artifact !== 'string') return;
+    const declared = Array.isArray(source.raw.output_artifacts)
+      ? source.raw.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : []))
+      : [];
+    if (!declared.includes(ref.artifact)) {
+      errors.push(
+        new WaveError('unknown_artifact', `step \`${ref.step}\` declares no output artifact \`${ref.artifact}\``, {
+          location: locator.locate([...at, 'artifact']),
+          hint: didYouMean(ref.artifact, declared, `output_artifacts of \`${ref.step}\``),
+        }),
+      );
+    }
+  });
+  return errors;
+}
+
+/** Every step `step` depends on, directly or not. */
+function ancestorsOf(step: StepEntry, byId: Map<string, StepEntry>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...step.dependencies];
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (seen.has(id) || !byId.has(id)) continue;
+    seen.add(id);
+    queue.push(...byId.get(id)!.dependencies);
+  }
+  return seen;
+}

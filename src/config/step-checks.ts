@@ -1,0 +1,103 @@
+import { WaveError } from '../errors.js';
+import { missingFile } from './file-refs.js';
+import type { Locator } from './locator.js';
+import { didYouMean } from './suggest.js';
+import { isRecord, type Path } from './value-path.js';
+
+/** What a pipeline check needs to know of the manifest; an absent list means "unknown, do not check". */
+export interface ManifestView {
+  /** The manifest's folder: every relative path resolves from here. */
+  dir: string;
+  personas?: readonly string[];
+  adapters?: readonly string[];
+}
+
+/** Problems inside one step that need the manifest: personas, adapters, exec, and files it names. */
+export function checkStepReferences(step: Record<string, unknown>, index: number, view: ManifestView, locator: Locator): WaveError[] {
+  const at: Path = ['steps', index];
+  const label = typeof step.id === 'string' ? `step \`${step.id}\`` : `step ${index + 1}`;
+  const errors: WaveError[] = [];
+  const push = (error: WaveError | undefined) => error && errors.push(error);
+
+  if (typeof step.persona === 'string' && view.personas && !view.personas.includes(step.persona)) {
+    errors.push(
+      new WaveError('unknown_persona', `${label} names persona \`${step.persona}\`, which the manifest does not declare`, {
+        location: locator.locate([...at, 'persona']),
+        hint: didYouMean(step.persona, view.personas, 'declared personas'),
+      }),
+    );
+  }
+  const adapterRef = (value: unknown, path: Path) => {
+    if (typeof value !== 'string' || !view.adapters || view.adapters.includes(value)) return;
+    errors.push(
+      new WaveError('unknown_adapter', `${label} names adapter \`${value}\`, which the manifest does not declare`, {
+        location: locator.locate(path),
+        hint: didYouMean(value, view.adapters, 'declared adapters'),
+      }),
+    );
+  };
+  adapterRef(step.adapter, [...at, 'adapter']);
+
+  if (isRecord(step.exec)) errors.push(...checkExec(step, label, at, view, locator));
+
+  const mounts = isRecord(step.workspace) ? step.workspace.mount : undefined;
+  if (Array.isArray(mounts)) {
+    mounts.forEach((mount, i) => {
+      const path = [...at, 'workspace', 'mount', i, 'source'];
+      if (isRecord(mount)) push(missingFile(mount.source, view.dir, `${label} mounts`, locator.locate(path)));
+    });
+  }
+  const handover = isRecord(step.handover) ? step.handover : {};
+  const contracts: Array<[unknown, Path]> = [[handover.contract, [...at, 'handover', 'contract']]];
+  if (Array.isArray(handover.contracts)) handover.contracts.forEach((c, i) => contracts.push([c, [...at, 'handover', 'contracts', i]]));
+  if (isRecord(step.extract)) contracts.push([step.extract, [...at, 'extract']]);
+  for (const [contract, path] of contracts) {
+    if (!isRecord(contract)) continue;
+    push(missingFile(contract.schema_path, view.dir, `${label} names schema_path`, locator.locate([...path, 'schema_path'])));
+    adapterRef(contract.adapter, [...path, 'adapter']);
+  }
+  const memory = isRecord(step.memory) ? step.memory : {};
+  if (Array.isArray(memory.inject_artifacts)) {
+    memory.inject_artifacts.forEach((ref, i) => {
+      const path = [...at, 'memory', 'inject_artifacts', i, 'schema_path'];
+      if (isRecord(ref)) push(missingFile(ref.schema_path, view.dir, `${label} names schema_path`, locator.locate(path)));
+    });
+  }
+  return errors;
+}
+
+/** A prompt needs someone to run it; `exec` needs exactly one of source and source_path. */
+function checkExec(step: Record<string, unknown>, label: string, at: Path, view: ManifestView, locator: Locator): WaveError[] {
+  const exec = step.exec as Record<string, unknown>;
+  const errors: WaveError[] = [];
+  const type = exec.type ?? 'prompt';
+  if (type === 'prompt' && step.persona === undefined && step.adapter === undefined) {
+    const personas = view.personas?.length ? ` (declared: ${view.personas.map((p) => `\`${p}\``).join(', ')})` : '';
+    errors.push(
+      new WaveError('missing_field', `${label} runs a prompt but names neither \`persona\` nor \`adapter\``, {
+        location: locator.locate(at),
+        hint: `add \`persona: <name>\`${personas}, or set \`exec.type: command\` to run a shell command`,
+      }),
+    );
+  }
+  const hasSource = exec.source !== undefined;
+  const hasPath = exec.source_path !== undefined;
+  if (hasSource && hasPath) {
+    errors.push(
+      new WaveError('conflicting_fields', `\`exec\` of ${label} sets both \`source\` and \`source_path\``, {
+        location: locator.locateKey([...at, 'exec', 'source_path']),
+        hint: 'keep one: `source` holds the prompt or command inline, `source_path` names a file holding it',
+      }),
+    );
+  } else if (!hasSource && !hasPath) {
+    errors.push(
+      new WaveError('missing_field', `\`exec\` of ${label} needs \`source\` or \`source_path\``, {
+        location: locator.locate([...at, 'exec']),
+        hint: '`source` holds the prompt or command inline, `source_path` names a file holding it (relative to wave.yaml)',
+      }),
+    );
+  }
+  const missing = missingFile(exec.source_path, view.dir, `${label} names source_path`, locator.locate([...at, 'exec', 'source_path']));
+  if (missing) errors.push(missing);
+  return errors;
+}

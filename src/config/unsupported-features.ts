@@ -1,0 +1,166 @@
+import { WaveError } from '../errors.js';
+import type { Locator } from './locator.js';
+import { isRecord, type Path } from './value-path.js';
+
+/** A Wave feature this version does not run yet: reported by name, never as an unknown key. */
+interface UnsupportedFeature {
+  /** Where the key sits: a path pattern in which `*` is any key or index. */
+  at: readonly string[];
+  key: string;
+  /** How the message names it; `{value}` stands for the offending value. */
+  name: string;
+  /** What the feature does, for the message. */
+  what: string;
+  /** When set, only these values are unsupported and the key itself is fine. */
+  value?: (value: unknown) => boolean;
+  /** Keys beside it that belong to the same feature and go with it. */
+  with?: readonly string[];
+  /** Keys beside it whose problems follow from the feature (a gate step has no `exec`): not reported. */
+  moot?: readonly string[];
+  /** The value makes the whole parent meaningless (a contract of a type we lack): drop the parent, report nothing in it. */
+  dropParent?: boolean;
+}
+
+const STEP = ['steps', '*'];
+const WAVE_ONLY_CONTRACT_TYPES = new Set([
+  'typescript_interface',
+  'markdown_spec',
+  'format',
+  'agent_review',
+  'spec_derived_test',
+  'source_diff',
+  'test_diff',
+  'event_contains',
+  'quality_gate',
+  'test_count_baseline',
+]);
+const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file and llm_judge';
+const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
+
+const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
+  { at: [], key: 'ontology', name: '`ontology`', what: 'project ontology injected into prompts' },
+  { at: [], key: 'hooks', name: '`hooks`', what: 'lifecycle hooks' },
+  { at: [], key: 'server', name: '`server`', what: 'server mode' },
+  { at: ['runtime'], key: 'relay', name: '`runtime.relay`', what: 'context relay and compaction' },
+  { at: ['runtime'], key: 'audit', name: '`runtime.audit`', what: 'audit logs' },
+  { at: ['runtime'], key: 'meta_pipeline', name: '`runtime.meta_pipeline`', what: 'meta pipelines' },
+  { at: ['runtime'], key: 'routing', name: '`runtime.routing`', what: 'work-item routing' },
+  { at: ['runtime'], key: 'circuit_breaker', name: '`runtime.circuit_breaker`', what: 'failure circuit breaking' },
+  { at: ['runtime'], key: 'cost', name: '`runtime.cost`', what: 'cost budgets' },
+  { at: ['runtime'], key: 'pipeline_id_hash_length', name: '`runtime.pipeline_id_hash_length`', what: 'run id format' },
+  { at: ['adapters', '*'], key: 'tier_models', name: 'adapter `tier_models`', what: 'model tiers' },
+  { at: ['adapters', '*'], key: 'hooks_template', name: 'adapter `hooks_template`', what: 'hook templates' },
+  { at: ['personas', '*'], key: 'hooks', name: 'persona `hooks`', what: 'tool-use hooks' },
+  { at: ['personas', '*'], key: 'token_scopes', name: 'persona `token_scopes`', what: 'forge token scopes' },
+];
+
+const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
+  { at: [], key: 'requires', name: '`requires`', what: 'declared tool and skill requirements' },
+  { at: [], key: 'pipeline_outputs', name: '`pipeline_outputs`', what: 'named pipeline outputs' },
+  { at: [], key: 'chat_context', name: '`chat_context`', what: 'post-run chat sessions' },
+  { at: [], key: 'skills', name: 'pipeline `skills`', what: 'pipeline-level skills' },
+  { at: [], key: 'max_step_visits', name: '`max_step_visits`', what: 'graph-mode visit limits' },
+  { at: ['input'], key: 'type', name: '`input.type`', what: 'typed pipeline input' },
+  { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },
+  { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
+  { at: STEP, key: 'gate', name: '`gate`', what: 'approval, timer and merge gates', moot: ['exec'] },
+  { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
+  { at: STEP, key: 'pipeline', name: '`pipeline`', what: 'sub-pipelines', with: ['input'], moot: ['exec'] },
+  { at: STEP, key: 'input', name: 'step `input`', what: 'sub-pipeline input' },
+  { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
+  { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'] },
+  { at: STEP, key: 'branch', name: '`branch`', what: 'conditional branches', moot: ['exec'] },
+  { at: STEP, key: 'iterate', name: '`iterate`', what: 'iteration over items', moot: ['exec'] },
+  { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'] },
+  { at: STEP, key: 'outcomes', name: '`outcomes`', what: 'structured outcomes' },
+  { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
+  { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'] },
+  { at: STEP, key: 'script', name: '`script`', what: 'graph-mode command scripts', moot: ['exec'] },
+  { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps' },
+  { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits' },
+  { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
+  { at: STEP, key: 'max_concurrent_agents', name: '`max_concurrent_agents`', what: 'concurrent agents per step' },
+  { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters' },
+  { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
+  { at: [...STEP, 'retry'], key: 'on_failure', name: '`retry.on_failure: {value}`', what: 'rework on failure', value: (v) => v === 'rework' },
+  { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: 'context compaction' },
+  { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework' },
+  { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework' },
+  { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh' },
+  { at: [...STEP, 'workspace'], key: 'ref', name: '`workspace.ref`', what: 'shared workspaces' },
+  { at: [...STEP, 'exec'], key: 'type', name: '`exec.type: {value}`', what: 'slash commands', value: (v) => v === 'slash_command', dropParent: true },
+  { at: [...STEP, 'handover', 'contract'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, dropParent: true },
+  { at: [...STEP, 'handover', 'contracts', '*'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, dropParent: true },
+  { at: [...STEP, 'memory', 'inject_artifacts', '*'], key: 'pipeline', name: '`inject_artifacts[].pipeline`', what: 'cross-pipeline artifacts', with: ['step'] },
+];
+
+/** The result of stripping: one error per feature, and the paths whose schema problems are now moot. */
+export interface StrippedFeatures {
+  errors: WaveError[];
+  suppressed: Path[];
+}
+
+/**
+ * Finds every unsupported Wave feature in `root`, reports each once and removes it (in place), so the
+ * schema check that follows neither reports it again nor trips over what belongs to it.
+ */
+export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipeline', locator: Locator): StrippedFeatures {
+  const errors: WaveError[] = [];
+  const suppressed: Path[] = [];
+  for (const feature of kind === 'manifest' ? MANIFEST_FEATURES : PIPELINE_FEATURES) {
+    for (const [parentPath, parent] of parentsAt(root, feature.at)) {
+      if (!Object.hasOwn(parent, feature.key)) continue;
+      const value = parent[feature.key];
+      if (feature.value && !feature.value(value)) continue;
+      const path = [...parentPath, feature.key];
+      const name = feature.name.replace('{value}', () => shortText(value));
+      errors.push(
+        new WaveError('not_supported', `${name} (${feature.what}) is not supported yet`, {
+          location: feature.value ? locator.locate(path) : locator.locateKey(path),
+          hint: 'remove it to load this file; the README section "Wave compatibility" lists what this version runs',
+        }),
+      );
+      if (feature.dropParent) {
+        dropAt(root, parentPath);
+        suppressed.push(parentPath);
+        continue;
+      }
+      for (const key of [feature.key, ...(feature.with ?? [])]) {
+        delete parent[key];
+        suppressed.push([...parentPath, key]);
+      }
+      for (const key of feature.moot ?? []) suppressed.push([...parentPath, key]);
+    }
+  }
+  return { errors, suppressed };
+}
+
+/** A value as it would be written, cut short. */
+function shortText(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** Every mapping matching a path pattern, with its concrete path. */
+function parentsAt(root: unknown, pattern: readonly string[]): Array<[Path, Record<string, unknown>]> {
+  let level: Array<[Path, unknown]> = [[[], root]];
+  for (const segment of pattern) {
+    const next: Array<[Path, unknown]> = [];
+    for (const [path, value] of level) {
+      if (segment === '*' && Array.isArray(value)) value.forEach((item, i) => next.push([[...path, i], item]));
+      else if (segment === '*' && isRecord(value)) for (const [k, v] of Object.entries(value)) next.push([[...path, k], v]);
+      else if (isRecord(value) && Object.hasOwn(value, segment)) next.push([[...path, segment], value[segment]]);
+    }
+    level = next;
+  }
+  return level.filter((entry): entry is [Path, Record<string, unknown>] => isRecord(entry[1]));
+}
+
+/** Removes the value at `path`; a list item becomes a hole, so later indexes keep their positions. */
+function dropAt(root: unknown, path: Path): void {
+  let parent: unknown = root;
+  for (const segment of path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown>)[segment];
+  const last = path[path.length - 1]!;
+  if (Array.isArray(parent)) parent[last as number] = undefined;
+  else if (isRecord(parent)) delete parent[last as string];
+}

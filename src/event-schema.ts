@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import type { Failure, FailureClass, StreamEvent, TokenUsage } from './adapters/types.js';
+import { EVENT_VERSION, type RunEvent } from './events.js';
+
+/** Every FailureClass, as a value (the type lives in src/adapters/types.ts). */
+export const FAILURE_CLASSES = [
+  'spawn_failed',
+  'auth_failed',
+  'rate_limited',
+  'server_error',
+  'context_exhausted',
+  'max_turns',
+  'budget_exhausted',
+  'timeout',
+  'stalled',
+  'aborted',
+  'non_zero_exit',
+  'artifact_missing',
+  'contract_failed',
+  'extract_failed',
+] as const satisfies readonly FailureClass[];
+
+const Count = z.number().int().nonnegative();
+
+export const TokenUsageSchema = z
+  .strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count })
+  .describe('Tokens as the provider reported them.');
+
+export const FailureSchema = z
+  .strictObject({
+    class: z.enum(FAILURE_CLASSES),
+    message: z.string(),
+    hint: z.string().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+  })
+  .describe('Why an attempt failed.');
+
+const FailureClassSchema = z.enum(FAILURE_CLASSES);
+
+/** A parsed agent stream event as stored (raw `output` byte counts are never stored). */
+export const StreamEventSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('system'),
+    subtype: z.string().optional(),
+    sessionId: z.string().optional(),
+    model: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  z.strictObject({ kind: z.literal('text'), text: z.string() }),
+  z.strictObject({ kind: z.literal('thinking'), text: z.string() }),
+  z.strictObject({ kind: z.literal('tool_use'), id: z.string().optional(), name: z.string(), target: z.string().optional() }),
+  z.strictObject({ kind: z.literal('tool_result'), id: z.string().optional(), isError: z.boolean(), content: z.string().optional() }),
+  z.strictObject({
+    kind: z.literal('retry'),
+    attempt: z.number().optional(),
+    delayMs: z.number().optional(),
+    status: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  z.strictObject({ kind: z.literal('error'), message: z.string(), failureClass: FailureClassSchema.optional() }),
+  z.strictObject({ kind: z.literal('usage'), tokens: TokenUsageSchema, costUsd: z.number().optional() }),
+  z.strictObject({
+    kind: z.literal('result'),
+    ok: z.boolean(),
+    text: z.string().optional(),
+    subtype: z.string().optional(),
+    tokens: TokenUsageSchema.optional(),
+    costUsd: z.number().optional(),
+  }),
+]);
+
+const base = {
+  v: z.literal(EVENT_VERSION).describe('The event format version.'),
+  ts: z.iso.datetime().describe('When the event happened (ISO 8601, UTC).'),
+  runId: z.string(),
+};
+const Attempt = z.number().int().positive();
+const Duration = z.number().nonnegative();
+
+/** One event of a run, as written to events.ndjson and printed by `--json`. */
+export const RunEventSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ ...base, type: z.literal('run_started'), pipeline: z.string(), steps: z.array(z.string()), resumed: z.boolean() }),
+    z.strictObject({
+      ...base,
+      type: z.literal('step_started'),
+      stepId: z.string(),
+      attempt: Attempt,
+      adapter: z.string(),
+      model: z.string().optional(),
+      workspace: z.string(),
+    }),
+    z.strictObject({ ...base, type: z.literal('step_event'), stepId: z.string(), attempt: Attempt, event: StreamEventSchema }),
+    z.strictObject({
+      ...base,
+      type: z.literal('step_retrying'),
+      stepId: z.string(),
+      attempt: Attempt,
+      delayMs: Duration,
+      failure: FailureSchema,
+    }),
+    z.strictObject({ ...base, type: z.literal('step_fallback'), stepId: z.string(), from: z.string(), to: z.string(), failure: FailureSchema }),
+    z.strictObject({ ...base, type: z.literal('artifact_saved'), stepId: z.string(), name: z.string(), path: z.string(), bytes: Count }),
+    z.strictObject({
+      ...base,
+      type: z.literal('contract_checked'),
+      stepId: z.string(),
+      contract: z.string(),
+      passed: z.boolean(),
+      action: z.string(),
+      errors: z.array(z.string()),
+    }),
+    z.strictObject({
+      ...base,
+      type: z.literal('step_completed'),
+      stepId: z.string(),
+      attempt: Attempt,
+      durationMs: Duration,
+      tokens: TokenUsageSchema,
+      costUsd: z.number().optional(),
+    }),
+    z.strictObject({
+      ...base,
+      type: z.literal('step_failed'),
+      stepId: z.string(),
+      attempt: Attempt,
+      durationMs: Duration,
+      failure: FailureSchema,
+      optional: z.boolean(),
+    }),
+    z.strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string() }),
+    z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string() }),
+    z.strictObject({
+      ...base,
+      type: z.literal('run_finished'),
+      status: z.enum(['completed', 'failed', 'cancelled']),
+      durationMs: Duration,
+      tokens: TokenUsageSchema,
+      costUsd: z.number().optional(),
+    }),
+  ])
+  .describe('One event of a Wave run: a line of events.ndjson or of `wave run --json`.');
+
+// Compile-time proof that the schemas and the TypeScript types describe the same values.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+type _RunEventMatches = Assert<Same<z.infer<typeof RunEventSchema>, RunEvent>>;
+type _StreamEventMatches = Assert<Same<z.infer<typeof StreamEventSchema>, Exclude<StreamEvent, { kind: 'output' }>>>;
+type _FailureMatches = Assert<Same<z.infer<typeof FailureSchema>, Failure>>;
+type _TokensMatch = Assert<Same<z.infer<typeof TokenUsageSchema>, TokenUsage>>;
+type _FailureClassesComplete = Assert<Same<(typeof FAILURE_CLASSES)[number], FailureClass>>;

@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import type { Failure } from '../adapters/types.js';
+import type { RunStatus, StepStatus } from '../events.js';
+import type { PlannedStep } from '../plan/plan-types.js';
+import { emit, type RunContext } from './context.js';
+import { runStep } from './step-runner.js';
+import { addTokens } from './tokens.js';
+
+export interface ExecuteOptions {
+  /** halt (default): a failure stops new work and cancels running steps; continue: independent steps go on. */
+  onFailure: 'halt' | 'continue';
+  /** Steps to run; the others are left as they are. Undefined means all. */
+  selected?: ReadonlySet<string>;
+  /** Cancels the run (Ctrl-C, `wave cancel`). */
+  signal: AbortSignal;
+}
+
+/** Where a step stands for scheduling its dependents. */
+type Gate = 'waiting' | 'satisfied' | 'blocked';
+
+/** Runs the plan's steps as a dependency graph and returns the run's final status. */
+export async function executeRun(context: RunContext, options: ExecuteOptions): Promise<RunStatus> {
+  const { plan, store } = context;
+  const started = Date.now();
+  const outputs = loadCompletedOutputs(context);
+  const halt = new AbortController();
+  const cancelAll = () => halt.abort(options.signal.reason ?? { class: 'aborted', message: 'cancelled' });
+  options.signal.addEventListener('abort', cancelAll, { once: true });
+  if (options.signal.aborted) cancelAll();
+  const queue = new PQueue({ concurrency: plan.runtime.maxConcurrency });
+  const inFlight = new Map<string, Promise<void>>();
+  let failed = false;
+
+  const gateOf = (id: string): Gate => {
+    const s = store.record.steps[id]!;
+    if (s.status === 'completed') return 'satisfied';
+    if (s.status === 'failed' && s.optional) return 'satisfied';
+    if (options.selected && !options.selected.has(id)) return 'satisfied';
+    if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
+    return 'waiting';
+  };
+
+  const schedule = () => {
+    let changed = true;
+    while (changed && !halt.signal.aborted) {
+      changed = false;
+      for (const step of plan.steps) {
+        if (inFlight.has(step.id) || store.record.steps[step.id]!.status !== 'pending') continue;
+        if (options.selected && !options.selected.has(step.id)) continue;
+        const gates = step.dependencies.map((d) => [d, gateOf(d)] as const);
+        const blocker = gates.find(([, g]) => g === 'blocked');
+        if (blocker) {
+          skip(context, step, `dependency \`${blocker[0]}\` ${store.record.steps[blocker[0]]!.status}`);
+          changed = true;
+        } else if (gates.every(([, g]) => g === 'satisfied')) {
+          inFlight.set(step.id, queue.add(() => start(step)).finally(() => inFlight.delete(step.id)));
+        }
+      }
+    }
+  };
+
+  const start = async (step: PlannedStep) => {
+    if (halt.signal.aborted) return;
+    const outcome = await runStep(context, step, outputs, halt.signal);
+    if (outcome.status === 'completed') outputs.set(step.id, outcome.output ?? '');
+    if (outcome.status === 'failed' && !step.optional) {
+      failed = true;
+      if (options.onFailure === 'halt') halt.abort(haltReason(step.id, outcome.failure));
+    }
+  };
+
+  emit(context, { type: 'run_started', pipeline: plan.pipelineName, steps: plan.steps.map((s) => s.id), resumed: Object.values(store.record.steps).some((s) => s.status === 'completed') });
+  store.update((r) => Object.assign(r, { status: 'running', pid: process.pid, finishedAt: undefined }));
+  schedule();
+  while (inFlight.size) {
+    await Promise.race(inFlight.values());
+    schedule();
+  }
+  options.signal.removeEventListener('abort', cancelAll);
+  const status: RunStatus = options.signal.aborted ? 'cancelled' : failed ? 'failed' : 'completed';
+  return finishRun(context, status, Date.now() - started);
+}
+
+function haltReason(stepId: string, failure?: Failure): Failure {
+  return { class: 'aborted', message: `halted: step \`${stepId}\` failed${failure ? ` (${failure.class})` : ''}` };
+}
+
+function skip(context: RunContext, step: PlannedStep, reason: string): void {
+  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'skipped' as StepStatus, skipReason: reason }));
+  emit(context, { type: 'step_skipped', stepId: step.id, reason });
+}
+
+function finishRun(context: RunContext, status: RunStatus, durationMs: number): RunStatus {
+  const { store } = context;
+  const steps = Object.values(store.record.steps);
+  const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  const costs = steps.filter((s) => s.costUsd !== undefined);
+  const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
+  store.update((r) => Object.assign(r, { status, finishedAt: new Date().toISOString(), durationMs, tokens, costUsd, pid: undefined }));
+  emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
+  return status;
+}
+
+/** The outputs of steps completed earlier (a resumed run), read back from the run folder. */
+function loadCompletedOutputs(context: RunContext): Map<string, string> {
+  const outputs = new Map<string, string>();
+  for (const [id, step] of Object.entries(context.store.record.steps)) {
+    const file = join(context.store.dir, 'steps', id, 'output.txt');
+    if (step.status === 'completed' && existsSync(file)) outputs.set(id, readFileSync(file, 'utf8'));
+  }
+  return outputs;
+}

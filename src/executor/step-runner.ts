@@ -1,0 +1,193 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildCuratedEnv } from '../adapters/environment.js';
+import type { AdapterResult, Failure, ResolvedAdapter } from '../adapters/types.js';
+import { WaveError } from '../errors.js';
+import type { PlannedStep } from '../plan/plan-types.js';
+import { abortableSleep, backoffDelay } from './backoff.js';
+import { collectStepArtifacts, prepareStepWorkspace } from './step-files.js';
+import { emit, type RunContext } from './context.js';
+import { reasonOf, runAttempt } from './attempt.js';
+import { promptWithFailure } from './retry-prompt.js';
+import { addTokens } from './tokens.js';
+
+export interface StepOutcome {
+  status: 'completed' | 'failed' | 'cancelled';
+  output?: string;
+  failure?: Failure;
+}
+
+/** Failures a new attempt cannot fix. */
+const NOT_RETRIED = new Set<Failure['class']>(['aborted', 'auth_failed', 'spawn_failed']);
+
+/** Runs one step to its end: workspace, injected artifacts, attempts with retry and fallback, artifacts. */
+export async function runStep(
+  context: RunContext,
+  step: PlannedStep,
+  outputs: ReadonlyMap<string, string>,
+  signal: AbortSignal,
+): Promise<StepOutcome> {
+  const { store } = context;
+  // A resumed step keeps its earlier attempts; numbering goes on so no attempt folder is overwritten.
+  const firstAttempt = store.record.steps[step.id]!.attempts.length + 1;
+  store.update((r) => {
+    const s = r.steps[step.id]!;
+    Object.assign(s, { status: 'running', startedAt: new Date().toISOString(), failure: undefined });
+    s.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    s.artifacts = [];
+  });
+  const started = Date.now();
+  let prepared;
+  try {
+    prepared = await prepareStepWorkspace(context, step, outputs);
+  } catch (error) {
+    return finish(context, step, started, firstAttempt, failureOf(error));
+  }
+  let adapter: ResolvedAdapter = step.adapter;
+  let fallbacksUsed = 0;
+  let attemptOnAdapter = 0;
+  let prompt = prepared.prompt;
+  for (let attempt = firstAttempt; ; attempt++) {
+    attemptOnAdapter++;
+    const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared.workspace, signal);
+    let failure = result.failure ?? (result.ok ? undefined : { class: 'non_zero_exit', message: `exit code ${result.exitCode}` });
+    if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
+    recordAttemptEnd(context, step.id, attempt, result, failure);
+    if (!failure) {
+      writeOutput(context, step.id, result.text);
+      return finish(context, step, started, attempt, undefined, result.text);
+    }
+    if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
+    if (!NOT_RETRIED.has(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
+      const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
+      emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
+      store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
+      if (!(await abortableSleep(delayMs, signal))) return finish(context, step, started, attempt, reasonOf(signal));
+      // A command is re-run as written; an agent is told what went wrong.
+      if (step.execType === 'prompt') prompt = promptWithFailure(prepared.prompt, attempt, failure, result.outputTail);
+      continue;
+    }
+    const next = failure.class === 'rate_limited' ? step.fallbacks[fallbacksUsed] : undefined;
+    if (!next) return finish(context, step, started, attempt, failure);
+    emit(context, { type: 'step_fallback', stepId: step.id, from: adapter.name, to: next.name, failure });
+    fallbacksUsed++;
+    adapter = next;
+    attemptOnAdapter = 0;
+    prompt = prepared.prompt;
+  }
+}
+
+async function attemptOnce(
+  context: RunContext,
+  step: PlannedStep,
+  adapter: ResolvedAdapter,
+  attempt: number,
+  prompt: string,
+  workspace: string,
+  signal: AbortSignal,
+): Promise<AdapterResult> {
+  const { plan, store } = context;
+  const model = adapter === step.adapter ? step.model : adapter.model;
+  store.update((r) =>
+    r.steps[step.id]!.attempts.push({
+      attempt,
+      adapter: adapter.name,
+      model,
+      startedAt: new Date().toISOString(),
+      tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    }),
+  );
+  emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
+  const env = buildCuratedEnv({
+    parent: context.parentEnv,
+    passthrough: plan.runtime.envPassthrough,
+    stepEnv: { ...adapter.env, ...step.env },
+    runId: store.record.id,
+    stepId: step.id,
+    workspace,
+  });
+  const runner = context.registry.resolve(adapter.type);
+  return runAttempt(
+    runner,
+    {
+      runId: store.record.id,
+      stepId: step.id,
+      attempt,
+      adapter,
+      persona: step.persona,
+      model,
+      prompt,
+      execType: step.execType,
+      workspace,
+      attemptDir: store.attemptDir(step.id, attempt),
+      env,
+      graceMs: plan.runtime.graceMs,
+      maxLineBytes: plan.runtime.maxLineBytes,
+      onSpawn: (pid) =>
+        store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.pid = pid)),
+    },
+    { timeoutMs: step.timeoutMs, stallMs: plan.runtime.stallMs },
+    signal,
+    (event) => {
+      if (event.kind !== 'output') emit(context, { type: 'step_event', stepId: step.id, attempt, event });
+    },
+  );
+}
+
+function recordAttemptEnd(context: RunContext, stepId: string, attempt: number, result: AdapterResult, failure?: Failure): void {
+  context.store.update((r) => {
+    const s = r.steps[stepId]!;
+    const a = s.attempts.find((x) => x.attempt === attempt)!;
+    Object.assign(a, {
+      finishedAt: new Date().toISOString(),
+      durationMs: result.durationMs,
+      exitCode: result.exitCode,
+      tokens: result.tokens,
+      costUsd: result.costUsd,
+      failure,
+    });
+    s.tokens = addTokens(s.tokens, result.tokens);
+    if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
+  });
+}
+
+function finish(
+  context: RunContext,
+  step: PlannedStep,
+  started: number,
+  attempt: number,
+  failure?: Failure,
+  output?: string,
+): StepOutcome {
+  const durationMs = Date.now() - started;
+  const status = !failure ? 'completed' : failure.class === 'aborted' ? 'cancelled' : 'failed';
+  context.store.update((r) => {
+    const s = r.steps[step.id]!;
+    Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure });
+  });
+  const s = context.store.record.steps[step.id]!;
+  if (status === 'completed') {
+    emit(context, { type: 'step_completed', stepId: step.id, attempt, durationMs, tokens: s.tokens, costUsd: s.costUsd });
+  } else if (status === 'cancelled') {
+    emit(context, { type: 'step_cancelled', stepId: step.id });
+  } else {
+    emit(context, { type: 'step_failed', stepId: step.id, attempt, durationMs, failure: failure!, optional: step.optional });
+  }
+  return { status, output, failure };
+}
+
+function writeOutput(context: RunContext, stepId: string, text: string): void {
+  const dir = join(context.store.dir, 'steps', stepId);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'output.txt'), text);
+}
+
+/** A step-preparation error as an attempt failure. */
+function failureOf(error: unknown): Failure {
+  if (error instanceof WaveError) {
+    const cls = error.code === 'artifact_missing' ? 'artifact_missing' : 'spawn_failed';
+    return { class: cls, message: error.message, hint: error.hint };
+  }
+  return { class: 'spawn_failed', message: error instanceof Error ? error.message : String(error) };
+}
+

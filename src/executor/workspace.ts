@@ -1,0 +1,81 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Step } from '../config/pipeline-schema.js';
+import { WaveError } from '../errors.js';
+import { applyMounts, type ReadonlyMount } from './mounts.js';
+import { ensureWorktree, removeRunWorktrees } from './worktree.js';
+import { removeTree } from './workspace-files.js';
+import { isSingleSegment } from './workspace-paths.js';
+
+export { verifyReadonlyMounts, type ReadonlyMount } from './mounts.js';
+
+/**
+ * A step's `workspace` block, its templates already rendered. `root` is accepted as Wave accepts it; as in
+ * Wave's executor, the workspace still lives under runtime.workspace_root.
+ */
+export type WorkspaceSpec = NonNullable<Step['workspace']>;
+
+export interface PrepareWorkspaceOptions {
+  /** Absolute; runtime.workspace_root resolved against the manifest's folder. */
+  workspaceRoot: string;
+  runId: string;
+  stepId: string;
+  /** The manifest's folder: mount sources and the worktree's repository are found from it. */
+  projectRoot: string;
+  spec?: WorkspaceSpec;
+  /** Resume: keep what a directory workspace already holds instead of starting empty. */
+  reuse?: boolean;
+}
+
+export interface PreparedWorkspace {
+  /** Absolute path the step runs in. */
+  path: string;
+  kind: 'directory' | 'worktree';
+  branch?: string;
+  /** For verifyReadonlyMounts after the step. */
+  readonlyMounts: ReadonlyMount[];
+}
+
+/** `<workspaceRoot>/<run-id>`, refusing ids that are not one folder name. */
+export function runWorkspaceDir(workspaceRoot: string, runId: string): string {
+  if (!isSingleSegment(runId)) throw new WaveError('invalid_argument', `\`${runId}\` is not a valid run id`);
+  return join(resolve(workspaceRoot), runId);
+}
+
+/**
+ * Makes the step's workspace: a fresh folder `<workspaceRoot>/<run-id>/<step-id>` (kept as is with `reuse`), or
+ * for `type: worktree` the run's git worktree of the branch (shared by the steps naming it); then copies the mounts.
+ */
+export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promise<PreparedWorkspace> {
+  const { spec = {}, stepId } = options;
+  if (!isSingleSegment(stepId)) throw new WaveError('invalid_argument', `\`${stepId}\` is not a valid step id`);
+  const runDir = runWorkspaceDir(options.workspaceRoot, options.runId);
+  const projectRoot = resolve(options.projectRoot);
+  let prepared: PreparedWorkspace;
+  if (spec.type === 'worktree') {
+    const branch = spec.branch ?? `wave/${options.runId}/${stepId}`;
+    const path = await ensureWorktree({ projectRoot, runDir, branch, base: spec.base });
+    prepared = { path, kind: 'worktree', branch, readonlyMounts: [] };
+  } else {
+    const path = join(runDir, stepId);
+    if (!options.reuse) await removeTree(path);
+    await mkdir(path, { recursive: true });
+    prepared = { path, kind: 'directory', readonlyMounts: [] };
+  }
+  if (spec.mount?.length) {
+    prepared.readonlyMounts = await applyMounts({
+      workspace: prepared.path,
+      projectRoot,
+      mounts: spec.mount,
+      exclude: [resolve(options.workspaceRoot)],
+    });
+  }
+  return prepared;
+}
+
+/** Removes a run's workspaces: its git worktrees (their branches are kept, holding the agents' commits) and folders. */
+export async function removeRunWorkspaces(options: { workspaceRoot: string; runId: string; projectRoot: string }): Promise<void> {
+  const runDir = runWorkspaceDir(options.workspaceRoot, options.runId);
+  await removeRunWorktrees(resolve(options.projectRoot), runDir);
+  await removeTree(runDir);
+}

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { WaveError } from '../errors.js';
+import { removeTree } from './workspace-files.js';
+import { isInside, realpathOfNearest } from './workspace-paths.js';
+
+export interface WorktreeRequest {
+  projectRoot: string;
+  /** `<workspaceRoot>/<run-id>`: the run's worktrees live in its `.worktrees` folder. */
+  runDir: string;
+  branch: string;
+  /** Where a new branch starts; default HEAD. Ignored when the branch exists. */
+  base?: string;
+}
+
+interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Variables that would point git at another repository than the project's. */
+const GIT_LOCATION_ENV = { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined, GIT_COMMON_DIR: undefined };
+
+async function git(args: string[], cwd: string): Promise<GitResult> {
+  const result = await execa('git', args, {
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    env: { ...GIT_LOCATION_ENV, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+  });
+  if (result.exitCode === undefined) {
+    throw new WaveError('spawn_failed', `git could not be started: ${result.shortMessage}`, {
+      hint: 'workspace.type: worktree needs git on the PATH; install git.',
+      cause: result,
+    });
+  }
+  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr).trim() };
+}
+
+/** The top folder of the git repository holding `projectRoot`, or undefined when it is not in one. */
+export async function findRepositoryRoot(projectRoot: string): Promise<string | undefined> {
+  const isFolder = await stat(projectRoot).then((s) => s.isDirectory(), () => false);
+  if (!isFolder) return undefined;
+  const result = await git(['rev-parse', '--show-toplevel'], projectRoot);
+  return result.code === 0 ? result.stdout.trim() : undefined;
+}
+
+async function requireRepositoryRoot(projectRoot: string): Promise<string> {
+  const repo = await findRepositoryRoot(projectRoot);
+  if (repo) return repo;
+  throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, {
+    hint: 'workspace.type: worktree checks out a branch of the project\'s repository: run `git init` and commit there, or use a directory workspace.',
+  });
+}
+
+/** A folder name for a branch; names changed by the replacement get a hash so two branches never share one. */
+export function branchSlug(branch: string): string {
+  const slug = branch.replace(/[^A-Za-z0-9._-]+/g, '-');
+  if (slug === branch) return slug;
+  return `${slug}-${createHash('sha256').update(branch).digest('hex').slice(0, 8)}`;
+}
+
+/** Where the run's worktree for `branch` lives. */
+export function worktreePath(runDir: string, branch: string): string {
+  return join(runDir, '.worktrees', branchSlug(branch));
+}
+
+interface RegisteredWorktree {
+  path: string;
+  branch?: string;
+}
+
+async function listWorktrees(repo: string): Promise<RegisteredWorktree[]> {
+  const result = await git(['worktree', 'list', '--porcelain'], repo);
+  if (result.code !== 0) throw gitFailure('git worktree list', result);
+  const list: RegisteredWorktree[] = [];
+  for (const line of result.stdout.split('\n')) {
+    if (line.startsWith('worktree ')) list.push({ path: await realpathOfNearest(line.slice('worktree '.length)) });
+    else if (line.startsWith('branch refs/heads/') && list.length > 0) list[list.length - 1]!.branch = line.slice('branch refs/heads/'.length);
+  }
+  return list;
+}
+
+function gitFailure(what: string, result: GitResult, hint?: string): WaveError {
+  return new WaveError('workspace_failed', `${what} failed: ${result.stderr || `exit code ${result.code}`}`, {
+    hint: hint ?? 'Check the branch and base names and the state of the repository (`git worktree list`).',
+  });
+}
+
+// git takes locks on the repository's shared files; one worktree change at a time per repository avoids them.
+const repositoryQueues = new Map<string, Promise<unknown>>();
+
+function inRepositoryQueue<T>(repo: string, task: () => Promise<T>): Promise<T> {
+  const next = (repositoryQueues.get(repo) ?? Promise.resolve()).then(task, task);
+  repositoryQueues.set(repo, next.catch(() => undefined));
+  return next;
+}
+
+// Steps of one run naming the same branch share its worktree, even when they ask at the same moment.
+const worktreesInProgress = new Map<string, Promise<string>>();
+
+/**
+ * Returns the path of the run's worktree for `request.branch`, creating it with `git worktree add` the first
+ * time (the branch made from `base` when it does not exist yet); later calls for the branch share it.
+ */
+export function ensureWorktree(request: WorktreeRequest): Promise<string> {
+  const key = `${request.runDir}\0${request.branch}`;
+  let pending = worktreesInProgress.get(key);
+  if (!pending) {
+    pending = createOrReuseWorktree(request);
+    worktreesInProgress.set(key, pending);
+    pending.catch(() => worktreesInProgress.delete(key));
+  }
+  return pending;
+}
+
+async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: WorktreeRequest): Promise<string> {
+  const repo = await requireRepositoryRoot(projectRoot);
+  const nameCheck = await git(['check-ref-format', '--branch', branch], repo);
+  if (nameCheck.code !== 0) {
+    throw new WaveError('workspace_failed', `\`${branch}\` is not a valid git branch name`, {
+      hint: 'Use letters, digits, `-`, `_`, `.` and `/` in workspace.branch (no spaces, `..` or `~^:?*[`).',
+    });
+  }
+  const path = worktreePath(runDir, branch);
+  return inRepositoryQueue(repo, async () => {
+    const realPath = await realpathOfNearest(path);
+    const registered = (await listWorktrees(repo)).find((w) => w.path === realPath);
+    // A resumed run finds the worktree its first attempt made.
+    if (registered && existsSync(path) && registered.branch === branch) return path;
+    if (registered) await git(['worktree', 'remove', '--force', path], repo);
+    await git(['worktree', 'prune'], repo);
+    await removeTree(path);
+    await mkdir(dirname(path), { recursive: true });
+    const exists = (await git(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], repo)).code === 0;
+    if (!exists && base === undefined && (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], repo)).code !== 0) {
+      throw new WaveError('workspace_failed', `cannot create branch \`${branch}\`: the repository at ${repo} has no commit yet`, {
+        hint: 'Make a first commit, or set workspace.base to an existing branch or commit.',
+      });
+    }
+    const args = exists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '-b', branch, path, base ?? 'HEAD'];
+    const result = await git(args, repo);
+    if (result.code !== 0) {
+      throw gitFailure(`git worktree add for branch \`${branch}\``, result, exists
+        ? 'A branch can be checked out in one worktree at a time: remove the other worktree (`git worktree remove <path>`) or name another branch.'
+        : undefined);
+    }
+    return path;
+  });
+}
+
+/** Removes every worktree registered below `runDir` (`git worktree remove --force`, then `prune`); branches stay. */
+export async function removeRunWorktrees(projectRoot: string, runDir: string): Promise<void> {
+  for (const key of worktreesInProgress.keys()) if (key.startsWith(`${runDir}\0`)) worktreesInProgress.delete(key);
+  const repo = await findRepositoryRoot(projectRoot);
+  if (!repo) return;
+  const realRunDir = await realpathOfNearest(runDir);
+  await inRepositoryQueue(repo, async () => {
+    for (const worktree of await listWorktrees(repo)) {
+      if (!isInside(realRunDir, worktree.path, false)) continue;
+      const result = await git(['worktree', 'remove', '--force', worktree.path], repo);
+      // A worktree git will not remove (locked, unwritable files) is deleted by hand and pruned below.
+      if (result.code !== 0) await removeTree(worktree.path);
+    }
+    const pruned = await git(['worktree', 'prune'], repo);
+    if (pruned.code !== 0) throw gitFailure('git worktree prune', pruned);
+  });
+}

@@ -1,0 +1,39 @@
+import { renderTemplate } from './templates.js';
+import type { Plan, PlannedStep } from './plan-types.js';
+
+/** Placeholder values for a dry run, where nothing has run yet. */
+function placeholder(plan: Plan, step: PlannedStep) {
+  return (name: string): string | undefined => {
+    const [head, second] = name.split('.');
+    if (name === 'input') return plan.input;
+    if (name === 'run.id') return '<run-id>';
+    if (name === 'pipeline.name') return plan.pipelineName;
+    if (name === 'step.id') return step.id;
+    if (head === 'project') return plan.project[second!];
+    if (head === 'artifacts') return `<workspace>/.wave/artifacts/${second}`;
+    if (head === 'steps') return `<${name}>`;
+    return undefined;
+  };
+}
+
+/** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts. */
+export function describePlan(plan: Plan): string {
+  const lines = [`Pipeline ${plan.pipelineName} (${plan.pipelineFile})`, `Input: ${plan.input || '(none)'}`, ''];
+  lines.push('Order (steps in one group run in parallel):');
+  plan.layers.forEach((layer, i) => lines.push(`  ${i + 1}. ${layer.join(', ')}`));
+  for (const step of plan.steps) {
+    lines.push('', `Step ${step.id}`);
+    lines.push(`  runs on:   ${step.execType === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${step.model ? `, model ${step.model}` : ''}`);
+    if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
+    if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+    lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
+    if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
+    for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
+    for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
+    for (const c of step.contracts) lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
+    lines.push(`  ${step.execType === 'command' ? 'command' : 'prompt'}:`);
+    const rendered = renderTemplate(step.template, placeholder(plan, step));
+    for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

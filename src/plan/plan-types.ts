@@ -1,0 +1,59 @@
+import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
+import type { ArtifactDef, Contract, InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { SourceLocation } from '../errors.js';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  backoff: 'fixed' | 'linear' | 'exponential';
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** A step with everything resolved: what `wave run --dry-run` prints and the executor runs. */
+export interface PlannedStep {
+  readonly id: string;
+  readonly dependencies: readonly string[];
+  readonly optional: boolean;
+  readonly execType: 'prompt' | 'command';
+  /** The prompt or command before rendering. */
+  readonly template: string;
+  /** Where the template starts, for error positions. */
+  readonly templateLocation: SourceLocation;
+  readonly adapter: ResolvedAdapter;
+  readonly persona?: ResolvedPersona;
+  readonly model?: string;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly workspace: NonNullable<Step['workspace']>;
+  readonly outputArtifacts: readonly ArtifactDef[];
+  readonly injectArtifacts: readonly InjectArtifact[];
+  readonly contracts: readonly Contract[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Adapters tried in order when this one is rate limited. */
+  readonly fallbacks: readonly ResolvedAdapter[];
+}
+
+export interface PlanRuntime {
+  readonly maxConcurrency: number;
+  readonly graceMs: number;
+  /** 0 disables the stall watchdog. */
+  readonly stallMs: number;
+  readonly maxLineBytes: number;
+  readonly workspaceRoot: string;
+  readonly runsRoot: string;
+  readonly envPassthrough: readonly string[];
+}
+
+/** Manifest + pipeline + input, fully resolved and immutable. */
+export interface Plan {
+  readonly pipelineName: string;
+  readonly pipelineFile: string;
+  readonly manifestFile: string;
+  readonly projectRoot: string;
+  readonly input: string;
+  readonly project: Readonly<Record<string, string>>;
+  readonly steps: readonly PlannedStep[];
+  /** Groups of step ids that may run in parallel, in dependency order. */
+  readonly layers: readonly (readonly string[])[];
+  readonly runtime: PlanRuntime;
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Located } from '../config/load.js';
+import type { Manifest } from '../config/manifest-schema.js';
+import type { Pipeline, Step } from '../config/pipeline-schema.js';
+import { durationMs } from '../config/common-schema.js';
+import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
+import { topologicalLayers } from './dag.js';
+import type { Plan, PlannedStep } from './plan-types.js';
+import {
+  COMMAND_ADAPTER,
+  resolveAdapter,
+  resolvePersona,
+  retryPolicy,
+  stepTimeoutMs,
+  stringRecord,
+} from './resolve-step.js';
+import { explainUnknownVariable } from './template-vars.js';
+import { lineColumnAt, templateReferences } from './templates.js';
+
+const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+export interface PlanOptions {
+  input: string;
+  timeoutMinutes?: number;
+}
+
+/** Manifest + pipeline + input -> an immutable Plan; every template is checked before anything runs. */
+export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipeline>, options: PlanOptions): Plan {
+  const m = manifest.value;
+  const projectRoot = manifest.dir;
+  const project = stringRecord(m.project);
+  const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
+  const problems: WaveError[] = [];
+  const steps = pipeline.value.steps.map((step, index) => {
+    const { template, location } = readTemplate(step, index, pipeline, projectRoot);
+    const ancestors = ancestorsOf(step.id, stepsById);
+    for (const ref of templateReferences(template)) {
+      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
+      if (why) problems.push(templateError(why, template, ref.offset, location));
+    }
+    if (step.workspace?.branch) {
+      for (const ref of templateReferences(step.workspace.branch)) {
+        const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
+        if (why) problems.push(new WaveError('template_invalid', why, { location: pipeline.locate(['steps', index, 'workspace', 'branch']) }));
+      }
+    }
+    return planStep(step, template, location, manifest, options);
+  });
+  if (problems.length) throw new WaveErrors(problems);
+  const runtime = m.runtime;
+  return deepFreeze({
+    pipelineName: pipeline.value.metadata.name,
+    pipelineFile: pipeline.file,
+    manifestFile: manifest.file,
+    projectRoot,
+    input: options.input,
+    project,
+    steps,
+    layers: topologicalLayers(pipeline.value.steps),
+    runtime: {
+      maxConcurrency: runtime?.max_concurrency ?? runtime?.max_concurrent_workers ?? 10,
+      graceMs: (runtime?.timeouts?.process_grace_seconds ?? 3) * 1000,
+      stallMs: runtime?.stall_timeout !== undefined ? durationMs(runtime.stall_timeout) : 0,
+      maxLineBytes: runtime?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
+      workspaceRoot: resolve(projectRoot, runtime?.workspace_root ?? '.wave/workspaces'),
+      runsRoot: resolve(projectRoot, '.wave/runs'),
+      envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
+    },
+  });
+}
+
+function planStep(
+  step: Step,
+  template: string,
+  templateLocation: SourceLocation,
+  manifest: Located<Manifest>,
+  options: PlanOptions,
+): PlannedStep {
+  const m = manifest.value;
+  const execType = step.exec.type ?? 'prompt';
+  const personaName = step.persona;
+  const persona = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
+  const adapterName = step.adapter ?? (personaName ? m.personas?.[personaName]?.adapter : undefined);
+  const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
+  const fallbackNames =
+    (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
+  const contracts = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
+  return {
+    id: step.id,
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    execType,
+    template,
+    templateLocation,
+    adapter,
+    persona,
+    model: step.model ?? (personaName ? m.personas?.[personaName]?.model : undefined) ?? adapter.model,
+    timeoutMs: stepTimeoutMs(step, m, options.timeoutMinutes),
+    retry: retryPolicy(step.retry, m),
+    workspace: step.workspace ?? {},
+    outputArtifacts: step.output_artifacts ?? [],
+    injectArtifacts: step.memory?.inject_artifacts ?? [],
+    contracts,
+    env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },
+    fallbacks: execType === 'command' ? [] : fallbackNames.map((name) => resolveAdapter(m, name)),
+  };
+}
+
+/** The step's prompt or command text and where it starts. */
+function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, projectRoot: string) {
+  if (step.exec.source_path) {
+    const file = resolve(projectRoot, step.exec.source_path);
+    return { template: readFileSync(file, 'utf8'), location: { file, line: 1, column: 1 } };
+  }
+  const location = pipeline.locate(['steps', index, 'exec', 'source']);
+  const template = step.exec.source ?? '';
+  // A multi-line value is a block scalar whose text starts on the line after its `|`.
+  return { template, location: template.includes('\n') ? { ...location, line: (location.line ?? 1) + 1, column: 1 } : location };
+}
+
+function templateError(why: string, template: string, offset: number, start: SourceLocation): WaveError {
+  const at = lineColumnAt(template, offset);
+  const location = at.line === 1 ? { ...start, column: (start.column ?? 1) + at.column - 1 } : { ...start, line: (start.line ?? 1) + at.line - 1, column: at.column };
+  return new WaveError('template_invalid', `unknown template variable: ${why}`, {
+    location,
+    hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
+  });
+}
+
+/** Every step `id` depends on, directly or not. */
+export function ancestorsOf(id: string, steps: ReadonlyMap<string, Step>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(steps.get(id)?.dependencies ?? [])];
+  while (stack.length) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(steps.get(next)?.dependencies ?? []));
+  }
+  return seen;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,36 @@
+/** One `{{ name }}` reference in a template, with its offset for error positions. */
+export interface TemplateReference {
+  name: string;
+  offset: number;
+}
+
+const REFERENCE = /\{\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}\}/g;
+
+/** Every `{{ name }}` in a template, in order. */
+export function templateReferences(template: string): TemplateReference[] {
+  return [...template.matchAll(REFERENCE)].map((m) => ({ name: m[1]!, offset: m.index }));
+}
+
+/** Replaces each reference once; inserted values are never scanned again, so they cannot inject references. */
+export function renderTemplate(
+  template: string,
+  lookup: (name: string) => string | undefined,
+  quote: (value: string) => string = (value) => value,
+): string {
+  return template.replace(REFERENCE, (whole, name: string) => {
+    const value = lookup(name);
+    return value === undefined ? whole : quote(value);
+  });
+}
+
+/** Quotes a value for a POSIX shell, so a command step treats it as one word. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** 1-based line and column of an offset in a text. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}

@@ -1,0 +1,75 @@
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { RunRecord, StepRecord } from '../state/run-record.js';
+import { painter, type Paint } from './color.js';
+import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
+import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+
+export interface SummaryOptions {
+  color?: boolean;
+  /** Artifact and folder paths are shown relative to this folder when inside it (default process.cwd()). */
+  cwd?: string;
+  /** For a run still going: the clock its elapsed time is measured against. */
+  now?: number;
+}
+
+/** The end-of-run summary: one block per step (status, duration, tokens, cost, artifacts), then the run. */
+export function formatSummary(record: RunRecord, runDir: string, options: SummaryOptions = {}): string {
+  const paint = painter(options.color ?? false);
+  const cwd = options.cwd ?? process.cwd();
+  const steps = Object.values(record.steps);
+  const idWidth = Math.max(0, ...steps.map((s) => s.id.length));
+  const statusWidth = Math.max(0, ...steps.map((s) => s.status.length));
+  const lines: string[] = [];
+  for (const step of steps) {
+    lines.push(`  ${stepLine(step, idWidth, statusWidth, paint, options.now)}`);
+    for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
+  }
+  if (lines.length > 0) lines.push('');
+  lines.push(formatStatusLine(record, { color: options.color, now: options.now }));
+  lines.push(`  run folder: ${displayPath(runDir, cwd)}`);
+  if (record.status === 'failed' || record.status === 'cancelled') {
+    lines.push(`  resume with: ${paint('bold', `wave resume ${record.id}`)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The run in one line: mark, id, status, duration, tokens, cost (what `--output quiet` prints). */
+export function formatStatusLine(record: RunRecord, options: Pick<SummaryOptions, 'color' | 'now'> = {}): string {
+  const paint = painter(options.color ?? false);
+  const mark = STATUS_MARK[record.status];
+  const duration = durationPhrase(record, options.now);
+  const parts = [`${paint(mark.color, mark.symbol)} run ${record.id} ${paint(mark.color, record.status)}${duration ? ` ${duration}` : ''}`];
+  if (hasTokens(record.tokens)) parts.push(formatTokens(record.tokens));
+  if (record.costUsd !== undefined) parts.push(formatCost(record.costUsd));
+  return parts.join(' · ');
+}
+
+function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint: Paint, now?: number): string {
+  const mark = STATUS_MARK[step.status];
+  const cells = [`${paint(mark.color, mark.symbol)} ${step.id.padEnd(idWidth)}  ${paint(mark.color, step.status.padEnd(statusWidth))}`];
+  const duration = step.durationMs ?? (step.status === 'running' && step.startedAt ? elapsedSince(step.startedAt, now) : undefined);
+  cells.push((duration === undefined ? '' : formatDuration(duration)).padStart(6));
+  if (hasTokens(step.tokens)) cells.push(formatTokens(step.tokens));
+  if (step.costUsd !== undefined) cells.push(formatCost(step.costUsd));
+  if (step.attempts.length > 1) cells.push(`${step.attempts.length} attempts`);
+  if (step.failure && step.status !== 'completed') cells.push(paint('red', describeFailure(step.failure)));
+  if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));
+  return cells.join('  ').trimEnd();
+}
+
+function durationPhrase(record: RunRecord, now?: number): string {
+  if (record.durationMs !== undefined) return `in ${formatDuration(record.durationMs)}`;
+  if (record.status === 'running' || record.status === 'pending') return `for ${formatDuration(elapsedSince(record.startedAt, now))}`;
+  return '';
+}
+
+function elapsedSince(iso: string, now = Date.now()): number {
+  const start = Date.parse(iso);
+  return Number.isNaN(start) ? 0 : Math.max(0, now - start);
+}
+
+/** A path relative to cwd when it lies inside it, else absolute. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel) ? rel : path;
+}

@@ -1,0 +1,222 @@
+import { NO_TOKENS, type TokenUsage } from '../adapters/types.js';
+import type { RunEvent, StepStatus } from '../events.js';
+import { painter, shouldColor, type ColorName, type Paint } from './color.js';
+import { STATUS_MARK, describeFailure, describeToolUse, oneLine } from './describe.js';
+import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+import type { RunSink, SinkOptions } from './sink.js';
+import { formatSummary } from './summary.js';
+
+export interface TerminalSinkOptions extends SinkOptions {
+  /** The clock elapsed times tick against (tests pass a fake one). */
+  now?: () => number;
+  /** Time between redraws; 100 ms keeps it at ten frames a second at most. */
+  frameMs?: number;
+}
+
+interface StepView {
+  status: StepStatus;
+  startedAt?: number;
+  durationMs?: number;
+  attempt: number;
+  tokens: TokenUsage;
+  costUsd?: number;
+  /** The latest tool activity, or what the step is waiting for. */
+  activity?: string;
+  /** Why a step failed or was skipped. */
+  note?: string;
+}
+
+interface Segment {
+  text: string;
+  color?: ColorName;
+}
+
+/** The live view on a TTY: one line per step, redrawn in place at most every frameMs. */
+export function createTerminalSink(options: TerminalSinkOptions): RunSink {
+  const now = options.now ?? Date.now;
+  const color = options.color ?? shouldColor(options.out);
+  const paint = painter(color);
+  const order = [...options.stepIds];
+  const steps = new Map<string, StepView>(order.map((id) => [id, pendingView()]));
+  const run: { startedAt?: number; durationMs?: number } = {};
+  let timer: NodeJS.Timeout | undefined;
+  let drawnLines = 0;
+  let lastFrame = '';
+  let closed = false;
+
+  const view = (id: string): StepView => {
+    let step = steps.get(id);
+    if (!step) {
+      step = pendingView();
+      steps.set(id, step);
+      order.push(id);
+    }
+    return step;
+  };
+
+  const draw = (): void => {
+    const lines = renderFrame(order, steps, run, now(), paint, columnsOf(options.out));
+    const frame = lines.join('\n');
+    if (frame === lastFrame) return;
+    // Back to the frame's first line, then overwrite each line in place.
+    const up = drawnLines > 0 ? `\r\x1b[${drawnLines}A` : '';
+    options.out.write(`${up}${lines.map((line) => `\x1b[2K${line}\n`).join('')}`);
+    drawnLines = lines.length;
+    lastFrame = frame;
+  };
+
+  return {
+    handle(event) {
+      if (closed) return;
+      applyEvent(event, view, run);
+      timer ??= setInterval(draw, options.frameMs ?? 100).unref();
+    },
+    summarize(record, runDir) {
+      options.out.write(`\n${formatSummary(record, runDir, { color, cwd: options.cwd })}`);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      draw();
+    },
+  };
+}
+
+function pendingView(): StepView {
+  return { status: 'pending', attempt: 0, tokens: { ...NO_TOKENS } };
+}
+
+/** Folds one event into the view of its step (or of the run). */
+function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { startedAt?: number; durationMs?: number }): void {
+  const at = Date.parse(event.ts);
+  switch (event.type) {
+    case 'run_started':
+      run.startedAt = at;
+      for (const id of event.steps) view(id);
+      return;
+    case 'step_started': {
+      const step = view(event.stepId);
+      Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
+      step.startedAt ??= at;
+      return;
+    }
+    case 'step_event': {
+      const step = view(event.stepId);
+      const e = event.event;
+      if (e.kind === 'tool_use') step.activity = describeToolUse(e);
+      // Usage events are per message: they add up; a result carries the attempt's total.
+      if (e.kind === 'usage') {
+        step.tokens = addTokens(step.tokens, e.tokens);
+        if (e.costUsd !== undefined) step.costUsd = (step.costUsd ?? 0) + e.costUsd;
+      }
+      if (e.kind === 'result' && e.tokens) step.tokens = { ...e.tokens };
+      if (e.kind === 'result' && e.costUsd !== undefined) step.costUsd = e.costUsd;
+      return;
+    }
+    case 'step_retrying':
+      Object.assign(view(event.stepId), {
+        status: 'retrying',
+        activity: `retry in ${formatDuration(event.delayMs)} after ${describeFailure(event.failure)}`,
+      });
+      return;
+    case 'step_fallback':
+      view(event.stepId).activity = `falling back to ${event.to} (${event.failure.class})`;
+      return;
+    case 'step_completed':
+      Object.assign(view(event.stepId), {
+        status: 'completed',
+        durationMs: event.durationMs,
+        tokens: { ...event.tokens },
+        costUsd: event.costUsd,
+        activity: undefined,
+      });
+      return;
+    case 'step_failed':
+      Object.assign(view(event.stepId), {
+        status: 'failed',
+        durationMs: event.durationMs,
+        activity: undefined,
+        note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
+      });
+      return;
+    case 'step_skipped':
+      Object.assign(view(event.stepId), { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
+      return;
+    case 'step_cancelled': {
+      const step = view(event.stepId);
+      Object.assign(step, { status: 'cancelled', activity: undefined });
+      if (step.startedAt !== undefined && step.durationMs === undefined) step.durationMs = Math.max(0, at - step.startedAt);
+      return;
+    }
+    case 'run_finished':
+      run.durationMs = event.durationMs;
+      return;
+    case 'artifact_saved':
+    case 'contract_checked':
+      return;
+  }
+}
+
+function renderFrame(
+  order: string[],
+  steps: Map<string, StepView>,
+  run: { startedAt?: number; durationMs?: number },
+  now: number,
+  paint: Paint,
+  columns: number | undefined,
+): string[] {
+  const idWidth = Math.max(0, ...order.map((id) => id.length));
+  const lines = order.map((id) => fit(stepSegments(id, steps.get(id)!, idWidth, now), columns, paint));
+  const views = [...steps.values()];
+  const done = views.filter((s) => s.status === 'completed').length;
+  const footer: Segment[] = [{ text: `  ${done}/${views.length} steps completed`, color: 'gray' }];
+  const runElapsed = run.durationMs ?? (run.startedAt !== undefined ? now - run.startedAt : undefined);
+  if (runElapsed !== undefined) footer.push({ text: ` · ${formatDuration(runElapsed)}`, color: 'gray' });
+  const tokens = views.reduce((sum, s) => addTokens(sum, s.tokens), { ...NO_TOKENS });
+  if (hasTokens(tokens)) footer.push({ text: ` · ${formatTokens(tokens)}`, color: 'gray' });
+  const costs = views.filter((s) => s.costUsd !== undefined);
+  if (costs.length > 0) footer.push({ text: ` · ${formatCost(costs.reduce((sum, s) => sum + s.costUsd!, 0))}`, color: 'gray' });
+  lines.push(fit(footer, columns, paint));
+  return lines;
+}
+
+function stepSegments(id: string, step: StepView, idWidth: number, now: number): Segment[] {
+  const mark = STATUS_MARK[step.status];
+  const segments: Segment[] = [{ text: mark.symbol, color: mark.color }, { text: ` ${id.padEnd(idWidth)}` }];
+  const elapsed = step.durationMs ?? (step.startedAt !== undefined ? Math.max(0, now - step.startedAt) : undefined);
+  segments.push({ text: `  ${(elapsed === undefined ? '' : formatDuration(elapsed)).padStart(6)}` });
+  if (step.attempt > 1) segments.push({ text: `  attempt ${step.attempt}`, color: 'yellow' });
+  if (hasTokens(step.tokens)) segments.push({ text: `  ${formatTokens(step.tokens)}` });
+  if (step.costUsd !== undefined) segments.push({ text: `  ${formatCost(step.costUsd)}` });
+  if (step.activity) segments.push({ text: `  ${step.activity}`, color: 'gray' });
+  if (step.note) segments.push({ text: `  ${step.note}`, color: step.status === 'failed' ? 'red' : 'gray' });
+  return segments;
+}
+
+/** Cuts a line to the terminal width (a wrapped line would break the cursor arithmetic), then colours it. */
+function fit(segments: Segment[], columns: number | undefined, paint: Paint): string {
+  let room = columns === undefined ? Number.POSITIVE_INFINITY : Math.max(10, columns - 1);
+  let line = '';
+  for (const segment of segments) {
+    if (room <= 0) break;
+    const text = segment.text.length > room ? `${segment.text.slice(0, room - 1)}…` : segment.text;
+    room -= text.length;
+    line += segment.color ? paint(segment.color, text) : text;
+  }
+  return line.trimEnd();
+}
+
+function columnsOf(out: SinkOptions['out']): number | undefined {
+  const columns = (out as NodeJS.WriteStream).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : undefined;
+}
+
+function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}

@@ -1,0 +1,80 @@
+import type { Failure } from '../adapters/types.js';
+import type { RunEvent } from '../events.js';
+import { describeFailure, describeToolUse, oneLine } from './describe.js';
+import { formatBytes, formatClock, formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+import type { RunSink, SinkOptions } from './sink.js';
+import { formatSummary } from './summary.js';
+
+const MAX_DETAIL_LINES = 20;
+
+/** Plain timestamped lines, one per meaningful event, no ANSI: for logs, CI and pipes. */
+export function createTextSink(options: SinkOptions): RunSink {
+  const width = Math.max(0, ...options.stepIds.map((id) => id.length));
+  const write = (ts: string, text: string) => options.out.write(`${formatClock(ts)} ${text}\n`);
+  const step = (id: string) => id.padEnd(width);
+
+  return {
+    handle(event) {
+      const text = describeEvent(event, step);
+      if (text !== undefined) write(event.ts, text);
+    },
+    summarize(record, runDir) {
+      options.out.write(`\n${formatSummary(record, runDir, { color: false, cwd: options.cwd })}`);
+    },
+    close() {},
+  };
+}
+
+/** The text sink's line for an event, or undefined for events it leaves out (text, thinking, usage). */
+function describeEvent(event: RunEvent, step: (id: string) => string): string | undefined {
+  switch (event.type) {
+    case 'run_started':
+      return `run ${event.runId} ${event.resumed ? 'resumed' : 'started'}: ${event.pipeline}, ${plural(event.steps.length, 'step')}`;
+    case 'step_started':
+      return `${step(event.stepId)} started (attempt ${event.attempt}, ${event.adapter}${event.model ? ` ${event.model}` : ''})`;
+    case 'step_event':
+      if (event.event.kind === 'tool_use') return `${step(event.stepId)} tool ${describeToolUse(event.event)}`;
+      if (event.event.kind === 'error') return `${step(event.stepId)} error: ${oneLine(event.event.message)}`;
+      return undefined;
+    case 'step_retrying':
+      return `${step(event.stepId)} retrying in ${formatDuration(event.delayMs)} after attempt ${event.attempt}: ${withDetail(event.failure)}`;
+    case 'step_fallback':
+      return `${step(event.stepId)} falling back from ${event.from} to ${event.to}: ${withDetail(event.failure)}`;
+    case 'artifact_saved':
+      return `${step(event.stepId)} artifact ${event.name} saved: ${event.path} (${formatBytes(event.bytes)})`;
+    case 'contract_checked':
+      return event.passed
+        ? `${step(event.stepId)} contract ${event.contract} passed`
+        : `${step(event.stepId)} contract ${event.contract} failed (${event.action})${indented(event.errors)}`;
+    case 'step_completed':
+      return `${step(event.stepId)} completed in ${formatDuration(event.durationMs)}${usage(event)}`;
+    case 'step_failed':
+      return `${step(event.stepId)} failed${event.optional ? ' (optional)' : ''} on attempt ${event.attempt} after ${formatDuration(event.durationMs)}: ${withDetail(event.failure)}`;
+    case 'step_skipped':
+      return `${step(event.stepId)} skipped: ${event.reason}`;
+    case 'step_cancelled':
+      return `${step(event.stepId)} cancelled`;
+    case 'run_finished':
+      return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
+  }
+}
+
+function usage(event: { tokens: Parameters<typeof formatTokens>[0]; costUsd?: number }): string {
+  const tokens = hasTokens(event.tokens) ? `, ${formatTokens(event.tokens)}` : '';
+  return `${tokens}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
+}
+
+/** The failure's first line, then the rest of its message (e.g. a stderr tail) and its hint, indented. */
+function withDetail(failure: Failure): string {
+  const rest = failure.message.trim().split(/\r?\n/).slice(1).slice(-MAX_DETAIL_LINES);
+  if (failure.hint) rest.push(`hint: ${failure.hint}`);
+  return `${describeFailure(failure)}${indented(rest)}`;
+}
+
+function indented(lines: string[]): string {
+  return lines.map((line) => `\n    ${line}`).join('');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,27 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+let counter = 0;
+
+/** Writes a file so a reader (or a kill -9) sees the old content or the new, never a torn mix. */
+export function writeFileAtomicSync(file: string, content: string): void {
+  // Same folder as the target, so the rename never crosses file systems.
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${++counter}.tmp`);
+  const fd = openSync(temp, 'w', 0o644);
+  try {
+    const bytes = Buffer.from(content);
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}

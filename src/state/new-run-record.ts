@@ -1,0 +1,33 @@
+import type { Plan, PlannedStep } from '../plan/plan-types.js';
+import type { RunRecord, StepRecord } from './run-record.js';
+
+/** A step that has not run yet. */
+export function pendingStepRecord(step: PlannedStep): StepRecord {
+  return {
+    id: step.id,
+    status: 'pending',
+    optional: step.optional,
+    dependencies: [...step.dependencies],
+    attempts: [],
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    artifacts: [],
+    contracts: [],
+  };
+}
+
+/** A fresh run.json for a plan: every step pending. */
+export function newRunRecord(id: string, plan: Plan, options: RunRecord['options']): RunRecord {
+  return {
+    version: 1,
+    id,
+    pipeline: plan.pipelineName,
+    pipelineFile: plan.pipelineFile,
+    manifestFile: plan.manifestFile,
+    input: plan.input,
+    status: 'pending',
+    startedAt: new Date().toISOString(),
+    options,
+    steps: Object.fromEntries(plan.steps.map((s) => [s.id, pendingStepRecord(s)])),
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+}

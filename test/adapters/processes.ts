@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of a fixture script in test/fixtures/processes. */
+export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/processes/${name}`, import.meta.url));
+
+/**
+ * Whether a process is still running. A zombie counts as gone: it has exited, only nobody reaped it
+ * (PID 1 in some containers never does).
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** A fresh scratch folder and its removal. */
+export async function scratchDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wave-process-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A promise resolved by the first value `take` accepts, and the callback to feed it. */
+export function firstMatch<T, A extends unknown[]>(take: (...args: A) => T | undefined): { promise: Promise<T>; feed: (...args: A) => void } {
+  let resolve!: (value: T) => void;
+  let done = false;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return {
+    promise,
+    feed: (...args: A) => {
+      if (done) return;
+      const value = take(...args);
+      if (value !== undefined) {
+        done = true;
+        resolve(value);
+      }
+    },
+  };
+}

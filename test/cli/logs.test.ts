@@ -1,0 +1,121 @@
+import { execa, type ResultPromise } from 'execa';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunStore } from '../../src/state/run-store.js';
+import { sampleAttempt, sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
+import { WAVE_BIN, runWave } from '../support/cli.js';
+
+const RUN = 'hello-20240501-120000-abcd';
+
+/** A run whose step a has two attempts, b one, and c none yet. */
+function projectWithLogs(status: 'completed' | 'running' = 'completed', pid?: number) {
+  const project = sampleProject();
+  const store = RunStore.create(
+    project.runsRoot,
+    sampleRecord(RUN, { status, pid }, [
+      sampleStep('a', { status: 'completed', attempts: [sampleAttempt(1), sampleAttempt(2)] }),
+      sampleStep('b', { status: status === 'running' ? 'running' : 'completed', attempts: [sampleAttempt(1)] }),
+      sampleStep('c'),
+    ]),
+  );
+  writeFileSync(join(store.attemptDir('a', 1), 'stdout'), 'a first try\n');
+  writeFileSync(join(store.attemptDir('a', 2), 'stdout'), 'a second try\nline 2\n');
+  writeFileSync(join(store.attemptDir('a', 2), 'stderr'), 'a warning\n');
+  writeFileSync(join(store.attemptDir('b', 1), 'stdout'), 'b output\n');
+  return { ...project, store };
+}
+
+/** Resolves once the process's stdout has contained `text`. */
+function waitForOutput(child: ResultPromise, text: string): Promise<void> {
+  let seen = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+    child.catch(reject);
+  });
+}
+
+describe('wave logs', () => {
+  it("prints each step's latest attempt, headed by the step", async () => {
+    const { dir } = projectWithLogs();
+    const result = await runWave(['logs', RUN], { cwd: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(['==> a (attempt 2, stdout) <==', 'a second try', 'line 2', '', '==> b (attempt 1, stdout) <==', 'b output'].join('\n'));
+  });
+
+  it('prints one step, one attempt, or stderr', async () => {
+    const { dir } = projectWithLogs();
+    expect((await runWave(['logs', RUN, '--step', 'a'], { cwd: dir })).stdout).toBe('a second try\nline 2');
+    expect((await runWave(['logs', RUN, '--step', 'a', '--attempt', '1'], { cwd: dir })).stdout).toBe('a first try');
+    expect((await runWave(['logs', 'hello-2024', '--step', 'a', '--stderr'], { cwd: dir })).stdout).toBe('a warning');
+  });
+
+  it('says when a step has no output yet', async () => {
+    const { dir } = projectWithLogs();
+    const result = await runWave(['logs', RUN, '--step', 'c'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`no stdout recorded for step c of run ${RUN}`);
+  });
+
+  it('rejects an unknown step, a missing attempt and --attempt without --step with exit 2', async () => {
+    const { dir } = projectWithLogs();
+    const unknown = await runWave(['logs', RUN, '--step', 'zzz'], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`invalid_argument: run ${RUN} has no step \`zzz\``);
+    expect(unknown.stderr).toContain('hint: Its steps: a, b, c.');
+    const missing = await runWave(['logs', RUN, '--step', 'a', '--attempt', '3'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('hint: Its attempts: 1, 2.');
+    const noStep = await runWave(['logs', RUN, '--attempt', '1'], { cwd: dir });
+    expect(noStep.code).toBe(2);
+    expect(noStep.stderr).toContain('--attempt needs --step');
+    const noRun = await runWave(['logs', 'nope'], { cwd: dir });
+    expect(noRun.code).toBe(2);
+    expect(noRun.stderr).toContain('run_not_found');
+  });
+
+  it('--follow prints output as it grows, new attempts included, and stops when the run ends', async () => {
+    const { dir, store } = projectWithLogs('running', process.pid);
+    const follower = execa(process.execPath, [WAVE_BIN, 'logs', RUN, '--follow'], { cwd: dir, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
+    await waitForOutput(follower, 'b output\n');
+    appendFileSync(join(store.dir, 'steps', 'b', 'attempt-1', 'stdout'), 'b more\n');
+    await waitForOutput(follower, 'b more\n');
+    // A retry starts: the follower switches to the new attempt.
+    store.update((r) => r.steps.b!.attempts.push(sampleAttempt(2)));
+    writeFileSync(join(store.attemptDir('b', 2), 'stdout'), 'b retried\n');
+    await waitForOutput(follower, 'b retried\n');
+    appendFileSync(join(store.dir, 'steps', 'b', 'attempt-2', 'stdout'), 'b last words\n');
+    store.update((r) => {
+      r.status = 'completed';
+    });
+    const result = await follower;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        '==> a (attempt 2, stdout) <==',
+        'a second try',
+        'line 2',
+        '',
+        '==> b (attempt 1, stdout) <==',
+        'b output',
+        'b more',
+        '',
+        '==> b (attempt 2, stdout) <==',
+        'b retried',
+        'b last words',
+      ].join('\n'),
+    );
+  });
+
+  it('--follow of a run whose process is gone prints what there is and stops', async () => {
+    const { dir } = projectWithLogs('running', 999_999_999);
+    const result = await runWave(['logs', RUN, '--step', 'b', '--follow'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('b output');
+  });
+});

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadManifest, loadPipeline, listPipelineFiles } from '../../src/config/load.js';
+import { WaveErrors, formatError } from '../../src/errors.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WAVE_STYLE = fileURLToPath(new URL('../fixtures/config/wave-style/', import.meta.url));
+
+/** Loads strictly, turning a failure into a readable assertion message. */
+async function strictly<T>(load: Promise<T>): Promise<T> {
+  try {
+    return await load;
+  } catch (error) {
+    const details = error instanceof WaveErrors ? error.errors.map(formatError).join('\n') : String(error);
+    throw new Error(`expected the file to load:\n${details}`);
+  }
+}
+
+describe('the shipped files', () => {
+  it('wave.yaml loads strictly, with the adapters, personas and runtime the project promises', async () => {
+    const manifest = await strictly(loadManifest(join(ROOT, 'wave.yaml'), {}));
+    expect(Object.keys(manifest.value.adapters ?? {})).toEqual(['claude', 'opencode', 'codex', 'gemini', 'shell']);
+    expect(manifest.value.adapters?.shell).toMatchObject({ type: 'process', binary: 'sh', args: ['-c', '{{prompt}}'] });
+    expect(manifest.value.personas?.shell?.adapter).toBe('shell');
+    for (const role of ['navigator', 'craftsman', 'reviewer']) expect(manifest.value.personas?.[role]?.adapter).toBe('claude');
+    expect(manifest.value.runtime).toMatchObject({
+      workspace_root: '.wave/workspaces',
+      max_concurrency: 4,
+      sandbox: { backend: 'none', env_passthrough: [] },
+    });
+    expect(manifest.value.runtime?.timeouts?.step_default_minutes).toBeGreaterThan(0);
+  });
+
+  it('every pipeline in pipelines/ loads strictly against wave.yaml', async () => {
+    const manifest = await strictly(loadManifest(join(ROOT, 'wave.yaml'), {}));
+    const files = listPipelineFiles(ROOT);
+    expect(files.map((f) => f.slice(ROOT.length))).toContain('pipelines/review.yaml');
+    for (const file of files) await strictly(loadPipeline(file, manifest, {}));
+  });
+
+  it('review.yaml hands the navigator\'s map to the reviewer', async () => {
+    const manifest = await loadManifest(join(ROOT, 'wave.yaml'), {});
+    const review = await loadPipeline(join(ROOT, 'pipelines', 'review.yaml'), manifest, {});
+    const [map, judge] = review.value.steps;
+    expect(map?.persona).toBe('navigator');
+    expect(judge?.persona).toBe('reviewer');
+    expect(judge?.dependencies).toEqual([map?.id]);
+    expect(judge?.memory?.inject_artifacts).toEqual([{ step: map?.id, artifact: map?.output_artifacts?.[0]?.name }]);
+  });
+
+  it('every persona prompt exists, and the base protocol sits beside them', () => {
+    const manifest = parse(readFileSync(join(ROOT, 'wave.yaml'), 'utf8')) as { personas: Record<string, { system_prompt_file: string }> };
+    const files = Object.values(manifest.personas).map((p) => p.system_prompt_file);
+    expect(files.sort()).toEqual(['personas/craftsman.md', 'personas/navigator.md', 'personas/reviewer.md', 'personas/shell.md']);
+    expect(readdirSync(join(ROOT, 'personas')).sort()).toEqual(['base-protocol.md', 'craftsman.md', 'navigator.md', 'reviewer.md', 'shell.md']);
+  });
+
+  it('every shipped YAML file starts with a schema line that points at an existing schema', () => {
+    const yamlFiles = [join(ROOT, 'wave.yaml'), ...listPipelineFiles(ROOT)];
+    for (const file of yamlFiles) {
+      const first = readFileSync(file, 'utf8').split('\n', 1)[0]!;
+      const match = /^# yaml-language-server: \$schema=(\.{1,2}\/schemas\/(manifest|pipeline)\.schema\.json)$/.exec(first);
+      expect(match, `${file}: ${first}`).not.toBeNull();
+      expect(match![2]).toBe(file.endsWith('wave.yaml') ? 'manifest' : 'pipeline');
+      expect(existsSync(resolve(dirname(file), match![1]!))).toBe(true);
+    }
+  });
+});
+
+describe('a Wave-style project', () => {
+  it('loads unchanged: the checked values equal what the YAML says', async () => {
+    const manifestFile = join(WAVE_STYLE, 'wave.yaml');
+    const pipelineFile = join(WAVE_STYLE, '.agents', 'pipelines', 'impl-feature.yaml');
+    const manifest = await strictly(loadManifest(manifestFile, {}));
+    const pipeline = await strictly(loadPipeline(pipelineFile, manifest, {}));
+    expect(manifest.value).toEqual(parse(readFileSync(manifestFile, 'utf8')));
+    expect(pipeline.value).toEqual(parse(readFileSync(pipelineFile, 'utf8')));
+    expect(pipeline.value.steps.map((s) => s.id)).toEqual(['plan', 'implement', 'review']);
+  });
+});

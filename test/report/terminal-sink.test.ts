@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '../../src/events.js';
+import { createTerminalSink } from '../../src/report/terminal.js';
+import { CollectingStream, SCRIPTED_EVENTS, STEP_IDS } from './scripted-run.js';
+
+const CURSOR_UP = /\r\x1b\[(\d+)A/g;
+const SGR = /\x1b\[\d+m/;
+
+/** The frames written so far, each as its visible lines. */
+function frames(text: string): string[][] {
+  return text
+    .split(CURSOR_UP)
+    .filter((_, i) => i % 2 === 0) // split keeps the captured line counts at odd indexes
+    .map((frame) => frame.split('\n').filter(Boolean).map((line) => line.replace(/\x1b\[2K/g, '')));
+}
+
+describe('terminal sink', () => {
+  let clock = 0;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    clock = Date.parse('2024-05-01T12:00:00.000Z');
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Feeds events at their own time, letting the frame timer run between them. */
+  function play(sink: { handle(e: RunEvent): void }, events: RunEvent[]): void {
+    for (const event of events) {
+      const at = Date.parse(event.ts);
+      if (at > clock) {
+        const gap = at - clock;
+        clock = at;
+        vi.advanceTimersByTime(gap);
+      }
+      sink.handle(event);
+    }
+    clock += 100;
+    vi.advanceTimersByTime(100);
+  }
+
+  it('redraws in place with cursor movement and ends on a frame with every step status, tokens and cost', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
+    play(sink, SCRIPTED_EVENTS);
+    sink.close();
+    const written = frames(out.text);
+    expect(written.length).toBeGreaterThan(3);
+    expect(out.text.startsWith('\r\x1b[')).toBe(false); // the first frame is drawn, not redrawn
+    const ups = [...out.text.matchAll(CURSOR_UP)].map((m) => Number(m[1]));
+    expect(ups.length).toBe(written.length - 1);
+    expect(new Set(ups)).toEqual(new Set([5])); // four steps and the footer
+    expect(written.at(-1)).toEqual([
+      '✓ split      1.2s',
+      '✓ count-a    4.6s  12.3k in / 678 out  $0.0123',
+      '✗ count-b    2.0s  attempt 2  non_zero_exit: exit code 2',
+      '- merge            dependency count-b failed',
+      '  2/4 steps completed · 7.1s · 12.3k in / 678 out · $0.0123',
+    ]);
+    expect(out.text).not.toMatch(SGR);
+  });
+
+  it('shows the latest tool activity and the tokens reported so far while a step runs', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
+    play(sink, SCRIPTED_EVENTS.slice(0, 9)); // up to count-a's usage event
+    const frame = frames(out.text).at(-1)!;
+    expect(frame[1]).toBe('▸ count-a    1.2s  1.0k in / 200 out  $0.0050  Bash wc -w part-1.txt');
+    expect(frame[2]).toMatch(/^▸ count-b {4}1\.2s$/);
+    expect(frame[3]).toBe('· merge');
+    sink.close();
+  });
+
+  it('ticks the elapsed time of running steps at most ten times a second', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
+    play(sink, SCRIPTED_EVENTS.slice(0, 2)); // split running
+    const before = frames(out.text).length;
+    for (let i = 0; i < 20; i++) {
+      clock += 50;
+      vi.advanceTimersByTime(50);
+    }
+    const during = frames(out.text).slice(before);
+    expect(during.length).toBeGreaterThanOrEqual(5);
+    expect(during.length).toBeLessThanOrEqual(10);
+    expect(during.at(-1)![0]).toBe('▸ split      1.1s');
+    sink.close();
+  });
+
+  it('colours the marks on a colour terminal', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: true, now: () => clock });
+    play(sink, SCRIPTED_EVENTS);
+    sink.close();
+    expect(out.text).toContain('\x1b[32m✓\x1b[0m');
+    expect(out.text).toContain('\x1b[31m✗\x1b[0m');
+  });
+
+  it('cuts lines to the terminal width so the cursor arithmetic holds', () => {
+    const out = new CollectingStream({ tty: true, columns: 30 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: true, now: () => clock });
+    play(sink, SCRIPTED_EVENTS);
+    sink.close();
+    for (const frame of frames(out.text)) {
+      for (const line of frame) expect(line.replace(/\x1b\[\d+m/g, '').length).toBeLessThanOrEqual(29);
+    }
+  });
+
+  it('stops drawing once closed', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
+    play(sink, SCRIPTED_EVENTS.slice(0, 2));
+    sink.close();
+    const length = out.text.length;
+    sink.handle(SCRIPTED_EVENTS[3]!);
+    clock += 5000;
+    vi.advanceTimersByTime(5000);
+    sink.close();
+    expect(out.text.length).toBe(length);
+  });
+});
