@@ -24,6 +24,7 @@ export function runRedactor(plan: Plan, env: NodeJS.ProcessEnv = process.env): R
 
 /** Drives one `wave run` or `wave resume`: sinks, signals, execution, cleanup, summary; returns the exit code. */
 export async function driveRun(plan: Plan, store: RunStore, options: SessionOptions): Promise<number> {
+  const redactor = runRedactor(plan);
   const bus = new EventBus();
   const detachStore = store.attach(bus);
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id) });
@@ -39,7 +40,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   let status: RunStatus;
   try {
     status = await executeRun(
-      { plan, store, bus, registry: defaultRegistry(), parentEnv: process.env },
+      { plan, store, bus, registry: defaultRegistry({ redactor }), parentEnv: process.env },
       { onFailure: options.onFailure, selected: options.selected, signal: controller.signal },
     );
   } finally {

@@ -5,6 +5,9 @@ import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { didYouMean } from './suggest.js';
 import { isRecord } from './value-path.js';
 
+/** Dependency checks are quadratic on long chains; no hand-written pipeline comes near this. */
+const MAX_STEPS = 5000;
+
 interface StepEntry {
   index: number;
   id: string;
@@ -18,6 +21,14 @@ interface StepEntry {
  */
 export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator): WaveError[] {
   if (!isRecord(root) || !Array.isArray(root.steps)) return [];
+  if (root.steps.length > MAX_STEPS) {
+    return [
+      new WaveError('input_too_large', `refusing to check ${root.steps.length} steps (at most ${MAX_STEPS})`, {
+        location: locator.locate(['steps']),
+        hint: 'split the work into several pipelines',
+      }),
+    ];
+  }
   const errors: WaveError[] = [];
   const byId = new Map<string, StepEntry>();
   root.steps.forEach((raw, index) => {

@@ -22,7 +22,7 @@ export function renderStepTemplate(step: PlannedStep, template: string, values: 
     if (name === 'pipeline.name') return values.pipelineName;
     if (name === 'step.id') return step.id;
     if (head === 'project') return values.project[second!];
-    if (head === 'artifacts') return values.artifacts[second!];
+    if (head === 'artifacts') return values.artifacts[name.slice('artifacts.'.length)];
     if (head === 'steps') return outputValue(second!, values.outputs.get(second!) ?? '', rest);
     return undefined;
   };

@@ -10,7 +10,7 @@ function placeholder(plan: Plan, step: PlannedStep) {
     if (name === 'pipeline.name') return plan.pipelineName;
     if (name === 'step.id') return step.id;
     if (head === 'project') return plan.project[second!];
-    if (head === 'artifacts') return `<workspace>/.wave/artifacts/${second}`;
+    if (head === 'artifacts') return `<workspace>/.wave/artifacts/${name.slice('artifacts.'.length)}`;
     if (head === 'steps') return `<${name}>`;
     return undefined;
   };

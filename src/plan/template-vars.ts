@@ -18,7 +18,8 @@ export function explainUnknownVariable(
   }
   if (head === 'artifacts') {
     const names = (step.memory?.inject_artifacts ?? []).map((a) => a.as ?? a.artifact);
-    if (second && names.includes(second) && third === undefined) return undefined;
+    // An artifact's `as` may itself contain dots (report.json).
+    if (names.includes(name.slice('artifacts.'.length))) return undefined;
     return `\`${name}\` is not an artifact this step injects (known: ${list(names.map((n) => `artifacts.${n}`))})`;
   }
   if (head === 'steps') {

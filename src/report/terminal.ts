@@ -170,13 +170,14 @@ function renderFrame(
   const lines = order.map((id) => fit(stepSegments(id, steps.get(id)!, idWidth, now), columns, paint));
   const views = [...steps.values()];
   const done = views.filter((s) => s.status === 'completed').length;
-  const footer: Segment[] = [{ text: `  ${done}/${views.length} steps completed`, color: 'gray' }];
+  const parts = [`  ${done}/${views.length} steps completed`];
   const runElapsed = run.durationMs ?? (run.startedAt !== undefined ? now - run.startedAt : undefined);
-  if (runElapsed !== undefined) footer.push({ text: ` · ${formatDuration(runElapsed)}`, color: 'gray' });
+  if (runElapsed !== undefined) parts.push(formatDuration(runElapsed));
   const tokens = views.reduce((sum, s) => addTokens(sum, s.tokens), { ...NO_TOKENS });
-  if (hasTokens(tokens)) footer.push({ text: ` · ${formatTokens(tokens)}`, color: 'gray' });
+  if (hasTokens(tokens)) parts.push(formatTokens(tokens));
   const costs = views.filter((s) => s.costUsd !== undefined);
-  if (costs.length > 0) footer.push({ text: ` · ${formatCost(costs.reduce((sum, s) => sum + s.costUsd!, 0))}`, color: 'gray' });
+  if (costs.length > 0) parts.push(formatCost(costs.reduce((sum, s) => sum + s.costUsd!, 0)));
+  const footer: Segment[] = [{ text: parts.join(' · '), color: 'gray' }];
   lines.push(fit(footer, columns, paint));
   return lines;
 }

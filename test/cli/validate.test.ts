@@ -104,7 +104,7 @@ describe('wave validate', () => {
     );
     const bad = await runWave(['validate', '-m', manifest, join(dir, 'pipelines', 'cwd.yaml')], { cwd: elsewhere });
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toContain(`6:25: file_not_found: step \`a\` names source_path \`prompts/only-here.md\`, which does not exist (looked for ${join(dir, 'prompts', 'only-here.md')})`);
+    expect(bad.stdout).toContain(`6:26: file_not_found: step \`a\` names source_path \`prompts/only-here.md\`, which does not exist (looked for ${join(dir, 'prompts', 'only-here.md')})`);
   });
 
   it('says how to start when there is no wave.yaml, in text and in JSON', async () => {

@@ -180,3 +180,13 @@ describe('adapterTypeOf', () => {
     expect(adapterTypeOf('shell', { binary: 'sh' })).toBe('process');
   });
 });
+
+describe('pipeline size', () => {
+  it('refuses more steps than any hand-written pipeline has, instead of checking them for minutes', async () => {
+    const steps = Array.from({ length: 5001 }, (_, i) => `  - { id: s${i}, dependencies: [${i ? `s${i - 1}` : ''}], exec: { type: command, source: x } }`);
+    const file = write('many-steps.yaml', `kind: WavePipeline\nmetadata: { name: many }\nsteps:\n${steps.join('\n')}\n`);
+    const manifest = await loadManifest(join(BASE, 'wave.yaml'), {});
+    const errors = await problems(loadPipeline(file, manifest, {}));
+    expect(errors.map((e) => [e.code, e.location?.line])).toEqual([['input_too_large', 4]]);
+  });
+});

@@ -1,12 +1,20 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { NO_TOKENS } from '../../src/adapters/types.js';
 import type { RunRecord, StepRecord } from '../../src/state/run-record.js';
 
-/** A fresh temporary folder for one test. */
+const created: string[] = [];
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder for one test, removed after the test file. */
 export function tempDir(prefix = 'wave-state-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 /** A project folder with a wave.yaml, as the commands expect; returns it and its runs root. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../src/state/run-record.js';
 
-/** The run folders of a project, oldest first. */
+/** The run folders of a project, by name. */
 export function runDirs(project: string): string[] {
   const root = join(project, '.wave', 'runs');
   try {
@@ -12,9 +12,9 @@ export function runDirs(project: string): string[] {
   }
 }
 
-/** The run.json of the project's only (or latest) run. */
+/** The run.json of the project's most recently started run. */
 export function latestRun(project: string): RunRecord {
-  const dirs = runDirs(project);
-  if (!dirs.length) throw new Error(`no run in ${project}`);
-  return JSON.parse(readFileSync(join(dirs.at(-1)!, 'run.json'), 'utf8')) as RunRecord;
+  const runs = runDirs(project).map((dir) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecord);
+  if (!runs.length) throw new Error(`no run in ${project}`);
+  return runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt)).at(-1)!;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Polls `check` every 50 ms until it returns a value, or fails after `timeoutMs`. */
 export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -14,11 +16,10 @@ export async function waitFor<T>(check: () => T | undefined | false, what: strin
   }
 }
 
-/** Whether a process with this pid exists. */
+/** Whether a process with this pid is running; a zombie (killed, not yet reaped by init) counts as gone. */
 export function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
