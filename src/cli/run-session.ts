@@ -6,7 +6,6 @@ import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
-import { formatSummary } from '../report/summary.js';
 import type { RunStore } from '../state/run-store.js';
 import { EXIT } from './exit-codes.js';
 
@@ -27,7 +26,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   const redactor = runRedactor(plan);
   const bus = new EventBus();
   const detachStore = store.attach(bus);
-  const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id) });
+  const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const unsubscribe = bus.subscribe((event) => sink.handle(event));
   const controller = new AbortController();
   const interrupt = (signal: NodeJS.Signals) => {
@@ -53,6 +52,6 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId: store.record.id, projectRoot: plan.projectRoot });
   }
-  if (options.output !== 'json') process.stdout.write(formatSummary(store.record, store.dir, { color: false }));
+  sink.summarize(store.record, store.dir);
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
 }

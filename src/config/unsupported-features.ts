@@ -13,6 +13,8 @@ interface UnsupportedFeature {
   what: string;
   /** When set, only these values are unsupported and the key itself is fine. */
   value?: (value: unknown) => boolean;
+  /** The unsupported values, as the feature list shows them. */
+  example?: string;
   /** Keys beside it that belong to the same feature and go with it. */
   with?: readonly string[];
   /** Keys beside it whose problems follow from the feature (a gate step has no `exec`): not reported. */
@@ -82,17 +84,24 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: STEP, key: 'max_concurrent_agents', name: '`max_concurrent_agents`', what: 'concurrent agents per step' },
   { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters' },
   { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
-  { at: [...STEP, 'retry'], key: 'on_failure', name: '`retry.on_failure: {value}`', what: 'rework on failure', value: (v) => v === 'rework' },
+  { at: [...STEP, 'retry'], key: 'on_failure', name: '`retry.on_failure: {value}`', what: 'rework on failure', value: (v) => v === 'rework', example: 'rework' },
   { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: 'context compaction' },
   { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework' },
   { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework' },
-  { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh' },
+  { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh', example: 'relay, …' },
   { at: [...STEP, 'workspace'], key: 'ref', name: '`workspace.ref`', what: 'shared workspaces' },
-  { at: [...STEP, 'exec'], key: 'type', name: '`exec.type: {value}`', what: 'slash commands', value: (v) => v === 'slash_command', dropParent: true },
-  { at: [...STEP, 'handover', 'contract'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, dropParent: true },
-  { at: [...STEP, 'handover', 'contracts', '*'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, dropParent: true },
+  { at: [...STEP, 'exec'], key: 'type', name: '`exec.type: {value}`', what: 'slash commands', value: (v) => v === 'slash_command', example: 'slash_command', dropParent: true },
+  { at: [...STEP, 'handover', 'contract'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '), dropParent: true },
+  { at: [...STEP, 'handover', 'contracts', '*'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '), dropParent: true },
   { at: [...STEP, 'memory', 'inject_artifacts', '*'], key: 'pipeline', name: '`inject_artifacts[].pipeline`', what: 'cross-pipeline artifacts', with: ['step'] },
 ];
+
+/** Every unsupported feature by name and purpose, e.g. for the README's compatibility list. */
+export function unsupportedFeatures(): Array<{ kind: 'manifest' | 'pipeline'; name: string; what: string }> {
+  const list = (kind: 'manifest' | 'pipeline', features: readonly UnsupportedFeature[]) =>
+    features.map((f) => ({ kind, name: f.name.replace('{value}', f.example ?? '…'), what: f.what }));
+  return [...list('manifest', MANIFEST_FEATURES), ...list('pipeline', PIPELINE_FEATURES)];
+}
 
 /** The result of stripping: one error per feature, and the paths whose schema problems are now moot. */
 export interface StrippedFeatures {

@@ -99,6 +99,7 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   const costs = steps.filter((s) => s.costUsd !== undefined);
   const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
   store.update((r) => Object.assign(r, { status, finishedAt: new Date().toISOString(), durationMs, tokens, costUsd, pid: undefined }));
+  store.flush();
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
   return status;
 }

@@ -165,6 +165,8 @@ function finish(
     const s = r.steps[step.id]!;
     Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure });
   });
+  // A finished step must be on disk before anything else happens, so a killed run resumes after it.
+  context.store.flush();
   const s = context.store.record.steps[step.id]!;
   if (status === 'completed') {
     emit(context, { type: 'step_completed', stepId: step.id, attempt, durationMs, tokens: s.tokens, costUsd: s.costUsd });

@@ -1,9 +1,10 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
 
 /** Writes a file so a reader (or a kill -9) sees the old content or the new, never a torn mix. */
+// No fsync: rename alone is atomic against a killed process, and run.json is rewritten often.
 export function writeFileAtomicSync(file: string, content: string): void {
   // Same folder as the target, so the rename never crosses file systems.
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${++counter}.tmp`);
@@ -11,7 +12,6 @@ export function writeFileAtomicSync(file: string, content: string): void {
   try {
     const bytes = Buffer.from(content);
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-    fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });

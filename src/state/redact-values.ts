@@ -43,3 +43,18 @@ function walk(value: unknown, redactor: TextRedactor, keep: ReadonlySet<string> 
   }
   return value;
 }
+
+/** A JSON.stringify replacer that redacts strings as they are written: no copy of a large record. */
+export function redactingReplacer(redactor: TextRedactor, keep?: ReadonlySet<string>): (key: string, value: unknown) => unknown {
+  const cache = new Map<string, string>();
+  return (key, value) => {
+    if (typeof value !== 'string' || keep?.has(key)) return value;
+    if (cache.size > CACHE_LIMIT) cache.clear();
+    let redacted = cache.get(value);
+    if (redacted === undefined) {
+      redacted = redactor.redact(value);
+      cache.set(value, redacted);
+    }
+    return redacted;
+  };
+}

@@ -4,7 +4,7 @@ import { WaveError } from '../errors.js';
 import { RunEventSchema } from '../event-schema.js';
 import type { EventBus, RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
-import { cachedValueRedactor, type TextRedactor } from './redact-values.js';
+import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
 import { readRunRecord } from './run-record-file.js';
 import type { RunRecord } from './run-record.js';
 
@@ -14,15 +14,20 @@ export const EVENTS_FILE = 'events.ndjson';
 // Paths `wave resume` must find again; a passthrough value that happens to be part of one must not break them.
 const UNREDACTED_RECORD_KEYS: ReadonlySet<string> = new Set(['id', 'pipelineFile', 'manifestFile', 'workspace', 'path']);
 
+// Bursts of updates (hundreds of steps) are written at most this often; step ends are flushed at once.
+const WRITE_INTERVAL_MS = 100;
+
 // Step ids become folder names; the pipeline schema allows exactly these.
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** One run's folder: run.json (atomic snapshot), events.ndjson (append-only), step attempts, artifacts. */
 export class RunStore {
   private current: RunRecord;
+  private lastWrite = 0;
+  private pendingWrite: NodeJS.Timeout | undefined;
   private eventsFd: number | undefined;
   private readonly redactEvent: <T>(value: T) => T;
-  private readonly redactRecord: <T>(value: T) => T;
+  private readonly recordReplacer: ((key: string, value: unknown) => unknown) | undefined;
 
   private constructor(
     readonly dir: string,
@@ -31,7 +36,7 @@ export class RunStore {
   ) {
     this.current = record;
     this.redactEvent = redactor ? cachedValueRedactor(redactor) : (value) => value;
-    this.redactRecord = redactor ? cachedValueRedactor(redactor, UNREDACTED_RECORD_KEYS) : (value) => value;
+    this.recordReplacer = redactor ? redactingReplacer(redactor, UNREDACTED_RECORD_KEYS) : undefined;
   }
 
   /** Creates `<runsRoot>/<record.id>/` and writes its first run.json; an existing folder is an error. */
@@ -74,9 +79,20 @@ export class RunStore {
     return this.current;
   }
 
-  /** Applies a change to the record and rewrites run.json atomically before returning. */
+  /** Applies a change to the record; run.json is rewritten atomically at once, or within WRITE_INTERVAL_MS when writes come faster. */
   update(mutate: (record: RunRecord) => void): void {
     mutate(this.current);
+    if (this.pendingWrite) return;
+    const wait = this.lastWrite + WRITE_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.writeRecord();
+    else this.pendingWrite = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Writes run.json now if an update is waiting (a step finished, the run ended). */
+  flush(): void {
+    if (!this.pendingWrite) return;
+    clearTimeout(this.pendingWrite);
+    this.pendingWrite = undefined;
     this.writeRecord();
   }
 
@@ -134,13 +150,15 @@ export class RunStore {
 
   /** Closes events.ndjson; later appends reopen it. */
   close(): void {
+    this.flush();
     if (this.eventsFd === undefined) return;
     closeSync(this.eventsFd);
     this.eventsFd = undefined;
   }
 
   private writeRecord(): void {
-    writeFileAtomicSync(join(this.dir, RUN_FILE), `${JSON.stringify(this.redactRecord(this.current), null, 2)}\n`);
+    this.lastWrite = Date.now();
+    writeFileAtomicSync(join(this.dir, RUN_FILE), `${JSON.stringify(this.current, this.recordReplacer, 2)}\n`);
   }
 }
 

@@ -33,6 +33,8 @@ describe('run.json atomic writes', () => {
         // Vary the size so a torn write would show as a truncated or mixed document.
         r.steps.a!.output = 'x'.repeat((i * 37) % 5000);
       });
+      // Force every update to disk: bursts are otherwise coalesced.
+      store.flush();
       if (i % 50 === 0) await tick();
     }
     writeFileSync(stopFile, '');

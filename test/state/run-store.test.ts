@@ -25,7 +25,7 @@ function catchError(fn: () => unknown): WaveError {
 }
 
 describe('RunStore', () => {
-  it('creates the run folder with run.json and rewrites it on update', () => {
+  it('creates the run folder with run.json and rewrites it on update (at once, or on flush within a burst)', () => {
     const root = join(tempDir(), '.wave', 'runs');
     const store = RunStore.create(root, sampleRecord('hello-20240501-120000-aaaa', { status: 'pending' }, [sampleStep('a')]));
     expect(store.dir).toBe(join(root, 'hello-20240501-120000-aaaa'));
@@ -34,6 +34,9 @@ describe('RunStore', () => {
       r.status = 'running';
       r.steps.a!.status = 'running';
     });
+    // The create wrote a moment ago, so this update waits for the burst window; flush writes it now.
+    expect(JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8')).status).toBe('pending');
+    store.flush();
     const onDisk = JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8'));
     expect(onDisk.status).toBe('running');
     expect(onDisk.steps.a.status).toBe('running');

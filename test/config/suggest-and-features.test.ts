@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { closestMatch, didYouMean, editDistance } from '../../src/config/suggest.js';
+import { unsupportedFeatures } from '../../src/config/unsupported-features.js';
+
+describe('did you mean', () => {
+  it('counts a swap of neighbours as one edit', () => {
+    expect(editDistance('nmae', 'name')).toBe(1);
+    expect(editDistance('dependencis', 'dependencies')).toBe(1);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+
+  it('suggests only a close candidate, case-insensitively', () => {
+    expect(closestMatch('Adaptors', ['adapters', 'personas'])).toBe('adapters');
+    expect(closestMatch('architect', ['navigator', 'reviewer'])).toBeUndefined();
+    expect(closestMatch('x'.repeat(1000), ['x'])).toBeUndefined();
+  });
+
+  it('falls back to the list of valid names, or says there are none', () => {
+    expect(didYouMean('zz', ['build', 'test'], 'steps')).toBe('steps: `build`, `test`');
+    expect(didYouMean('zz', [], 'declared adapters')).toBe('declared adapters: none');
+  });
+});
+
+describe('unsupportedFeatures', () => {
+  it('names every Wave feature that is not built yet', () => {
+    const names = unsupportedFeatures().map((f) => f.name).join('\n');
+    for (const name of [
+      '`gate`', '`strategy`', '`pipeline`', '`edges`', '`loop`', '`branch`', '`iterate`', '`aggregate`', '`outcomes`', '`validation`',
+      'step `type`', '`script`', '`rework_only`', '`max_visits`', '`concurrency`', '`max_concurrent_agents`', '`contexts`',
+      '`retry.rework_step`', '`retry.on_failure: rework`', '`handover.compaction`', '`handover.on_review_fail`', '`handover.target_step`',
+      '`memory.strategy: ', '`workspace.ref`', '`exec.type: slash_command`', 'typescript_interface', 'markdown_spec', 'agent_review',
+      'spec_derived_test', '`inject_artifacts[].pipeline`', '`requires`', '`pipeline_outputs`', '`chat_context`', 'pipeline `skills`',
+      '`max_step_visits`', '`ontology`', '`hooks`', '`server`', '`runtime.relay`', '`runtime.audit`', '`runtime.meta_pipeline`',
+      '`runtime.routing`', '`runtime.circuit_breaker`', 'adapter `tier_models`', 'adapter `hooks_template`', 'persona `hooks`',
+      'persona `token_scopes`',
+    ]) {
+      expect(names).toContain(name);
+    }
+    for (const feature of unsupportedFeatures()) expect(feature.what.length).toBeGreaterThan(3);
+  });
+});
