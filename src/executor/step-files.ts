@@ -54,6 +54,7 @@ export async function collectStepArtifacts(
   const { store } = context;
   const mountProblem = await verifyReadonlyMounts(prepared.readonlyMounts);
   if (mountProblem) return { class: 'non_zero_exit', message: mountProblem.message, hint: mountProblem.hint };
+  if (!step.outputArtifacts.length) return undefined;
   let collected;
   try {
     collected = await collectArtifacts({

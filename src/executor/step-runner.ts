@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCuratedEnv } from '../adapters/environment.js';
 import type { AdapterResult, Failure, ResolvedAdapter } from '../adapters/types.js';
@@ -165,8 +165,6 @@ function finish(
     const s = r.steps[step.id]!;
     Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure });
   });
-  // A finished step must be on disk before anything else happens, so a killed run resumes after it.
-  context.store.flush();
   const s = context.store.record.steps[step.id]!;
   if (status === 'completed') {
     emit(context, { type: 'step_completed', stepId: step.id, attempt, durationMs, tokens: s.tokens, costUsd: s.costUsd });
@@ -178,10 +176,9 @@ function finish(
   return { status, output, failure };
 }
 
+/** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there). */
 function writeOutput(context: RunContext, stepId: string, text: string): void {
-  const dir = join(context.store.dir, 'steps', stepId);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'output.txt'), text);
+  writeFileSync(join(context.store.dir, 'steps', stepId, 'output.txt'), text);
 }
 
 /** A step-preparation error as an attempt failure. */

@@ -4,6 +4,7 @@ import { WaveError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
+import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
 import { driveRun, runRedactor } from '../run-session.js';
 import { outputModeOf } from '../run-options.js';
@@ -44,7 +45,11 @@ export function registerResume(program: Command): void {
         throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
       }
       stopOrphanedAttempts(store.record);
-      store.update((r) => resetForResume(r, plan, flags.fromStep));
+      const events = store.readEvents();
+      store.update((r) => {
+        reconcileWithEvents(r, events);
+        resetForResume(r, plan, flags.fromStep);
+      });
       const selected = selection(plan.steps.map((s) => s.id), recorded.options.steps, recorded.options.exclude);
       process.exitCode = await driveRun(plan, store, {
         output: outputModeOf(flags),
