@@ -1,5 +1,7 @@
 import { WaveError } from '../errors.js';
 import type { Redactor } from '../redact.js';
+import { LlmRunner } from './llm/runner.js';
+import { ClaudeRunner } from './claude/runner.js';
 import { ProcessRunner } from './process/runner.js';
 import type { AdapterRunner } from './types.js';
 
@@ -33,7 +35,10 @@ export interface DefaultRegistryOptions {
   redactor?: Redactor;
 }
 
-/** A registry with every built-in runner: the process runner (agent adapters come later). */
+/** A registry with every built-in runner: the process runner and the agent CLIs. */
 export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRegistry {
-  return new AdapterRegistry().register(new ProcessRunner({ redactor: options.redactor }));
+  return new AdapterRegistry()
+    .register(new ProcessRunner({ redactor: options.redactor }))
+    .register(new LlmRunner({ redactor: options.redactor }))
+    .register(new ClaudeRunner({ redactor: options.redactor }));
 }

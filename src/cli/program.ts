@@ -6,20 +6,22 @@ import { EXIT } from './exit-codes.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
-/** Builds the `wave` program; every command lives in src/cli/commands/<verb>.ts. */
-export function buildProgram(): Command {
+/** Builds the `wave` program with the command `argv` names, or every command (for help and suggestions). */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('wave')
     .description('Run pipelines of AI coding agents from a YAML manifest.')
     .version(version, '-v, --version')
     .showSuggestionAfterError()
     .exitOverride();
-  for (const register of COMMANDS) register(program);
+  const named = argv.find((arg) => !arg.startsWith('-'));
+  const loaders = named && named in COMMANDS ? [COMMANDS[named]!] : Object.values(COMMANDS);
+  for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   return program;
 }
 
 /** Runs the CLI and returns the exit code; main() is the only place that exits. */
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;

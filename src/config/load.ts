@@ -49,11 +49,15 @@ export async function readPipeline(file: string, view: ManifestView, env: NodeJS
   return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator) => checkPipelineReferences(raw, view, locator));
 }
 
+/** A read without problems as a Located value; throws WaveErrors holding every problem otherwise. */
+export function located<T>(read: ConfigRead<T>): Located<T> {
+  const { value, locator } = valueOrThrow(read);
+  return { file: read.file, dir: dirname(resolve(read.file)), value, locate: locator.locate };
+}
+
 /** Loads wave.yaml strictly: throws WaveErrors holding every problem found in the file. */
 export async function loadManifest(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Located<Manifest>> {
-  const read = await readManifest(file, env);
-  const { value, locator } = valueOrThrow(read);
-  return { file, dir: dirname(resolve(file)), value, locate: locator.locate };
+  return located(await readManifest(file, env));
 }
 
 /** Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. */
@@ -63,7 +67,5 @@ export async function loadPipeline(file: string, manifest: Located<Manifest>, en
     personas: Object.keys(manifest.value.personas ?? {}),
     adapters: Object.keys(manifest.value.adapters ?? {}),
   };
-  const read = await readPipeline(file, view, env);
-  const { value, locator } = valueOrThrow(read);
-  return { file, dir: dirname(resolve(file)), value, locate: locator.locate };
+  return located(await readPipeline(file, view, env));
 }

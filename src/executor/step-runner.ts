@@ -107,6 +107,7 @@ async function attemptOnce(
     workspace,
   });
   const runner = context.registry.resolve(adapter.type);
+  const attemptDir = store.attemptDir(step.id, attempt);
   return runAttempt(
     runner,
     {
@@ -119,12 +120,15 @@ async function attemptOnce(
       prompt,
       execType: step.execType,
       workspace,
-      attemptDir: store.attemptDir(step.id, attempt),
+      attemptDir,
       env,
       graceMs: plan.runtime.graceMs,
       maxLineBytes: plan.runtime.maxLineBytes,
-      onSpawn: (pid) =>
-        store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.pid = pid)),
+      onSpawn: (pid) => {
+        // A file of its own, written at once: run.json is written in bursts and a kill may come first.
+        writeFileSync(join(attemptDir, 'pid'), String(pid));
+        store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.pid = pid));
+      },
     },
     { timeoutMs: step.timeoutMs, stallMs: plan.runtime.stallMs },
     signal,

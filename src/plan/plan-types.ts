@@ -1,6 +1,15 @@
 import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
-import type { ArtifactDef, Contract, InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { ArtifactDef, InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { PlannedContract } from '../contracts/types.js';
 import type { SourceLocation } from '../errors.js';
+
+/** A step's extract: its schema read, the model that is asked when recovery is not enough. */
+export interface PlannedExtract {
+  readonly schema: Record<string, unknown>;
+  /** Undefined: the step's own adapter. */
+  readonly adapter?: ResolvedAdapter;
+  readonly model?: string;
+}
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -27,7 +36,10 @@ export interface PlannedStep {
   readonly workspace: NonNullable<Step['workspace']>;
   readonly outputArtifacts: readonly ArtifactDef[];
   readonly injectArtifacts: readonly InjectArtifact[];
-  readonly contracts: readonly Contract[];
+  /** Checked in order after a successful attempt; their requirements are already in a prompt step's template. */
+  readonly contracts: readonly PlannedContract[];
+  /** Turns the step's raw output into JSON matching a schema (see executor/extract.ts). */
+  readonly extract?: PlannedExtract;
   readonly env: Readonly<Record<string, string>>;
   /** Adapters tried in order when this one is rate limited. */
   readonly fallbacks: readonly ResolvedAdapter[];

@@ -15,8 +15,10 @@ import {
   stepTimeoutMs,
   stringRecord,
 } from './resolve-step.js';
+import { contractRequirements } from '../contracts/requirements.js';
+import { planContracts, planExtract } from './plan-contracts.js';
 import { explainUnknownVariable } from './template-vars.js';
-import { lineColumnAt, templateReferences } from './templates.js';
+import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 
@@ -37,7 +39,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const ancestors = ancestorsOf(step.id, stepsById);
     for (const ref of templateReferences(template)) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
-      if (why) problems.push(templateError(why, template, ref.offset, location));
+      if (why) problems.push(templateError(why, template, ref, location));
     }
     if (step.workspace?.branch) {
       for (const ref of templateReferences(step.workspace.branch)) {
@@ -85,13 +87,15 @@ function planStep(
   const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
   const fallbackNames =
     (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
-  const contracts = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
+  const contracts = planContracts(step, m, manifest.dir);
+  const extract = planExtract(step, m, manifest.dir);
   return {
     id: step.id,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     execType,
-    template,
+    // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
+    template: execType === 'prompt' ? template + contractRequirements(contracts) : template,
     templateLocation,
     adapter,
     persona,
@@ -102,6 +106,7 @@ function planStep(
     outputArtifacts: step.output_artifacts ?? [],
     injectArtifacts: step.memory?.inject_artifacts ?? [],
     contracts,
+    ...(extract ? { extract } : {}),
     env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },
     fallbacks: execType === 'command' ? [] : fallbackNames.map((name) => resolveAdapter(m, name)),
   };
@@ -119,13 +124,25 @@ function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, pr
   return { template, location: template.includes('\n') ? { ...location, line: (location.line ?? 1) + 1, column: 1 } : location };
 }
 
-function templateError(why: string, template: string, offset: number, start: SourceLocation): WaveError {
-  const at = lineColumnAt(template, offset);
-  const location = at.line === 1 ? { ...start, column: (start.column ?? 1) + at.column - 1 } : { ...start, line: (start.line ?? 1) + at.line - 1, column: at.column };
+function templateError(why: string, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
+  const at = lineColumnAt(template, ref.offset);
+  const line = (start.line ?? 1) + at.line - 1;
+  // The file line shows the true column (indentation and quotes are not in the template text).
+  const column = sourceLine(start.file, line)?.indexOf(ref.text) ?? -1;
+  const location = { ...start, line, column: column >= 0 ? column + 1 : at.column };
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
     location,
     hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
   });
+}
+
+/** One line of a file (1-based), or undefined when it cannot be read. */
+function sourceLine(file: string, line: number): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').split('\n')[line - 1];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every step `id` depends on, directly or not. */

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
 import { durationMs } from '../config/common-schema.js';
 import { adapterTypeOf } from '../config/load.js';
@@ -53,12 +53,23 @@ export function resolvePersona(manifest: Manifest, manifestDir: string, name: st
   const adapterDefaults = manifest.adapters?.[persona.adapter]?.default_permissions;
   return {
     name,
-    systemPrompt: persona.system_prompt_file ? readFileSync(resolve(manifestDir, persona.system_prompt_file), 'utf8') : '',
+    systemPrompt: persona.system_prompt_file ? personaPrompt(resolve(manifestDir, persona.system_prompt_file)) : '',
     allowedTools: persona.permissions?.allowed_tools ?? adapterDefaults?.allowed_tools ?? [],
     deniedTools: persona.permissions?.deny ?? adapterDefaults?.deny ?? [],
     allowedDomains: [...(manifest.runtime?.sandbox?.default_allowed_domains ?? []), ...(persona.sandbox?.allowed_domains ?? [])],
     skills: persona.skills ?? [],
   };
+}
+
+/** The file beside a persona's prompt whose text every persona of that folder starts with. */
+export const BASE_PROTOCOL_FILE = 'base-protocol.md';
+
+/** A persona's prompt, with base-protocol.md from the same folder prepended when it exists (and is not the prompt itself). */
+export function personaPrompt(promptPath: string): string {
+  const prompt = readFileSync(promptPath, 'utf8');
+  const basePath = join(dirname(promptPath), BASE_PROTOCOL_FILE);
+  if (basePath === promptPath || !existsSync(basePath)) return prompt;
+  return `${readFileSync(basePath, 'utf8').trimEnd()}\n\n${prompt}`;
 }
 
 /** Step timeout: step > --timeout > runtime default > 30 minutes. */

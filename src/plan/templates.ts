@@ -2,13 +2,15 @@
 export interface TemplateReference {
   name: string;
   offset: number;
+  /** The reference as written, braces included. */
+  text: string;
 }
 
 const REFERENCE = /\{\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}\}/g;
 
 /** Every `{{ name }}` in a template, in order. */
 export function templateReferences(template: string): TemplateReference[] {
-  return [...template.matchAll(REFERENCE)].map((m) => ({ name: m[1]!, offset: m.index }));
+  return [...template.matchAll(REFERENCE)].map((m) => ({ name: m[1]!, offset: m.index, text: m[0] }));
 }
 
 /** Replaces each reference once; inserted values are never scanned again, so they cannot inject references. */

@@ -5,7 +5,7 @@ import { stopOrphanedAttempts } from './stop-orphans.js';
 
 /** Records as cancelled a run whose driving process is gone: stops attempts it left behind, then records steps and run. */
 export function recordOrphanCancelled(store: RunStore, now: Date = new Date()): void {
-  stopOrphanedAttempts(store.record);
+  stopOrphanedAttempts(store.record, store.dir);
   const ts = now.toISOString();
   const base = { v: EVENT_VERSION, ts, runId: store.record.id } as const;
   const cancelled: string[] = [];

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunRecord } from './run-record.js';
 
 /** Whether `pid` is a process started for this run (its environment carries WAVE_RUN_ID), so a reused pid is never killed. */
@@ -10,18 +11,38 @@ function belongsToRun(pid: number, runId: string): boolean {
   }
 }
 
+/** The pids recorded in a step's attempt folders (each attempt writes `pid` as it starts). */
+function attemptPids(runDir: string, stepId: string): number[] {
+  const stepDir = join(runDir, 'steps', stepId);
+  try {
+    return readdirSync(stepDir)
+      .filter((name) => name.startsWith('attempt-'))
+      .flatMap((name) => {
+        try {
+          return [Number(readFileSync(join(stepDir, name, 'pid'), 'utf8'))];
+        } catch {
+          return [];
+        }
+      });
+  } catch {
+    return [];
+  }
+}
+
 /** Kills the process groups of attempts a killed `wave run` left behind; returns the pids stopped. */
-export function stopOrphanedAttempts(record: RunRecord): number[] {
+export function stopOrphanedAttempts(record: RunRecord, runDir: string): number[] {
   const stopped: number[] = [];
   for (const step of Object.values(record.steps)) {
-    if (step.status !== 'running' && step.status !== 'retrying') continue;
-    const pid = step.attempts.at(-1)?.pid;
-    if (!pid || !belongsToRun(pid, record.id)) continue;
-    try {
-      process.kill(-pid, 'SIGKILL');
-      stopped.push(pid);
-    } catch {
-      // Already gone.
+    if (step.status === 'completed' || step.status === 'skipped') continue;
+    const recorded = step.attempts.flatMap((a) => (a.pid ? [a.pid] : []));
+    for (const pid of new Set([...recorded, ...attemptPids(runDir, step.id)])) {
+      if (!Number.isInteger(pid) || pid <= 1 || !belongsToRun(pid, record.id)) continue;
+      try {
+        process.kill(-pid, 'SIGKILL');
+        stopped.push(pid);
+      } catch {
+        // Already gone.
+      }
     }
   }
   return stopped;

@@ -1,16 +1,17 @@
 import type { Command } from 'commander';
-import { registerResume } from './resume.js';
-import { registerRun } from './run.js';
-import { registerRuns } from './runs.js';
-import { registerStatus } from './status.js';
-import { registerLogs } from './logs.js';
-import { registerCancel } from './cancel.js';
-import { registerInit } from './init.js';
-import { registerSchema } from './schema.js';
-import { registerValidate } from './validate.js';
 
 /** Each command file exports a function that adds its verb to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-/** Every verb of `wave`, in the order `wave --help` lists them. */
-export const COMMANDS: RegisterCommand[] = [registerInit, registerValidate, registerRun, registerResume, registerRuns, registerStatus, registerLogs, registerCancel, registerSchema];
+/** Every verb of `wave`, in the order `wave --help` lists them; loaded on demand so a command pays only for its own modules. */
+export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
+  init: async () => (await import('./init.js')).registerInit,
+  validate: async () => (await import('./validate.js')).registerValidate,
+  run: async () => (await import('./run.js')).registerRun,
+  resume: async () => (await import('./resume.js')).registerResume,
+  runs: async () => (await import('./runs.js')).registerRuns,
+  status: async () => (await import('./status.js')).registerStatus,
+  logs: async () => (await import('./logs.js')).registerLogs,
+  cancel: async () => (await import('./cancel.js')).registerCancel,
+  schema: async () => (await import('./schema.js')).registerSchema,
+};

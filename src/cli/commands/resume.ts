@@ -44,7 +44,7 @@ export function registerResume(program: Command): void {
       if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
         throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
       }
-      stopOrphanedAttempts(store.record);
+      stopOrphanedAttempts(store.record, store.dir);
       const events = store.readEvents();
       store.update((r) => {
         reconcileWithEvents(r, events);

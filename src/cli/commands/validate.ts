@@ -1,7 +1,10 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
-import { findManifest, listPipelineFiles, manifestView, readManifest, readPipeline, resolvePipelinePath } from '../../config/load.js';
-import { WaveError, formatError } from '../../errors.js';
+import { findManifest, listPipelineFiles, located, manifestView, readManifest, readPipeline, resolvePipelinePath, type Located } from '../../config/load.js';
+import type { Manifest } from '../../config/manifest-schema.js';
+import type { Pipeline } from '../../config/pipeline-schema.js';
+import { WaveError, WaveErrors, formatError } from '../../errors.js';
+import { buildPlan } from '../../plan/plan.js';
 import { EXIT } from '../exit-codes.js';
 
 interface ValidateFlags {
@@ -57,9 +60,21 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
       continue;
     }
     const read = await readPipeline(shown(target.file), view);
-    reports.push({ file: read.file, errors: read.errors });
+    const errors = read.errors.length === 0 && manifest.errors.length === 0 ? planProblems(located(manifest), located(read)) : read.errors;
+    reports.push({ file: read.file, errors });
   }
   return reports;
+}
+
+/** What only planning finds (unknown template variables), for a pipeline whose format is valid. */
+function planProblems(manifest: Located<Manifest>, pipeline: Located<Pipeline>): WaveError[] {
+  try {
+    buildPlan(manifest, pipeline, { input: '' });
+    return [];
+  } catch (error) {
+    if (error instanceof WaveErrors) return error.errors;
+    return [asWaveError(error)];
+  }
 }
 
 function asWaveError(error: unknown): WaveError {

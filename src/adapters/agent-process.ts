@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import type { Redactor } from '../redact.js';
+import { CLI_PACKAGES, resolveBinary } from './binary.js';
+import { abortFailure, spawnFailure } from './spawn-failure.js';
+import { spawnInGroup, type SpawnResult } from './spawn.js';
+import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type Failure, type StreamEvent, type TokenUsage } from './types.js';
+
+/** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */
+export interface AgentInvocation {
+  args: string[];
+  /** The complete environment of the process. */
+  env: Record<string, string>;
+  /** Written to stdin, then stdin is closed; otherwise stdin is /dev/null. */
+  stdin?: string;
+}
+
+/** What a finished agent run amounts to, read from its stream and exit. */
+export interface AgentOutcome {
+  ok: boolean;
+  text: string;
+  sessionId?: string;
+  tokens: TokenUsage;
+  costUsd?: number;
+  subtype?: string;
+  failure?: Failure;
+}
+
+/** The stateful reader of one attempt's stdout. */
+export interface AgentStream {
+  /** The events of one stdout line; never throws. */
+  line(line: string): StreamEvent[];
+  /** The outcome once the process has exited on its own. */
+  finish(spawn: SpawnResult): AgentOutcome;
+}
+
+/** One agent CLI as the shared runner sees it. */
+export interface AgentCli {
+  /** The binary used when the adapter names none. */
+  defaultBinary: string;
+  /** Prepares workspace files and config home; returns argv and env. */
+  prepare(config: AdapterRunConfig): Promise<AgentInvocation>;
+  stream(config: AdapterRunConfig): AgentStream;
+}
+
+/** A spawn_failed Failure for a binary that is not installed, naming the npm package that provides it. */
+export function missingBinaryFailure(binary: string, defaultBinary: string, adapterName: string): Failure {
+  const pkg = CLI_PACKAGES[defaultBinary];
+  return {
+    class: 'spawn_failed',
+    message: `could not start "${binary}": not found on PATH or in node_modules/.bin`,
+    hint: `${pkg ? `Install it: npm install --save-dev ${pkg} (or globally with -g), or set` : 'Set'} adapters.${adapterName}.binary to its full path.`,
+  };
+}
+
+/** Cost from the manifest's price table (US dollars per million tokens), when the CLI reports none. */
+export function priceTableCost(tokens: TokenUsage, prices: AdapterRunConfig['adapter']['prices']): number | undefined {
+  if (!prices) return undefined;
+  const perToken = (price: number | undefined, count: number) => ((price ?? 0) * count) / 1_000_000;
+  return perToken(prices.input, tokens.input) + perToken(prices.output, tokens.output) + perToken(prices.cache_read, tokens.cacheRead) + perToken(prices.cache_write, tokens.cacheWrite);
+}
+
+/**
+ * Runs one attempt of an agent CLI: resolves its binary, prepares, spawns it in its own group with stdin
+ * closed, turns each stdout line into events, and folds the outcome into an AdapterResult. Never rejects.
+ */
+export async function runAgentCli(
+  cli: AgentCli,
+  config: AdapterRunConfig,
+  signal: AbortSignal,
+  onEvent: (event: StreamEvent) => void,
+  redactor: Redactor,
+): Promise<AdapterResult> {
+  const started = Date.now();
+  const failed = (failure: Failure, fields: Partial<AdapterResult> = {}): AdapterResult => ({
+    ok: false,
+    exitCode: null,
+    signal: null,
+    text: '',
+    tokens: { ...NO_TOKENS },
+    skippedLines: 0,
+    outputTail: '',
+    ...fields,
+    failure,
+    durationMs: Date.now() - started,
+  });
+  const binary = config.adapter.binary ?? cli.defaultBinary;
+  const command = resolveBinary(binary, config.env);
+  if (!command) return failed(missingBinaryFailure(binary, cli.defaultBinary, config.adapter.name));
+  let invocation: AgentInvocation;
+  try {
+    invocation = await cli.prepare(config);
+  } catch (error) {
+    return failed({ class: 'spawn_failed', message: `could not prepare the workspace: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  const stream = cli.stream(config);
+  const spec = {
+    command,
+    args: invocation.args,
+    cwd: config.workspace,
+    env: invocation.env,
+    stdin: invocation.stdin,
+    stdoutPath: join(config.attemptDir, 'stdout'),
+    stderrPath: join(config.attemptDir, 'stderr'),
+    redactor,
+    graceMs: config.graceMs,
+    maxLineBytes: config.maxLineBytes,
+    onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
+    onLine: (line: string, from: 'stdout' | 'stderr') => {
+      if (from === 'stdout') for (const event of stream.line(line)) onEvent(event);
+    },
+    onSpawn: config.onSpawn,
+  };
+  const result = await spawnInGroup(spec, signal);
+  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines: result.skippedLines, outputTail: result.tail };
+  if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
+  if (result.aborted) return failed(abortFailure(result.abortReason), base);
+  const outcome = stream.finish(result);
+  const costUsd = outcome.costUsd ?? priceTableCost(outcome.tokens, config.adapter.prices);
+  return {
+    ...base,
+    ok: outcome.ok && outcome.failure === undefined,
+    text: outcome.text,
+    tokens: outcome.tokens,
+    ...(outcome.sessionId !== undefined ? { sessionId: outcome.sessionId } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(outcome.subtype !== undefined ? { subtype: outcome.subtype } : {}),
+    ...(outcome.failure ? { failure: { ...outcome.failure, message: redactor.redact(outcome.failure.message) } } : {}),
+    durationMs: Date.now() - started,
+  };
+}
+
+/** The failure of a process that ended without the CLI's terminal event: its exit and the tail of stderr. */
+export function exitedWithoutResult(spawn: SpawnResult, label: string): Failure {
+  const how = spawn.exitCode === null ? `was killed by ${spawn.signal ?? 'a signal'}` : `exited with code ${spawn.exitCode}`;
+  const stderr = spawn.stderrTail.trim().slice(-1_000);
+  return { class: 'non_zero_exit', message: `${label} ${how} without a result${stderr ? `:\n${stderr}` : ''}` };
+}
+
+/** The failure class of an HTTP status the model API answered with, when it decides one. */
+export function httpStatusClass(status: number | undefined): Failure['class'] | undefined {
+  if (status === undefined) return undefined;
+  if (status === 401 || status === 403) return 'auth_failed';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500 && status < 600) return 'server_error';
+  return undefined;
+}

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import type { AdapterRunConfig } from '../types.js';
+
+/** Variables that keep Claude Code from reaching anything but the model API, and cap its own retries. */
+export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({
+  DISABLE_TELEMETRY: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  // Claude retries 10 times with backoff by default; Wave's retry policy decides instead.
+  CLAUDE_CODE_MAX_RETRIES: '1',
+});
+
+const PERMISSION_FLAGS = ['--permission-mode', '--dangerously-skip-permissions'];
+
+/** Headless nobody can approve a prompt: an allow list means `default` (unlisted tools refused), else bypass. */
+export function claudePermissionMode(config: AdapterRunConfig): 'default' | 'bypassPermissions' {
+  return (config.persona?.allowedTools.length ?? 0) > 0 ? 'default' : 'bypassPermissions';
+}
+
+/** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
+export function isolatedHome(config: AdapterRunConfig): string {
+  return join(config.attemptDir, 'home');
+}
+
+/** The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the model, the persona's prompt. */
+export function buildClaudeArgs(config: AdapterRunConfig, systemPrompt: string): string[] {
+  const extra = config.adapter.args ?? [];
+  const args = ['-p', '--output-format', 'stream-json', '--verbose'];
+  if (!extra.some((arg) => PERMISSION_FLAGS.includes(arg))) args.push('--permission-mode', claudePermissionMode(config));
+  const model = config.model ?? config.adapter.model;
+  if (model) args.push('--model', model);
+  if (systemPrompt.trim() !== '') args.push('--append-system-prompt', systemPrompt);
+  return [...args, ...extra];
+}
+
+/** Claude's environment: quiet defaults, the step's env over them, then base URL, API key and config home. */
+export function buildClaudeEnv(config: AdapterRunConfig, args: string[]): Record<string, string> {
+  const env: Record<string, string> = { ...CLAUDE_QUIET_ENV, ...config.env };
+  const { baseUrl, apiKeyEnv, isolated } = config.adapter;
+  if (baseUrl) env.ANTHROPIC_BASE_URL = baseUrl;
+  const key = apiKeyEnv ? config.env[apiKeyEnv] : undefined;
+  if (key) env.ANTHROPIC_API_KEY = key;
+  if (isolated) env.CLAUDE_CONFIG_DIR = isolatedHome(config);
+  // Claude refuses to bypass permissions as root unless told it runs in a sandbox.
+  const bypass = args.includes('bypassPermissions') || args.includes('--dangerously-skip-permissions');
+  if (bypass && process.getuid?.() === 0) env.IS_SANDBOX ??= '1';
+  return env;
+}

@@ -1,0 +1,84 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { exitedWithoutResult, httpStatusClass, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import type { SpawnResult } from '../spawn.js';
+import { NO_TOKENS, type Failure, type StreamEvent } from '../types.js';
+import { claudeObjectEvents, claudeTokens } from './parse.js';
+
+type Json = Record<string, unknown>;
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Subtypes and terminal reasons that name their own failure class. */
+const REASON_CLASSES: Record<string, Failure['class']> = {
+  error_max_turns: 'max_turns',
+  max_turns: 'max_turns',
+  error_max_budget_usd: 'budget_exhausted',
+  budget_exhausted: 'budget_exhausted',
+  prompt_too_long: 'context_exhausted',
+};
+
+/** The message of a failed result: its errors, else its text, else the API error seen in the stream. */
+function failureMessage(result: Json, apiError: string | undefined): string {
+  const errors = Array.isArray(result.errors) ? result.errors.filter((e): e is string => typeof e === 'string') : [];
+  return errors.join('; ') || str(result.result) || apiError || `Claude Code ended with ${str(result.subtype) ?? 'an error'}`;
+}
+
+/**
+ * The Failure of a Claude `result` event, or undefined when it succeeded. The success rule is
+ * `is_error === false`: API errors arrive as subtype "success" with is_error true.
+ */
+export function claudeFailure(result: Json, lastRetryDelayMs?: number, apiError?: string): Failure | undefined {
+  if (result.is_error === false) return undefined;
+  const message = failureMessage(result, apiError);
+  const status = num(result.api_error_status);
+  const byStatus = httpStatusClass(status);
+  if (byStatus === 'rate_limited') return { class: byStatus, message, ...(lastRetryDelayMs !== undefined ? { retryAfterMs: lastRetryDelayMs } : {}) };
+  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: 'Check the API key (ANTHROPIC_API_KEY or the adapter\'s api_key_env) or log in with `claude`.' };
+  if (byStatus) return { class: byStatus, message };
+  const reason = REASON_CLASSES[str(result.subtype) ?? ''] ?? REASON_CLASSES[str(result.terminal_reason) ?? ''];
+  return { class: reason ?? 'non_zero_exit', message };
+}
+
+/** Reads one attempt's `stream-json` lines and keeps what the outcome needs. */
+export class ClaudeStream implements AgentStream {
+  private result: Json | undefined;
+  private sessionId: string | undefined;
+  private lastRetryDelayMs: number | undefined;
+  private lastError: string | undefined;
+  private lastText = '';
+
+  /** The events of one stdout line; never throws. */
+  line(line: string): StreamEvent[] {
+    const object = parseJsonLine(line);
+    if (!object) return [];
+    this.sessionId ??= str(object.session_id);
+    const events = claudeObjectEvents(object);
+    if (object.type === 'result') this.result = object;
+    for (const event of events) {
+      if (event.kind === 'retry' && event.delayMs !== undefined) this.lastRetryDelayMs = event.delayMs;
+      if (event.kind === 'error') this.lastError = event.message;
+      if (event.kind === 'text') this.lastText = event.text;
+    }
+    return events;
+  }
+
+  /** The outcome from the `result` event; a process that ended without one failed. */
+  finish(spawn: SpawnResult): AgentOutcome {
+    const result = this.result;
+    const sessionId = this.sessionId ? { sessionId: this.sessionId } : {};
+    if (!result) return { ok: false, text: this.lastText, tokens: { ...NO_TOKENS }, ...sessionId, failure: exitedWithoutResult(spawn, 'Claude Code') };
+    const failure = claudeFailure(result, this.lastRetryDelayMs, this.lastError);
+    const costUsd = num(result.total_cost_usd);
+    const subtype = str(result.subtype);
+    return {
+      ok: failure === undefined,
+      text: str(result.result) ?? this.lastText,
+      tokens: claudeTokens(result.usage),
+      ...sessionId,
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      ...(subtype ? { subtype } : {}),
+      ...(failure ? { failure } : {}),
+    };
+  }
+}

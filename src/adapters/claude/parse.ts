@@ -1,0 +1,115 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { toolTarget } from '../tool-target.js';
+import type { StreamEvent, TokenUsage } from '../types.js';
+
+/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
+const MAX_TOOL_CONTENT_CHARS = 2_000;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** Tokens of a Claude `result.usage`, kept separate. */
+export function claudeTokens(usage: unknown): TokenUsage {
+  const u = isObject(usage) ? usage : {};
+  return {
+    input: num(u.input_tokens) ?? 0,
+    output: num(u.output_tokens) ?? 0,
+    cacheRead: num(u.cache_read_input_tokens) ?? 0,
+    cacheWrite: num(u.cache_creation_input_tokens) ?? 0,
+  };
+}
+
+function toolResultContent(content: unknown): string | undefined {
+  if (typeof content === 'string') return content.slice(0, MAX_TOOL_CONTENT_CHARS);
+  if (!Array.isArray(content)) return undefined;
+  const text = content.map((part) => (isObject(part) ? (str(part.text) ?? '') : '')).join('');
+  return text.slice(0, MAX_TOOL_CONTENT_CHARS);
+}
+
+function systemEvents(object: Json): StreamEvent[] {
+  const subtype = str(object.subtype);
+  if (subtype === 'api_retry') {
+    const event: StreamEvent = { kind: 'retry' };
+    const attempt = num(object.attempt);
+    const delayMs = num(object.retry_delay_ms);
+    const status = num(object.error_status);
+    const message = str(object.error);
+    return [{ ...event, ...(attempt !== undefined ? { attempt } : {}), ...(delayMs !== undefined ? { delayMs } : {}), ...(status !== undefined ? { status } : {}), ...(message ? { message } : {}) }];
+  }
+  if (subtype === 'permission_denied') {
+    const tool = str(object.tool_name) ?? 'a tool';
+    return [{ kind: 'system', subtype, message: `${tool}: ${str(object.message) ?? 'permission denied'}` }];
+  }
+  const sessionId = str(object.session_id);
+  const model = str(object.model);
+  return [{ kind: 'system', ...(subtype ? { subtype } : {}), ...(sessionId && subtype === 'init' ? { sessionId } : {}), ...(model ? { model } : {}) }];
+}
+
+function assistantEvents(object: Json): StreamEvent[] {
+  const message = isObject(object.message) ? object.message : {};
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  const apiError = object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
+  const events: StreamEvent[] = [];
+  for (const block of blocks) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      events.push(apiError ? { kind: 'error', message: block.text } : { kind: 'text', text: block.text });
+    } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
+      events.push({ kind: 'thinking', text: block.thinking });
+    } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+      const id = str(block.id);
+      const target = toolTarget(block.input);
+      events.push({ kind: 'tool_use', name: block.name, ...(id ? { id } : {}), ...(target ? { target } : {}) });
+    }
+  }
+  return events;
+}
+
+function userEvents(object: Json): StreamEvent[] {
+  const message = isObject(object.message) ? object.message : {};
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  const events: StreamEvent[] = [];
+  for (const block of blocks) {
+    if (!isObject(block) || block.type !== 'tool_result') continue;
+    const id = str(block.tool_use_id);
+    const content = toolResultContent(block.content);
+    events.push({ kind: 'tool_result', isError: block.is_error === true, ...(id ? { id } : {}), ...(content !== undefined ? { content } : {}) });
+  }
+  return events;
+}
+
+function resultEvents(object: Json): StreamEvent[] {
+  const tokens = claudeTokens(object.usage);
+  const costUsd = num(object.total_cost_usd);
+  const text = str(object.result);
+  const subtype = str(object.subtype);
+  return [
+    { kind: 'usage', tokens, ...(costUsd !== undefined ? { costUsd } : {}) },
+    { kind: 'result', ok: object.is_error === false, tokens, ...(text !== undefined ? { text } : {}), ...(subtype ? { subtype } : {}), ...(costUsd !== undefined ? { costUsd } : {}) },
+  ];
+}
+
+/** The StreamEvents of one parsed `claude -p --output-format stream-json` object; unknown types give none. */
+export function claudeObjectEvents(object: Json): StreamEvent[] {
+  switch (object.type) {
+    case 'system':
+      return systemEvents(object);
+    case 'assistant':
+      return assistantEvents(object);
+    case 'user':
+      return userEvents(object);
+    case 'result':
+      return resultEvents(object);
+    default:
+      return [];
+  }
+}
+
+/** The StreamEvents of one stdout line of Claude Code; garbage, partial JSON and unknown types give none. */
+export function parseClaudeLine(line: string): StreamEvent[] {
+  const object = parseJsonLine(line);
+  return object ? claudeObjectEvents(object) : [];
+}

@@ -1,0 +1,31 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AdapterRunConfig } from '../types.js';
+import { isolatedHome } from './invocation.js';
+
+/** The project settings file Claude Code reads from its working directory. */
+export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');
+
+async function readJsonObject(path: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Writes the persona's permissions into the workspace's `.claude/settings.json` (keeping its other keys), so
+ * Claude itself allows and denies tools; creates the isolated config home when the adapter asks for one.
+ */
+export async function prepareClaudeWorkspace(config: AdapterRunConfig): Promise<void> {
+  if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
+  const persona = config.persona;
+  if (!persona || (persona.allowedTools.length === 0 && persona.deniedTools.length === 0)) return;
+  const path = join(config.workspace, CLAUDE_SETTINGS_PATH);
+  await mkdir(join(config.workspace, '.claude'), { recursive: true });
+  const settings = await readJsonObject(path);
+  settings.permissions = { allow: persona.allowedTools, deny: persona.deniedTools };
+  await writeFile(path, `${JSON.stringify(settings, null, 2)}\n`);
+}

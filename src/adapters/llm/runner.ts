@@ -1,0 +1,133 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Redactor } from '../../redact.js';
+import { abortFailure } from '../spawn-failure.js';
+import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
+import { httpFailure } from './http-failure.js';
+import { SseDecoder } from './sse.js';
+
+const TAIL_CHARS = 2_000;
+
+export interface LlmRunnerOptions {
+  /** Hides the run's secrets in the files it writes and in messages. */
+  redactor?: Redactor;
+}
+
+/** The chat messages of one step: the persona's prompt as system, the rendered prompt as user. */
+export function chatMessages(config: Pick<AdapterRunConfig, 'persona' | 'prompt'>): Array<{ role: string; content: string }> {
+  const system = config.persona?.systemPrompt.trim();
+  return [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: config.prompt }];
+}
+
+/** Cost from the adapter's prices (US dollars per million tokens), when it declares them. */
+export function priceOf(tokens: TokenUsage, prices: AdapterRunConfig['adapter']['prices']): number | undefined {
+  if (!prices) return undefined;
+  const perToken = (n: number, price?: number) => (n * (price ?? 0)) / 1_000_000;
+  return perToken(tokens.input, prices.input) + perToken(tokens.output, prices.output) + perToken(tokens.cacheRead, prices.cache_read) + perToken(tokens.cacheWrite, prices.cache_write);
+}
+
+/**
+ * The `llm` adapter: one streamed OpenAI-compatible chat completion per attempt, no process. The answer goes
+ * to `stdout` in the attempt folder (so stdout artifacts work), HTTP error bodies to `stderr`.
+ */
+export class LlmRunner implements AdapterRunner {
+  readonly type = 'llm' as const;
+  private readonly redactor: Redactor;
+
+  constructor(options: LlmRunnerOptions = {}) {
+    this.redactor = options.redactor ?? new Redactor([]);
+  }
+
+  /** Runs one chat completion; resolves with its result and never rejects. */
+  async run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
+    const started = Date.now();
+    const state = newChatStreamState();
+    let stderr = '';
+    const finish = async (failure?: Failure): Promise<AdapterResult> => {
+      const text = this.redactor.redact(state.text);
+      await mkdir(config.attemptDir, { recursive: true });
+      await writeFile(join(config.attemptDir, 'stdout'), text);
+      await writeFile(join(config.attemptDir, 'stderr'), this.redactor.redact(stderr));
+      const tokens = state.tokens ?? { ...NO_TOKENS };
+      const costUsd = priceOf(tokens, config.adapter.prices);
+      if (failure) failure = { ...failure, message: this.redactor.redact(failure.message) };
+      onEvent({ kind: 'result', ok: !failure, text, tokens, ...(costUsd !== undefined ? { costUsd } : {}) });
+      return {
+        ok: !failure,
+        exitCode: failure ? null : 0,
+        signal: null,
+        text,
+        tokens,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+        ...(state.finishReason ? { subtype: state.finishReason } : {}),
+        ...(failure ? { failure } : {}),
+        skippedLines: state.skipped,
+        outputTail: (text + (stderr ? `\n${this.redactor.redact(stderr)}` : '')).slice(-TAIL_CHARS),
+        durationMs: Date.now() - started,
+      };
+    };
+    const { adapter } = config;
+    if (!adapter.baseUrl) {
+      return finish({ class: 'spawn_failed', message: `adapter "${adapter.name}" has no base_url`, hint: `Set adapters.${adapter.name}.base_url to an OpenAI-compatible endpoint (…/v1).` });
+    }
+    const keyEnv = adapter.apiKeyEnv;
+    const key = keyEnv ? (config.env[keyEnv] ?? process.env[keyEnv]) : undefined;
+    if (keyEnv && !key) {
+      return finish({ class: 'auth_failed', message: `the API key variable ${keyEnv} is not set`, hint: `Export ${keyEnv}, or remove adapters.${adapter.name}.api_key_env for a server without keys.` });
+    }
+    const url = `${adapter.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const model = config.model ?? adapter.model ?? 'default';
+    onEvent({ kind: 'system', subtype: 'request', model, message: `POST ${url}` });
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        signal,
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: chatMessages(config) }),
+      });
+      if (!response.ok) {
+        stderr = await response.text();
+        return finish(httpFailure(response.status, stderr, response.headers.get('retry-after'), adapter.name, keyEnv));
+      }
+      if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        return finish(readWholeAnswer(state, await response.text(), onEvent));
+      }
+      const decoder = new SseDecoder();
+      const apply = (payloads: string[]) => payloads.forEach((p) => applyChatChunk(state, p).forEach(onEvent));
+      for await (const chunk of response.body ?? []) apply(decoder.push(chunk as Uint8Array));
+      apply(decoder.end());
+      if (state.error) return finish({ class: 'server_error', message: `the stream reported an error: ${state.error}` });
+      if (!state.done && !state.finishReason) {
+        return finish({ class: 'server_error', message: `the stream from ${url} ended before the answer was complete`, hint: 'The server cut the connection; a retry policy on the step retries it.' });
+      }
+      if (state.finishReason === 'length') return finish({ class: 'context_exhausted', message: 'the answer was cut at the model\'s token limit' });
+      return finish();
+    } catch (error) {
+      if (signal.aborted) return finish(abortFailure(signal.reason));
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      return finish({
+        class: 'server_error',
+        message: `could not reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        hint: `Check that the model server at ${adapter.baseUrl} is running.`,
+      });
+    }
+  }
+}
+
+/** A server that ignored `stream: true` and answered with one JSON completion. */
+function readWholeAnswer(state: ChatStreamState, body: string, onEvent: (event: StreamEvent) => void): Failure | undefined {
+  try {
+    const parsed = JSON.parse(body) as { choices?: Array<{ message?: { content?: string }; finish_reason?: string }>; usage?: Parameters<typeof chatUsageTokens>[0] };
+    state.text = parsed.choices?.[0]?.message?.content ?? '';
+    state.finishReason = parsed.choices?.[0]?.finish_reason ?? 'stop';
+    if (state.text) onEvent({ kind: 'text', text: state.text });
+    if (parsed.usage) {
+      state.tokens = chatUsageTokens(parsed.usage);
+      onEvent({ kind: 'usage', tokens: state.tokens });
+    }
+    return undefined;
+  } catch {
+    return { class: 'server_error', message: `the server answered with neither an event stream nor JSON: ${body.slice(0, 200)}` };
+  }
+}

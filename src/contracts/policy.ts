@@ -1,0 +1,21 @@
+import type { ContractAction, PlannedContract } from './types.js';
+
+/** Contract retries when a `retry` contract names no max_retries. */
+export const DEFAULT_CONTRACT_RETRIES = 2;
+
+/**
+ * What a step does about one contract's result. `retry` re-runs the step while the contract has retries left,
+ * then fails. `skip` passes the step and stops checking; `warn` passes and goes on; `continue` fails the step
+ * but lets its dependents run; `fail` fails it.
+ */
+export function contractAction(contract: PlannedContract, passed: boolean, retriesUsed: number): ContractAction {
+  if (passed) return 'pass';
+  const policy = contract.on_failure ?? 'fail';
+  if (policy === 'retry') return retriesUsed < (contract.max_retries ?? DEFAULT_CONTRACT_RETRIES) ? 'retry' : 'fail';
+  return policy;
+}
+
+/** True when the action ends the checking of this attempt's contracts. */
+export function stopsChecking(action: ContractAction): boolean {
+  return action !== 'pass' && action !== 'warn';
+}

@@ -1,0 +1,44 @@
+import { isAbsolute, resolve } from 'node:path';
+import { execa } from 'execa';
+import { durationMs } from '../config/common-schema.js';
+import type { PlannedContract, CheckResult, CheckEnvironment } from './types.js';
+
+/** A test command runs at most this long unless the contract says otherwise. */
+export const DEFAULT_TEST_TIMEOUT_MS = 10 * 60_000;
+/** How much of a failing command's output goes into the errors (and so into a retry's prompt). */
+export const TEST_OUTPUT_CHARS = 3000;
+
+/** The folder a test_suite command runs in: workspace (default), project_root, or a path. */
+export function testSuiteDir(contract: PlannedContract, workspace: string, projectRoot: string): string {
+  const dir = contract.dir ?? 'workspace';
+  if (dir === 'workspace') return workspace;
+  if (dir === 'project_root') return projectRoot;
+  return isAbsolute(dir) ? dir : resolve(workspace, dir);
+}
+
+/** Runs the contract's command through /bin/sh; a non-zero exit, a timeout or a missing command fails. */
+export async function checkTestSuite(contract: PlannedContract, env: CheckEnvironment): Promise<CheckResult> {
+  const command = contract.command ?? '';
+  if (!command.trim()) return { passed: false, errors: ['test_suite contract has no command'] };
+  const timeout = contract.timeout !== undefined ? durationMs(contract.timeout) : DEFAULT_TEST_TIMEOUT_MS;
+  const result = await execa('/bin/sh', ['-c', command], {
+    cwd: testSuiteDir(contract, env.workspace, env.projectRoot),
+    env: env.env,
+    extendEnv: false,
+    all: true,
+    reject: false,
+    stdin: 'ignore',
+    timeout,
+    cancelSignal: env.signal,
+    forceKillAfterDelay: 2000,
+  });
+  const output = String(result.all ?? '');
+  if (result.exitCode === 0) return { passed: true, errors: [], output };
+  const why = result.timedOut
+    ? `\`${command}\` ran past ${Math.round(timeout / 1000)}s`
+    : result.exitCode === undefined
+      ? `\`${command}\` could not run: ${result.shortMessage}`
+      : `\`${command}\` exited with code ${result.exitCode}`;
+  const tail = output.slice(-TEST_OUTPUT_CHARS).trimEnd();
+  return { passed: false, errors: tail ? [why, `output:\n${tail}`] : [why], output };
+}

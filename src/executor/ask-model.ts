@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildCuratedEnv } from '../adapters/environment.js';
+import type { ResolvedAdapter } from '../adapters/types.js';
+import type { AskModel } from '../contracts/types.js';
+import type { PlannedStep } from '../plan/plan-types.js';
+import { runAttempt } from './attempt.js';
+import type { RunContext } from './context.js';
+import { addTokens } from './tokens.js';
+
+/** The curated environment of one attempt of `step` on `adapter`. */
+export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
+  return buildCuratedEnv({
+    parent: context.parentEnv,
+    passthrough: context.plan.runtime.envPassthrough,
+    stepEnv: { ...adapter.env, ...step.env },
+    runId: context.store.record.id,
+    stepId: step.id,
+    workspace,
+  });
+}
+
+/**
+ * A model caller for a step's judge and extract requests: the named adapter, else the step's own. Each call runs
+ * under the step's time limits, writes its stdout and stderr under the attempt folder (`<purpose>-<n>/`), and adds
+ * its tokens to the step's.
+ */
+export function modelAsker(context: RunContext, step: PlannedStep, attempt: number, workspace: string, signal: AbortSignal): AskModel {
+  let calls = 0;
+  return async ({ adapter, model, prompt, purpose }) => {
+    const target = adapter ?? step.adapter;
+    if (step.execType === 'command' && !adapter) {
+      return { ok: false, message: `step \`${step.id}\` is a command, so there is no model to ask for its ${purpose}: name an adapter (or set the manifest's extract.adapter)` };
+    }
+    const attemptDir = join(context.store.attemptDir(step.id, attempt), `${purpose}-${++calls}`);
+    mkdirSync(attemptDir, { recursive: true });
+    const runner = context.registry.resolve(target.type);
+    const result = await runAttempt(
+      runner,
+      {
+        runId: context.store.record.id,
+        stepId: step.id,
+        attempt,
+        adapter: target,
+        model: model ?? (adapter ? adapter.model : step.model),
+        prompt,
+        execType: 'prompt',
+        workspace,
+        attemptDir,
+        env: attemptEnv(context, step, target, workspace),
+        graceMs: context.plan.runtime.graceMs,
+        maxLineBytes: context.plan.runtime.maxLineBytes,
+      },
+      { timeoutMs: step.timeoutMs, stallMs: context.plan.runtime.stallMs },
+      signal,
+      () => {},
+    );
+    context.store.update((r) => {
+      const s = r.steps[step.id]!;
+      s.tokens = addTokens(s.tokens, result.tokens);
+      if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
+    });
+    if (!result.ok) return { ok: false, message: `${target.name}: ${result.failure?.message ?? `exit code ${result.exitCode}`}` };
+    return { ok: true, text: result.text };
+  };
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Manifest } from '../config/manifest-schema.js';
+import type { ArtifactDef, Contract, Step } from '../config/pipeline-schema.js';
+import { compileSchema } from '../contracts/schema-validator.js';
+import type { PlannedContract } from '../contracts/types.js';
+import { WaveError } from '../errors.js';
+import type { PlannedExtract } from './plan-types.js';
+import { resolveAdapter } from './resolve-step.js';
+
+/** The words for a contract whose target is the step's answer rather than a file. */
+export const STEP_OUTPUT_LABEL = "the step's output";
+
+/** What a contract checks by default: its `source`, else the step's first file artifact, else the step's output. */
+export function contractTargetLabel(contract: Contract, artifacts: readonly ArtifactDef[]): string {
+  if (contract.source) return contract.source;
+  const first = artifacts[0];
+  return first && first.source !== 'stdout' && first.path ? first.path : STEP_OUTPUT_LABEL;
+}
+
+/** A schema given inline (mapping or JSON text) or by file, parsed and compiled so a bad one stops the plan. */
+export function readSchema(
+  spec: { schema?: string | Record<string, unknown>; schema_path?: string },
+  manifestDir: string,
+  where: string,
+): Record<string, unknown> | undefined {
+  let schema: unknown;
+  let from = 'inline schema';
+  try {
+    if (spec.schema_path) {
+      from = spec.schema_path;
+      schema = JSON.parse(readFileSync(resolve(manifestDir, spec.schema_path), 'utf8'));
+    } else if (typeof spec.schema === 'string') schema = JSON.parse(spec.schema);
+    else schema = spec.schema;
+    if (schema === undefined) return undefined;
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('a JSON Schema is an object');
+    compileSchema(schema as Record<string, unknown>);
+  } catch (error) {
+    throw new WaveError('pipeline_invalid', `${where}: ${from} is not a usable JSON Schema: ${(error as Error).message}`, {
+      hint: 'Give a JSON Schema object (draft-07, or 2020-12 with $schema).',
+    });
+  }
+  return schema as Record<string, unknown>;
+}
+
+/** The step's contracts with schemas read, judges resolved and targets named. */
+export function planContracts(step: Step, manifest: Manifest, manifestDir: string): PlannedContract[] {
+  const contracts = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
+  return contracts.map((contract, i) => {
+    const where = `step \`${step.id}\` contract ${i + 1} (${contract.type})`;
+    const schemaObject = contract.type === 'json_schema' ? readSchema(contract, manifestDir, where) : undefined;
+    if (contract.type === 'json_schema' && !schemaObject) {
+      throw new WaveError('missing_field', `${where} needs \`schema\` or \`schema_path\``);
+    }
+    const judgeName = contract.type === 'llm_judge' ? (contract.adapter ?? manifest.extract?.adapter) : undefined;
+    return {
+      ...contract,
+      ...(schemaObject ? { schemaObject } : {}),
+      ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),
+      targetLabel: contractTargetLabel(contract, step.output_artifacts ?? []),
+    };
+  });
+}
+
+/** The step's extract with its schema read; the adapter and model default to the manifest's `extract:` block. */
+export function planExtract(step: Step, manifest: Manifest, manifestDir: string): PlannedExtract | undefined {
+  if (!step.extract) return undefined;
+  const schema = readSchema(step.extract, manifestDir, `step \`${step.id}\` extract`);
+  if (!schema) throw new WaveError('missing_field', `step \`${step.id}\` extract needs \`schema\` or \`schema_path\``);
+  const adapterName = step.extract.adapter ?? manifest.extract?.adapter;
+  const model = step.extract.model ?? manifest.extract?.model;
+  return { schema, ...(adapterName ? { adapter: resolveAdapter(manifest, adapterName) } : {}), ...(model ? { model } : {}) };
+}

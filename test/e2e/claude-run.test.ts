@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attemptFile, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+
+const available = cliAvailable('claude');
+
+/** A manifest whose claude adapters each point at one scenario of the server. */
+export function claudeManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
+  const lines = Object.entries(adapters).map(
+    ([name, baseUrl]) => `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`,
+  );
+  return `kind: WaveManifest
+metadata: { name: e2e }
+adapters:
+${lines.join('\n')}
+personas:
+${personas}
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${runtime}`;
+}
+
+describe.skipIf(!available)('claude: a real run through Claude Code', () => {
+  let server: ModelServer;
+  beforeAll(async () => (server = await startModelServer()));
+  afterAll(() => server?.close());
+
+  it('step 1 writes a file with Claude\'s own Write tool, step 2 reads it as an injected artifact', async () => {
+    const content = 'line one from step one\n';
+    const manifest = claudeManifest(
+      { writer: `${server.url}/s/write/notes.txt/${param(content)}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
+      '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+    );
+    const pipeline = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    persona: writer
+    exec: { type: prompt, source: "Write notes.txt." }
+    output_artifacts: [{ name: notes, path: notes.txt }]
+  - id: read
+    persona: reader
+    dependencies: [write]
+    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
+    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
+`;
+    const run = await runAgentPipeline(manifest, pipeline, {
+      'personas/writer.md': 'You write notes.\n',
+      'personas/base-protocol.md': 'BASE PROTOCOL MARKER\n',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const write = run.record.steps.write!;
+    expect(write.status).toBe('completed');
+    // The file exists because Claude executed its Write tool, not because anything else wrote it.
+    const artifact = write.artifacts.find((a) => a.name === 'notes');
+    expect(artifact).toBeDefined();
+    expect(readFileSync(artifact!.path.startsWith('/') ? artifact!.path : join(run.project, '.wave', 'runs', run.record.id, artifact!.path), 'utf8')).toBe(content);
+    const writeStdout = attemptFile(run.project, run.record, 'write', 1, 'stdout');
+    expect(writeStdout).toContain('"name":"Write"');
+    expect(writeStdout).toContain('File created successfully');
+    // Step 2's Bash tool printed the injected file, and its answer carries the text on.
+    expect(run.record.steps.read!.status).toBe('completed');
+    expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'read', 'output.txt'), 'utf8')).toContain('line one from step one');
+    // Tokens are kept apart and cost is Claude's own figure.
+    expect(write.tokens.input).toBeGreaterThan(0);
+    expect(write.tokens.output).toBeGreaterThan(0);
+    expect(write.tokens.cacheRead).toBeGreaterThan(0);
+    expect(write.tokens.cacheWrite).toBeGreaterThan(0);
+    expect(write.costUsd).toBeGreaterThan(0);
+    // Live tool activity: the tool's name and its target.
+    const toolUses = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use');
+    expect(toolUses.map((e) => [e.stepId, e.event.name, e.event.target])).toEqual([
+      ['write', 'Write', 'notes.txt'],
+      ['read', 'Bash', 'cat .wave/artifacts/notes'],
+    ]);
+    // The persona prompt, with the base protocol before it, reached the model as part of the system prompt.
+    const firstWrite = server.requests.find((r) => r.scenario === 'write' && r.body);
+    const system = JSON.stringify(firstWrite!.body!.system);
+    expect(system).toContain('BASE PROTOCOL MARKER');
+    expect(system).toContain('You write notes.');
+    // Isolated: the config home is in the attempt folder.
+    expect(existsSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'write', 'attempt-1', 'home'))).toBe(true);
+  });
+
+  it('a persona that denies a command: Claude itself refuses it, visible in its own stream', async () => {
+    const manifest = claudeManifest(
+      { guarded: `${server.url}/s/shell/${param('touch made.txt')}` },
+      '  guarded:\n    adapter: guarded\n    permissions: { allowed_tools: [Read, Write], deny: ["Bash(touch *)"] }',
+    );
+    const run = await runAgentPipeline(manifest, `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: work
+    persona: guarded
+    exec: { type: prompt, source: "Touch made.txt." }
+    output_artifacts: [{ name: settings, path: .claude/settings.json }]
+`);
+    expect(run.code, run.stderr).toBe(0);
+    const stdout = attemptFile(run.project, run.record, 'work', 1, 'stdout');
+    const result = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'result');
+    expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: expect.objectContaining({ command: 'touch made.txt' }) })]);
+    const denied = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'system' && e.event.subtype === 'permission_denied');
+    expect(denied?.event.message).toContain('touch made.txt');
+    const settings = run.record.steps.work!.artifacts.find((a) => a.name === 'settings');
+    expect(settings).toBeDefined();
+    expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);
+  });
+
+  it('a truncated stream: Claude asks again without streaming and the step succeeds', async () => {
+    const manifest = claudeManifest({ cut: `${server.url}/s/truncated` }, '  cut: { adapter: cut }');
+    const run = await runAgentPipeline(manifest, `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: work
+    persona: cut
+    exec: { type: prompt, source: "Answer." }
+`);
+    expect(run.code, run.stderr).toBe(0);
+    const asked = server.requests.filter((r) => r.scenario === 'truncated' && r.body);
+    expect(asked.some((r) => r.body!.stream === true)).toBe(true);
+    expect(asked.some((r) => r.body!.stream === false)).toBe(true);
+    expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'work', 'output.txt'), 'utf8')).toContain('{"verdict": "appro');
+  });
+});

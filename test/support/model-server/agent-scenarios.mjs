@@ -1,0 +1,44 @@
+// Agent scenarios shared by the Anthropic, Responses and Gemini handlers: the model asks the CLI to run one of
+// its own tools (write a file, run a shell command), then answers once the tool's result comes back.
+import { replyFor } from './scenarios.mjs';
+
+/** The command of the `shellfail` scenario: prints to stderr and exits 3. */
+export const FAILING_COMMAND = 'echo oops >&2; exit 3';
+
+const decode = (param) => Buffer.from(param, 'base64url').toString('utf8');
+
+/** Encodes a command or file content for a path parameter of `shell/<param>` or `write/<file>/<param>`. */
+export function encodeParam(text) {
+  return Buffer.from(text).toString('base64url');
+}
+
+/**
+ * The reply for an agent request. `toolResult` is undefined before any tool ran, else { isError, text } of the
+ * latest tool result in the conversation. Tool scenarios:
+ *   write/<file>[/<content base64url>]  a write-file tool call, then "Wrote <file>."
+ *   shell/<command base64url>           a shell tool call, then an answer quoting its output
+ *   shellfail                           a shell command that exits 3, then an answer saying so
+ * Every other scenario is the shared one (text, seq, http401/429/500, hang, stall, truncated).
+ * Returns { tool: { kind: 'write', path, content } | { kind: 'shell', command } } or a replyFor() reply.
+ */
+export function agentReplyFor(ctx, toolResult) {
+  const [first, second] = ctx.params;
+  switch (ctx.scenario) {
+    case 'write': {
+      const path = first ?? 'out.txt';
+      if (!toolResult) return { tool: { kind: 'write', path, content: second ? decode(second) : `written by the scripted model\n` } };
+      return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
+    }
+    case 'shell':
+    case 'shellfail': {
+      const command = ctx.scenario === 'shellfail' ? FAILING_COMMAND : decode(first ?? encodeParam('echo hi'));
+      if (!toolResult) return { tool: { kind: 'shell', command } };
+      return { text: `${toolResult.isError ? 'The command failed' : 'The command ran'}: ${toolResult.text.trim().slice(0, 200)}` };
+    }
+    default:
+      return replyFor(ctx);
+  }
+}
+
+/** Rough token count, enough for usage numbers that move with the text. */
+export const tokensOf = (text) => Math.max(1, Math.ceil(String(text ?? '').length / 4));

@@ -1,0 +1,52 @@
+// The scenarios every protocol handler of the scripted model server shares: what to answer, and errors.
+
+/** The scripted answers: a text answer, prose around a fenced JSON block, or a sequence by request index. */
+export const FENCED_ANSWER = 'Here is the review you asked for.\n\n```json\n{"verdict": "approve", "findings": [],}\n```\n\nLet me know if you need more.';
+
+/** Encodes a list of answers for `/s/seq/<param>/…`: strings are text answers, objects are { status, retry_after, text }. */
+export function encodeSequence(answers) {
+  return Buffer.from(JSON.stringify(answers)).toString('base64url');
+}
+
+/**
+ * The scripted reply for a request: { text } for an answer, { status, retryAfter, message } for an HTTP error,
+ * { hang: true }, { stall: true } or { truncate: true } for broken streams.
+ */
+export function replyFor(ctx) {
+  const [param] = ctx.params;
+  switch (ctx.scenario) {
+    case 'text':
+      return { text: param !== undefined ? decodeURIComponent(param) : 'Hello from the model server.' };
+    case 'fenced':
+      return { text: FENCED_ANSWER };
+    case 'seq': {
+      const answers = JSON.parse(Buffer.from(param ?? '', 'base64url').toString('utf8'));
+      const answer = answers[Math.min(ctx.requestIndex, answers.length - 1)];
+      if (typeof answer === 'string') return { text: answer };
+      if (answer.status) return { status: answer.status, retryAfter: answer.retry_after, message: answer.text ?? `scripted ${answer.status}` };
+      return { text: answer.text ?? '' };
+    }
+    case 'http401':
+      return { status: 401, message: 'invalid api key' };
+    case 'http429':
+      return { status: 429, retryAfter: param ?? '1', message: 'rate limit reached' };
+    case 'http500':
+      return { status: 500, message: 'internal server error' };
+    case 'hang':
+      return { hang: true };
+    case 'stall':
+      return { stall: true, text: 'I will answer', rest: ' and then never do.' };
+    case 'truncated':
+      return { truncate: true, text: '{"verdict": "appro' };
+    default:
+      return { text: `unknown scenario ${ctx.scenario}` };
+  }
+}
+
+/** Sends a JSON error response with an optional retry-after header. */
+export function sendError(res, status, message, retryAfter) {
+  const headers = { 'content-type': 'application/json' };
+  if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ error: { message, type: status === 429 ? 'rate_limit_error' : 'api_error', code: status } }));
+}
