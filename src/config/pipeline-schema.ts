@@ -82,7 +82,6 @@ export const StepSchema = z.strictObject({
   }).describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
   workspace: z
     .strictObject({
-      root: z.string().optional(),
       type: z.enum(['directory', 'worktree']).optional(),
       branch: z.string().optional(),
       base: z.string().optional(),

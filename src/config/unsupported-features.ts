@@ -90,6 +90,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework' },
   { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh', example: 'relay, …' },
   { at: [...STEP, 'workspace'], key: 'ref', name: '`workspace.ref`', what: 'shared workspaces' },
+  { at: [...STEP, 'workspace'], key: 'root', name: '`workspace.root`', what: 'per-step workspace roots (use runtime.workspace_root)' },
   { at: [...STEP, 'exec'], key: 'type', name: '`exec.type: {value}`', what: 'slash commands', value: (v) => v === 'slash_command', example: 'slash_command', dropParent: true },
   { at: [...STEP, 'handover', 'contract'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '), dropParent: true },
   { at: [...STEP, 'handover', 'contracts', '*'], key: 'type', name: 'contract type `{value}`', what: CONTRACTS_WE_RUN, value: waveOnlyContract, example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '), dropParent: true },

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildCuratedEnv } from '../adapters/environment.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import type { AdapterResult, Failure, ResolvedAdapter } from '../adapters/types.js';
 import { WaveError } from '../errors.js';
 import type { PlannedStep } from '../plan/plan-types.js';
@@ -9,12 +9,18 @@ import { collectStepArtifacts, prepareStepWorkspace } from './step-files.js';
 import { emit, type RunContext } from './context.js';
 import { reasonOf, runAttempt } from './attempt.js';
 import { promptWithFailure } from './retry-prompt.js';
+import { promptWithContractErrors } from '../contracts/retry-feedback.js';
+import { attemptEnv, modelAsker } from './ask-model.js';
+import { extractJson } from './extract.js';
+import { checkStepContracts } from './step-contracts.js';
 import { addTokens } from './tokens.js';
 
 export interface StepOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   output?: string;
   failure?: Failure;
+  /** A contract with on_failure: continue failed the step; its dependents still run. */
+  dependentsRun?: boolean;
 }
 
 /** Failures a new attempt cannot fix. */
@@ -35,6 +41,7 @@ export async function runStep(
     Object.assign(s, { status: 'running', startedAt: new Date().toISOString(), failure: undefined });
     s.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     s.artifacts = [];
+    s.contracts = [];
   });
   const started = Date.now();
   let prepared;
@@ -47,16 +54,39 @@ export async function runStep(
   let fallbacksUsed = 0;
   let attemptOnAdapter = 0;
   let prompt = prepared.prompt;
+  // Contract retries are counted per contract, apart from the step's retry policy: a contract retry starts a
+  // fresh attempt with the step's full retry budget, and a contract failure is never retried by that policy.
+  const contractRetries = new Map<number, number>();
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
     const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared.workspace, signal);
     let failure = result.failure ?? (result.ok ? undefined : { class: 'non_zero_exit', message: `exit code ${result.exitCode}` });
     if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
-    recordAttemptEnd(context, step.id, attempt, result, failure);
-    if (!failure) {
-      writeOutput(context, step.id, result.text);
-      return finish(context, step, started, attempt, undefined, result.text);
+    let output = result.text;
+    if (!failure && step.extract) {
+      const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared.workspace, signal));
+      if (extracted.ok) output = await saveExtracted(context, step.id, extracted.json);
+      else failure = extracted.failure;
     }
+    const verdict = !failure && step.contracts.length ? await checkStepContracts(context, step, prepared, attempt, output, contractRetries, signal) : undefined;
+    if (verdict) ({ output, failure } = verdict);
+    recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
+    if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
+    if (verdict?.retry) {
+      const { index, label, errors } = verdict.retry;
+      contractRetries.set(index, (contractRetries.get(index) ?? 0) + 1);
+      emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs: 0, failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` } });
+      store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
+      prompt = promptWithContractErrors(prepared.prompt, attempt, label, errors, output);
+      attemptOnAdapter = 0;
+      continue;
+    }
+    if (!failure) {
+      writeOutput(context, step.id, output);
+      return finish(context, step, started, attempt, undefined, output);
+    }
+    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure), dependentsRun: true };
+    if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
     if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
     if (!NOT_RETRIED.has(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
       const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
@@ -98,14 +128,7 @@ async function attemptOnce(
     }),
   );
   emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
-  const env = buildCuratedEnv({
-    parent: context.parentEnv,
-    passthrough: plan.runtime.envPassthrough,
-    stepEnv: { ...adapter.env, ...step.env },
-    runId: store.record.id,
-    stepId: step.id,
-    workspace,
-  });
+  const env = attemptEnv(context, step, adapter, workspace);
   const runner = context.registry.resolve(adapter.type);
   const attemptDir = store.attemptDir(step.id, attempt);
   return runAttempt(
@@ -183,6 +206,22 @@ function finish(
 /** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there). */
 function writeOutput(context: RunContext, stepId: string, text: string): void {
   writeFileSync(join(context.store.dir, 'steps', stepId, 'output.txt'), text);
+}
+
+/** Saves extracted JSON as the step's `extract` artifact; returns it as the step's output. */
+async function saveExtracted(context: RunContext, stepId: string, json: string): Promise<string> {
+  const { store } = context;
+  const dir = store.artifactsDir(stepId);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'extract.json');
+  await writeFile(file, json);
+  const artifact = { name: 'extract', path: relative(store.dir, file), bytes: Buffer.byteLength(json), type: 'json' };
+  store.update((r) => {
+    const s = r.steps[stepId]!;
+    s.artifacts = [...s.artifacts.filter((a) => a.name !== 'extract'), artifact];
+  });
+  emit(context, { type: 'artifact_saved', stepId, name: artifact.name, path: artifact.path, bytes: artifact.bytes });
+  return json;
 }
 
 /** A step-preparation error as an attempt failure. */
