@@ -1,16 +1,15 @@
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
 import { WaveError, WaveErrors, formatError } from '../errors.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT } from './exit-codes.js';
+import { PACKAGE_VERSION } from '../package-root.js';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 /** Builds the `wave` program with the command `argv` names, or every command (for help and suggestions). */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('wave')
     .description('Run pipelines of AI coding agents from a YAML manifest.')
-    .version(version, '-v, --version')
+    .version(PACKAGE_VERSION, '-v, --version')
     .showSuggestionAfterError()
     .exitOverride();
   const named = argv.find((arg) => !arg.startsWith('-'));

@@ -32,11 +32,13 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   const queue = new PQueue({ concurrency: plan.runtime.maxConcurrency });
   const inFlight = new Map<string, Promise<void>>();
   let failed = false;
+  /** Failed steps whose contract said `continue`: the run fails, but their dependents still run. */
+  const continued = new Set<string>();
 
   const gateOf = (id: string): Gate => {
     const s = store.record.steps[id]!;
     if (s.status === 'completed') return 'satisfied';
-    if (s.status === 'failed' && s.optional) return 'satisfied';
+    if (s.status === 'failed' && (s.optional || continued.has(id))) return 'satisfied';
     if (options.selected && !options.selected.has(id)) return 'satisfied';
     if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
     return 'waiting';
@@ -65,8 +67,10 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     if (halt.signal.aborted) return;
     const outcome = await runStep(context, step, outputs, halt.signal);
     if (outcome.status === 'completed') outputs.set(step.id, outcome.output ?? '');
+    if (outcome.dependentsRun) continued.add(step.id);
     if (outcome.status === 'failed' && !step.optional) {
       failed = true;
+      if (outcome.dependentsRun) return;
       if (options.onFailure === 'halt') halt.abort(haltReason(step.id, outcome.failure));
     }
   };

@@ -71,8 +71,8 @@ export async function runStep(
     const verdict = !failure && step.contracts.length ? await checkStepContracts(context, step, prepared, attempt, output, contractRetries, signal) : undefined;
     if (verdict) ({ output, failure } = verdict);
     recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
-    if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
     if (verdict?.retry) {
+      if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
       const { index, label, errors } = verdict.retry;
       contractRetries.set(index, (contractRetries.get(index) ?? 0) + 1);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs: 0, failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` } });

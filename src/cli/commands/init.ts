@@ -1,12 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { WaveError } from '../../errors.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { schemaFileName, type SchemaName } from '../../schemas.js';
 
-/** This package's root (dist/cli/commands/ or src/cli/commands/ -> ../../..). */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PACKAGE_NAME = 'wave-pipelines';
 
 /** The files `wave init` writes: the shipped defaults, copied so the scaffold is what the tests validate. */
