@@ -66,7 +66,7 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   const start = async (step: PlannedStep) => {
     if (halt.signal.aborted) return;
     const outcome = await runStep(context, step, outputs, halt.signal);
-    if (outcome.status === 'completed') outputs.set(step.id, outcome.output ?? '');
+    if (outcome.status === 'completed' || outcome.dependentsRun) outputs.set(step.id, outcome.output ?? '');
     if (outcome.dependentsRun) continued.add(step.id);
     if (outcome.status === 'failed' && !step.optional) {
       failed = true;

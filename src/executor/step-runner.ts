@@ -77,7 +77,8 @@ export async function runStep(
       contractRetries.set(index, (contractRetries.get(index) ?? 0) + 1);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs: 0, failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` } });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
-      prompt = promptWithContractErrors(prepared.prompt, attempt, label, errors, output);
+      // A command is re-run as written (it may be stateful, like a flaky test); an agent is told what failed.
+      if (step.execType === 'prompt') prompt = promptWithContractErrors(prepared.prompt, attempt, label, errors, output);
       attemptOnAdapter = 0;
       continue;
     }
@@ -85,7 +86,7 @@ export async function runStep(
       writeOutput(context, step.id, output);
       return finish(context, step, started, attempt, undefined, output);
     }
-    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure), dependentsRun: true };
+    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure, output), dependentsRun: true };
     if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
     if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
     if (!NOT_RETRIED.has(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {

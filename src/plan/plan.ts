@@ -95,7 +95,7 @@ function planStep(
     optional: step.optional ?? false,
     execType,
     // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
-    template: execType === 'prompt' ? template + contractRequirements(contracts) : template,
+    template: execType === 'prompt' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,
     adapter,
     persona,

@@ -85,7 +85,16 @@ export class RunStore {
     if (this.pendingWrite) return;
     const wait = this.lastWrite + WRITE_INTERVAL_MS - Date.now();
     if (wait <= 0) this.writeRecord();
-    else this.pendingWrite = setTimeout(() => this.flush(), wait);
+    else this.pendingWrite = setTimeout(() => this.flushLater(), wait);
+  }
+
+  /** A burst's delayed write: a failure there has no caller to throw to, so it is reported and the next write retries. */
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      process.stderr.write(`wave: could not save ${join(this.dir, RUN_FILE)}: ${(error as Error).message}\n`);
+    }
   }
 
   /** Writes run.json now if an update is waiting (a step finished, the run ended). */

@@ -91,3 +91,19 @@ steps:
     exec: { type: prompt, source: "Do the task." }
 ${extra}`;
 }
+
+/** A manifest whose claude adapters each point at one scenario of the server. */
+export function claudeManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
+  const lines = Object.entries(adapters).map(
+    ([name, baseUrl]) => `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`,
+  );
+  return `kind: WaveManifest
+metadata: { name: e2e }
+adapters:
+${lines.join('\n')}
+personas:
+${personas}
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${runtime}`;
+}

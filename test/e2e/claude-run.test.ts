@@ -1,25 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptFile, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
-
-/** A manifest whose claude adapters each point at one scenario of the server. */
-export function claudeManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
-  const lines = Object.entries(adapters).map(
-    ([name, baseUrl]) => `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`,
-  );
-  return `kind: WaveManifest
-metadata: { name: e2e }
-adapters:
-${lines.join('\n')}
-personas:
-${personas}
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-${runtime}`;
-}
 
 describe.skipIf(!available)('claude: a real run through Claude Code', () => {
   let server: ModelServer;

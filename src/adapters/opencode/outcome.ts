@@ -1,0 +1,64 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { exitedWithoutResult, httpStatusClass, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import type { SpawnResult } from '../spawn.js';
+import { NO_TOKENS, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import { openCodeError, openCodeObjectEvents } from './parse.js';
+
+/** retry-after in seconds or as an HTTP date, in milliseconds. */
+export function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * Reads one attempt of `opencode run --format json`. There is no result event: success is exit 0 without an
+ * `error` event; tokens and cost are the sums of the `step_finish` parts; the last text part is the answer.
+ */
+export class OpenCodeStream implements AgentStream {
+  private tokens: TokenUsage = { ...NO_TOKENS };
+  private cost: number | undefined;
+  private sessionId: string | undefined;
+  private lastText = '';
+  private failure: Failure | undefined;
+
+  /** The events of one stdout line; never throws. */
+  line(line: string): StreamEvent[] {
+    const object = parseJsonLine(line);
+    if (!object) return [];
+    if (typeof object.sessionID === 'string') this.sessionId ??= object.sessionID;
+    const events = openCodeObjectEvents(object);
+    for (const event of events) {
+      if (event.kind === 'text') this.lastText = event.text;
+      if (event.kind === 'usage') {
+        const t = event.tokens;
+        this.tokens = { input: this.tokens.input + t.input, output: this.tokens.output + t.output, cacheRead: this.tokens.cacheRead + t.cacheRead, cacheWrite: this.tokens.cacheWrite + t.cacheWrite };
+        if (event.costUsd !== undefined) this.cost = (this.cost ?? 0) + event.costUsd;
+      }
+    }
+    if (object.type === 'error') this.failure = failureOf(object);
+    return events;
+  }
+
+  /** The outcome from the exit code and the error events seen. */
+  finish(spawn: SpawnResult): AgentOutcome {
+    const failure = this.failure ?? (spawn.exitCode === 0 ? undefined : exitedWithoutResult(spawn, 'OpenCode'));
+    return {
+      ok: failure === undefined,
+      text: this.lastText,
+      tokens: this.tokens,
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(this.cost !== undefined && this.cost > 0 ? { costUsd: this.cost } : {}),
+      ...(failure ? { failure } : {}),
+    };
+  }
+}
+
+function failureOf(object: Record<string, unknown>): Failure {
+  const error = openCodeError(object);
+  const failureClass = httpStatusClass(error.status) ?? 'non_zero_exit';
+  const wait = failureClass === 'rate_limited' ? retryAfterMs(error.retryAfter) : undefined;
+  return { class: failureClass, message: error.message, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+}
