@@ -144,3 +144,8 @@ export function httpStatusClass(status: number | undefined): Failure['class'] | 
   if (status >= 500 && status < 600) return 'server_error';
   return undefined;
 }
+
+/** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
+export function isolatedHome(config: AdapterRunConfig): string {
+  return join(config.attemptDir, 'home');
+}

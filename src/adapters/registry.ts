@@ -2,6 +2,7 @@ import { WaveError } from '../errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
 import { ClaudeRunner } from './claude/runner.js';
+import { OpenCodeRunner } from './opencode/runner.js';
 import { ProcessRunner } from './process/runner.js';
 import type { AdapterRunner } from './types.js';
 
@@ -40,5 +41,6 @@ export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRe
   return new AdapterRegistry()
     .register(new ProcessRunner({ redactor: options.redactor }))
     .register(new LlmRunner({ redactor: options.redactor }))
-    .register(new ClaudeRunner({ redactor: options.redactor }));
+    .register(new ClaudeRunner({ redactor: options.redactor }))
+    .register(new OpenCodeRunner({ redactor: options.redactor }));
 }

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
+import { terminateGroup, trackGroup } from '../adapters/kill-group.js';
 import { durationMs } from '../config/common-schema.js';
 import type { PlannedContract, CheckResult, CheckEnvironment } from './types.js';
 
@@ -21,20 +22,28 @@ export async function checkTestSuite(contract: PlannedContract, env: CheckEnviro
   const command = contract.command ?? '';
   if (!command.trim()) return { passed: false, errors: ['test_suite contract has no command'] };
   const timeout = contract.timeout !== undefined ? durationMs(contract.timeout) : DEFAULT_TEST_TIMEOUT_MS;
-  const result = await execa('/bin/sh', ['-c', command], {
+  // Its own process group, so a timeout or cancel also stops what the command started (test runners fork).
+  const child = execa('/bin/sh', ['-c', command], {
     cwd: testSuiteDir(contract, env.workspace, env.projectRoot),
     env: env.env,
     extendEnv: false,
     all: true,
     reject: false,
     stdin: 'ignore',
-    timeout,
-    cancelSignal: env.signal,
-    forceKillAfterDelay: 2000,
+    detached: true,
   });
+  const untrack = child.pid !== undefined ? trackGroup(child.pid) : () => {};
+  let timedOut = false;
+  const stop = () => void (child.pid !== undefined && terminateGroup(child.pid, 2000));
+  const timer = setTimeout(() => ((timedOut = true), stop()), timeout);
+  env.signal.addEventListener('abort', stop, { once: true });
+  const result = await child;
+  clearTimeout(timer);
+  env.signal.removeEventListener('abort', stop);
+  untrack();
   const output = String(result.all ?? '');
   if (result.exitCode === 0) return { passed: true, errors: [], output };
-  const why = result.timedOut
+  const why = timedOut
     ? `\`${command}\` ran past ${Math.round(timeout / 1000)}s`
     : result.exitCode === undefined
       ? `\`${command}\` could not run: ${result.shortMessage}`

@@ -5,19 +5,3 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const factor = policy.backoff === 'fixed' ? 1 : policy.backoff === 'linear' ? attempt : 2 ** (attempt - 1);
   return Math.min(policy.baseDelayMs * factor, policy.maxDelayMs);
 }
-
-/** Waits `ms`, resolving early (with false) the moment `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

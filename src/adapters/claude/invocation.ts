@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isolatedHome } from '../agent-process.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** Variables that keep Claude Code from reaching anything but the model API, and cap its own retries. */
@@ -16,11 +16,6 @@ const PERMISSION_FLAGS = ['--permission-mode', '--dangerously-skip-permissions']
 /** Headless nobody can approve a prompt: an allow list means `default` (unlisted tools refused), else bypass. */
 export function claudePermissionMode(config: AdapterRunConfig): 'default' | 'bypassPermissions' {
   return (config.persona?.allowedTools.length ?? 0) > 0 ? 'default' : 'bypassPermissions';
-}
-
-/** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
-export function isolatedHome(config: AdapterRunConfig): string {
-  return join(config.attemptDir, 'home');
 }
 
 /** The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the model, the persona's prompt. */

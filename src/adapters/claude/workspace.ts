@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
-import { isolatedHome } from './invocation.js';
+import { isolatedHome } from '../agent-process.js';
 
 /** The project settings file Claude Code reads from its working directory. */
 export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');

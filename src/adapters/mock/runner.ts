@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { abortableSleep } from '../../abortable-sleep.js';
 import { abortFailure } from '../spawn-failure.js';
 import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type StreamEvent } from '../types.js';
 
@@ -37,7 +38,7 @@ export class MockRunner implements AdapterRunner {
       await writeFile(target, content);
     }
     if (!signal.aborted) for (const event of script.events ?? []) onEvent(event);
-    const finishedInTime = await wait(script.delayMs ?? 0, signal);
+    const finishedInTime = await abortableSleep(script.delayMs ?? 0, signal);
     const result: AdapterResult = {
       ok: true,
       exitCode: 0,
@@ -63,20 +64,4 @@ function insideWorkspace(workspace: string, path: string): string {
   const rel = relative(workspace, target);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new Error(`mock script path escapes the workspace: ${path}`);
   return target;
-}
-
-/** Waits `ms`, or less if the signal aborts; true when the wait ran its full length. */
-function wait(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((done) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      done(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      done(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

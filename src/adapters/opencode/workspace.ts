@@ -1,0 +1,72 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isolatedHome } from '../agent-process.js';
+import { writeInstructionFile } from '../instructions.js';
+import type { AdapterRunConfig } from '../types.js';
+import { OPENCODE_PROVIDER, openCodeModel } from './invocation.js';
+
+type Rule = 'allow' | 'deny';
+type PermissionValue = Rule | Record<string, Rule>;
+
+/** OpenCode's tool names for Claude-style persona tool names. */
+const TOOL_NAMES: Record<string, string> = { bash: 'bash', edit: 'edit', write: 'edit', multiedit: 'edit', webfetch: 'webfetch', read: 'read', glob: 'glob', grep: 'grep' };
+
+/** Splits "Bash(git push *)" into ["bash", "git push *"], "Edit" into ["edit", undefined]. */
+function parseToolRule(rule: string): [string, string | undefined] {
+  const match = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(rule.trim());
+  const name = match?.[1]?.toLowerCase() ?? rule.trim().toLowerCase();
+  return [TOOL_NAMES[name] ?? name, match?.[2]];
+}
+
+/** The `permission` block of opencode.json from the persona: denied tools and command patterns, the rest allowed. */
+export function openCodePermissions(allowed: readonly string[], denied: readonly string[]): Record<string, PermissionValue> {
+  const permission: Record<string, PermissionValue> = { bash: 'allow', edit: 'allow', webfetch: 'allow' };
+  if (allowed.length > 0) {
+    const named = new Set(allowed.map((rule) => parseToolRule(rule)[0]));
+    for (const tool of Object.keys(permission)) if (!named.has(tool)) permission[tool] = 'deny';
+  }
+  for (const rule of denied) {
+    const [tool, pattern] = parseToolRule(rule);
+    if (pattern === undefined) permission[tool] = 'deny';
+    else {
+      const current = permission[tool];
+      const patterns = typeof current === 'object' ? current : { '*': current ?? 'allow' };
+      permission[tool] = { ...patterns, [pattern]: 'deny' };
+    }
+  }
+  return permission;
+}
+
+/** opencode.json: Wave's OpenAI-compatible provider when the adapter has a base_url, the model, permissions. */
+export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown> {
+  const model = openCodeModel(config);
+  const { baseUrl, apiKeyEnv } = config.adapter;
+  const modelId = model?.slice(OPENCODE_PROVIDER.length + 1) ?? 'default';
+  const provider = baseUrl
+    ? {
+        provider: {
+          [OPENCODE_PROVIDER]: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Wave',
+            options: { baseURL: baseUrl, apiKey: apiKeyEnv ? `{env:${apiKeyEnv}}` : 'none' },
+            models: { [modelId]: { name: modelId, tool_call: true, limit: { context: 128_000, output: 8_192 } } },
+          },
+        },
+      }
+    : {};
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    ...provider,
+    ...(model ? { model, small_model: model } : {}),
+    autoupdate: false,
+    share: 'disabled',
+    permission: openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []),
+  };
+}
+
+/** Writes opencode.json and the persona's AGENTS.md into the workspace, and the isolated home when asked. */
+export async function prepareOpenCodeWorkspace(config: AdapterRunConfig): Promise<void> {
+  if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
+  await writeFile(join(config.workspace, 'opencode.json'), `${JSON.stringify(openCodeConfig(config), null, 2)}\n`);
+  await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
+}
