@@ -2,6 +2,8 @@ import { WaveError } from '../errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
 import { ClaudeRunner } from './claude/runner.js';
+import { CodexRunner } from './codex/runner.js';
+import { GeminiRunner } from './gemini/runner.js';
 import { OpenCodeRunner } from './opencode/runner.js';
 import { ProcessRunner } from './process/runner.js';
 import type { AdapterRunner } from './types.js';
@@ -42,5 +44,7 @@ export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRe
     .register(new ProcessRunner({ redactor: options.redactor }))
     .register(new LlmRunner({ redactor: options.redactor }))
     .register(new ClaudeRunner({ redactor: options.redactor }))
-    .register(new OpenCodeRunner({ redactor: options.redactor }));
+    .register(new OpenCodeRunner({ redactor: options.redactor }))
+    .register(new CodexRunner({ redactor: options.redactor }))
+    .register(new GeminiRunner({ redactor: options.redactor }));
 }

@@ -12,7 +12,7 @@ export const ContractSchema = z
       .describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
     schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
     source: z.string().optional().describe('The workspace file checked (json_schema, non_empty_file); default: the step\'s first output artifact.'),
-    validate: z.boolean().optional(),
+    validate: z.boolean().optional().describe('false switches the contract off (it stays in the file).'),
     command: z.string().optional().describe('test_suite: the shell command that must exit 0.'),
     dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
     timeout: Duration.optional(),

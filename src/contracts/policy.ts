@@ -10,7 +10,8 @@ export const DEFAULT_CONTRACT_RETRIES = 2;
  */
 export function contractAction(contract: PlannedContract, passed: boolean, retriesUsed: number): ContractAction {
   if (passed) return 'pass';
-  const policy = contract.on_failure ?? 'fail';
+  // Wave's `must_pass: false` is a contract that only warns unless on_failure says otherwise.
+  const policy = contract.on_failure ?? (contract.must_pass === false ? 'warn' : 'fail');
   if (policy === 'retry') return retriesUsed < (contract.max_retries ?? DEFAULT_CONTRACT_RETRIES) ? 'retry' : 'fail';
   return policy;
 }

@@ -45,7 +45,9 @@ export function readSchema(
 
 /** The step's contracts with schemas read, judges resolved and targets named. */
 export function planContracts(step: Step, manifest: Manifest, manifestDir: string): PlannedContract[] {
-  const contracts = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
+  const declared = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
+  // Wave's `validate: false` keeps a contract in the file but switches it off.
+  const contracts = declared.filter((contract) => contract.validate !== false);
   return contracts.map((contract, i) => {
     const where = `step \`${step.id}\` contract ${i + 1} (${contract.type})`;
     const schemaObject = contract.type === 'json_schema' ? readSchema(contract, manifestDir, where) : undefined;

@@ -72,6 +72,7 @@ describe('on_failure policy', () => {
     expect(['warn', 'continue', 'skip'].map((p) => contractAction(c(p as 'warn'), false, 0))).toEqual(['warn', 'continue', 'skip']);
     expect([0, 1, 2].map((used) => contractAction(c('retry', 2), false, used))).toEqual(['retry', 'retry', 'fail']);
     expect(contractAction(c('retry', 0), false, 0)).toBe('fail');
+    expect(contractAction(contract({ type: 'non_empty_file', must_pass: false }), false, 0)).toBe('warn');
     expect(['pass', 'warn', 'skip', 'fail'].map((a) => stopsChecking(a as 'pass'))).toEqual([false, false, true, true]);
   });
 });

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSequence, parseScenarioPath, startModelServer, type ModelServer } from './model-server.mjs';
 
+/** A completion's JSON body, loosely typed: the tests check its shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async (response: Response): Promise<any> => response.json();
+
 const chat = (server: ModelServer, prefix: string, body: object = {}) =>
   fetch(`${server.url}${prefix}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }) });
 
@@ -22,7 +26,7 @@ describe('the scripted model server', () => {
 
   it('answers a text scenario without streaming, with the text from the path and usage', async () => {
     const response = await chat(server, `/s/text/${encodeURIComponent('plain answer')}`);
-    const body = await response.json();
+    const body = await json(response);
     expect(body.choices[0].message.content).toBe('plain answer');
     expect(body.usage.prompt_tokens).toBeGreaterThan(0);
   });
@@ -32,7 +36,7 @@ describe('the scripted model server', () => {
     const texts = [];
     for (let i = 0; i < 4; i++) {
       const response = await chat(server, prefix);
-      texts.push(response.ok ? (await response.json()).choices[0].message.content : response.status);
+      texts.push(response.ok ? (await json(response)).choices[0].message.content : response.status);
     }
     expect(texts).toEqual(['first', 503, 'third', 'third']);
     const logged = server.requests.filter((r) => r.scenario === 'seq');
@@ -63,7 +67,7 @@ describe('the scripted model server', () => {
       const url = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().split('\n')[0]!)));
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const response = await fetch(`${url}/s/text/logged/v1/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
-      expect((await response.json()).choices[0].message.content).toBe('logged');
+      expect((await json(response)).choices[0].message.content).toBe('logged');
       expect(JSON.parse(readFileSync(log, 'utf8').trim())).toMatchObject({ scenario: 'text', params: ['logged'], body: { model: 'm' } });
     } finally {
       child.kill('SIGTERM');

@@ -14,4 +14,5 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   logs: async () => (await import('./logs.js')).registerLogs,
   cancel: async () => (await import('./cancel.js')).registerCancel,
   schema: async () => (await import('./schema.js')).registerSchema,
+  doctor: async () => (await import('./doctor.js')).registerDoctor,
 };

@@ -1,0 +1,47 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import type { SpawnResult } from '../spawn.js';
+import { NO_TOKENS, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import { CodexEventReader, codexErrorClass } from './parse.js';
+
+/**
+ * Reads one attempt of `codex exec --json`. Success is `turn.completed`; `turn.failed` (or an exit without
+ * either) is a failure. Usage is cumulative over the thread, so the last turn's figures are the totals.
+ */
+export class CodexStream implements AgentStream {
+  private readonly reader = new CodexEventReader();
+  private tokens: TokenUsage = { ...NO_TOKENS };
+  private sessionId: string | undefined;
+  private lastText = '';
+  private completed = false;
+  private failure: Failure | undefined;
+  private lastError: string | undefined;
+
+  /** The events of one stdout line; never throws. */
+  line(line: string): StreamEvent[] {
+    const object = parseJsonLine(line);
+    if (!object) return [];
+    const events = this.reader.events(object);
+    for (const event of events) {
+      if (event.kind === 'system' && event.sessionId) this.sessionId = event.sessionId;
+      if (event.kind === 'text') this.lastText = event.text;
+      if (event.kind === 'usage') this.tokens = event.tokens;
+      if (event.kind === 'error') this.lastError = event.message;
+    }
+    if (object.type === 'turn.completed') this.completed = true;
+    if (object.type === 'turn.failed') {
+      const message = events[0]?.kind === 'error' ? events[0].message : 'the turn failed';
+      this.failure = { class: codexErrorClass(message), message };
+    }
+    return events;
+  }
+
+  /** The outcome from the terminal turn event and the exit code. */
+  finish(spawn: SpawnResult): AgentOutcome {
+    let failure = this.failure;
+    if (!failure && !(this.completed && spawn.exitCode === 0)) {
+      failure = this.lastError ? { class: codexErrorClass(this.lastError), message: this.lastError } : exitedWithoutResult(spawn, 'Codex');
+    }
+    return { ok: failure === undefined, text: this.lastText, tokens: this.tokens, ...(this.sessionId ? { sessionId: this.sessionId } : {}), ...(failure ? { failure } : {}) };
+  }
+}

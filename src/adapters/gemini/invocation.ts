@@ -1,0 +1,33 @@
+import { isolatedHome } from '../agent-process.js';
+import type { AdapterRunConfig } from '../types.js';
+
+/** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
+const PLACEHOLDER_KEY = 'none';
+
+/** Gemini CLI settings: API-key auth (needed with a base URL), no usage statistics, telemetry or updates, retries capped. */
+export function geminiSettings(): Record<string, unknown> {
+  return {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 2 },
+  };
+}
+
+/** The argv of `gemini -p <prompt> --output-format stream-json`, approving tools (--yolo needs --skip-trust). */
+export function buildGeminiArgs(config: AdapterRunConfig): string[] {
+  const model = config.model ?? config.adapter.model;
+  return ['-p', config.prompt, '--output-format', 'stream-json', '--yolo', '--skip-trust', ...(model ? ['-m', model] : []), ...(config.adapter.args ?? [])];
+}
+
+/** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated. */
+export function buildGeminiEnv(config: AdapterRunConfig): Record<string, string> {
+  const env: Record<string, string> = { ...config.env };
+  const { baseUrl, apiKeyEnv, isolated } = config.adapter;
+  if (baseUrl) env.GOOGLE_GEMINI_BASE_URL = baseUrl;
+  const key = apiKeyEnv ? config.env[apiKeyEnv] : undefined;
+  if (key) env.GEMINI_API_KEY = key;
+  else if (baseUrl) env.GEMINI_API_KEY ??= PLACEHOLDER_KEY;
+  if (isolated) env.GEMINI_CLI_HOME = isolatedHome(config);
+  return env;
+}

@@ -1,0 +1,57 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { exitedWithoutResult, httpStatusClass, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import type { SpawnResult } from '../spawn.js';
+import { NO_TOKENS, type Failure, type StreamEvent } from '../types.js';
+import { geminiObjectEvents, geminiTokens } from './parse.js';
+
+/** Gemini exits with the HTTP status of a failed request, mod 256. */
+const EXIT_STATUSES: Record<number, number> = { 145: 401, 147: 403, 173: 429, 244: 500, 246: 502, 247: 503 };
+
+/** The failure class of a Gemini error: from its exit code (an HTTP status mod 256), else from the message. */
+export function geminiFailure(message: string, exitCode: number | null): Failure {
+  const fromMessage = /\b(401|403|429|5\d\d)\b/.exec(message)?.[1];
+  const status = (exitCode !== null ? EXIT_STATUSES[exitCode] : undefined) ?? (fromMessage ? Number(fromMessage) : undefined);
+  const failureClass = httpStatusClass(status) ?? (exitCode === 53 ? 'max_turns' : 'non_zero_exit');
+  return { class: failureClass, message };
+}
+
+/**
+ * Reads one attempt of Gemini CLI. The run succeeded only when a `result` with status "success" came: the exit code
+ * alone is not enough (SIGTERM gives 0). Assistant text arrives as delta chunks, joined into the answer.
+ */
+export class GeminiStream implements AgentStream {
+  private result: Record<string, unknown> | undefined;
+  private sessionId: string | undefined;
+  private text = '';
+  private afterTool = false;
+
+  /** The events of one stdout line; never throws. */
+  line(line: string): StreamEvent[] {
+    const object = parseJsonLine(line);
+    if (!object) return [];
+    const events = geminiObjectEvents(object);
+    for (const event of events) {
+      if (event.kind === 'system' && event.sessionId) this.sessionId = event.sessionId;
+      if (event.kind === 'tool_use' || event.kind === 'tool_result') this.afterTool = true;
+      if (event.kind === 'text') {
+        // The answer is the assistant text after the last tool call.
+        this.text = this.afterTool ? event.text : this.text + event.text;
+        this.afterTool = false;
+      }
+    }
+    if (object.type === 'result') this.result = object;
+    return events;
+  }
+
+  /** The outcome from the `result` event and the exit code. */
+  finish(spawn: SpawnResult): AgentOutcome {
+    const sessionId = this.sessionId ? { sessionId: this.sessionId } : {};
+    const result = this.result;
+    if (!result) return { ok: false, text: this.text, tokens: { ...NO_TOKENS }, ...sessionId, failure: exitedWithoutResult(spawn, 'Gemini CLI') };
+    const tokens = geminiTokens(result.stats);
+    if (result.status === 'success') return { ok: true, text: this.text, tokens, ...sessionId };
+    const error = typeof result.error === 'object' && result.error !== null ? (result.error as Record<string, unknown>) : {};
+    const message = typeof error.message === 'string' ? error.message : 'Gemini CLI reported an error';
+    return { ok: false, text: this.text, tokens, ...sessionId, failure: geminiFailure(message, spawn.exitCode) };
+  }
+}

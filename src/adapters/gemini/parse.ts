@@ -1,0 +1,55 @@
+import { parseJsonLine } from '../../stream/lines.js';
+import { toolTarget } from '../tool-target.js';
+import type { StreamEvent, TokenUsage } from '../types.js';
+
+/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
+const MAX_TOOL_CONTENT_CHARS = 2_000;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** Tokens of a Gemini `result.stats`: `input` is the uncached part of `input_tokens`, `cached` the rest. */
+export function geminiTokens(stats: unknown): TokenUsage {
+  const s = isObject(stats) ? stats : {};
+  const cached = num(s.cached);
+  const input = typeof s.input === 'number' ? num(s.input) : Math.max(0, num(s.input_tokens) - cached);
+  return { input, output: num(s.output_tokens), cacheRead: cached, cacheWrite: 0 };
+}
+
+/** The StreamEvents of one parsed `gemini --output-format stream-json` object; unknown types give none. */
+export function geminiObjectEvents(object: Json): StreamEvent[] {
+  switch (object.type) {
+    case 'init':
+      return [{ kind: 'system', subtype: 'init', ...(str(object.session_id) ? { sessionId: str(object.session_id) } : {}), ...(str(object.model) ? { model: str(object.model) } : {}) }];
+    case 'message':
+      return object.role === 'assistant' && typeof object.content === 'string' ? [{ kind: 'text', text: object.content }] : [];
+    case 'tool_use': {
+      const id = str(object.tool_id);
+      const target = toolTarget(object.parameters);
+      return [{ kind: 'tool_use', name: str(object.tool_name) ?? 'tool', ...(id ? { id } : {}), ...(target ? { target } : {}) }];
+    }
+    case 'tool_result': {
+      const id = str(object.tool_id);
+      const error = isObject(object.error) ? str(object.error.message) : undefined;
+      const content = (error ?? str(object.output) ?? '').slice(0, MAX_TOOL_CONTENT_CHARS);
+      return [{ kind: 'tool_result', isError: object.status === 'error', ...(id ? { id } : {}), content }];
+    }
+    case 'error':
+      return [{ kind: 'error', message: str(object.message) ?? 'error' }];
+    case 'result': {
+      const tokens = geminiTokens(object.stats);
+      return [{ kind: 'usage', tokens }, { kind: 'result', ok: object.status === 'success', tokens }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The StreamEvents of one stdout line of Gemini CLI; garbage, partial JSON and unknown types give none. */
+export function parseGeminiLine(line: string): StreamEvent[] {
+  const object = parseJsonLine(line);
+  return object ? geminiObjectEvents(object) : [];
+}

@@ -1,0 +1,15 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isolatedHome } from '../agent-process.js';
+import { writeInstructionFile } from '../instructions.js';
+import type { AdapterRunConfig } from '../types.js';
+import { geminiSettings } from './invocation.js';
+
+/** Writes the persona's GEMINI.md into the workspace and, when isolated, settings.json into the attempt's home. */
+export async function prepareGeminiWorkspace(config: AdapterRunConfig): Promise<void> {
+  await writeInstructionFile(join(config.workspace, 'GEMINI.md'), config.persona?.systemPrompt ?? '');
+  if (!config.adapter.isolated) return;
+  const dir = join(isolatedHome(config), '.gemini');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'settings.json'), `${JSON.stringify(geminiSettings(), null, 2)}\n`);
+}

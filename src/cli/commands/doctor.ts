@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { execa } from 'execa';
+import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js';
+import { resolveBinary } from '../../adapters/binary.js';
+import { findManifest, loadManifest } from '../../config/load.js';
+import { resolveAdapter } from '../../plan/resolve-step.js';
+import { EXIT } from '../exit-codes.js';
+
+/** How long `<binary> --version` may take (Gemini needs a few seconds to start). */
+const VERSION_TIMEOUT_MS = 20_000;
+
+/** What doctor found about one adapter. */
+export interface AdapterCheck {
+  adapter: string;
+  type: string;
+  binary?: string;
+  path?: string;
+  version?: string;
+  access: AccessMode;
+  model: string;
+  usable: boolean;
+  problems: string[];
+}
+
+async function versionOf(path: string): Promise<string | undefined> {
+  const result = await execa(path, ['--version'], { reject: false, timeout: VERSION_TIMEOUT_MS, stdin: 'ignore', env: { NO_COLOR: '1' } });
+  const line = String(result.stdout).trim().split('\n')[0];
+  return result.exitCode === 0 && line ? line : undefined;
+}
+
+/** Checks every adapter of the manifest: binary and version, access mode, model. */
+export async function checkAdapters(manifestFile: string, env: Record<string, string | undefined>): Promise<AdapterCheck[]> {
+  const manifest = await loadManifest(manifestFile);
+  const names = Object.keys(manifest.value.adapters ?? {});
+  return Promise.all(
+    names.map(async (name): Promise<AdapterCheck> => {
+      const adapter = resolveAdapter(manifest.value, name);
+      const problems: string[] = [];
+      const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? adapter.type);
+      const path = binary ? resolveBinary(binary, env, manifest.dir) : undefined;
+      if (binary && !path) problems.push(`binary "${binary}" not found on PATH or in node_modules/.bin`);
+      const version = path && adapter.type !== 'process' ? await versionOf(path) : undefined;
+      if (path && adapter.type !== 'process' && !version) problems.push(`"${binary} --version" failed`);
+      const access = detectAccessMode(adapter, env, manifest.value.runtime?.sandbox?.env_passthrough ?? []);
+      if (access.mode === 'none') problems.push(`no access: ${access.detail}`);
+      return {
+        adapter: name,
+        type: adapter.type,
+        ...(binary ? { binary } : {}),
+        ...(path ? { path } : {}),
+        ...(version ? { version } : {}),
+        access,
+        model: adapter.type === 'process' ? '-' : (adapter.model ?? '(the CLI\'s default)'),
+        usable: problems.length === 0,
+        problems,
+      };
+    }),
+  );
+}
+
+function textReport(checks: AdapterCheck[]): string {
+  const lines = checks.map((c) => {
+    const head = `${c.usable ? 'ok  ' : 'FAIL'} ${c.adapter} (${c.type})`;
+    const where = c.binary ? `  binary: ${c.path ?? `${c.binary} (not found)`}${c.version ? `  version: ${c.version}` : ''}` : '';
+    const access = `  access: ${c.access.mode} (${c.access.detail})  model: ${c.model}`;
+    return [head, where, access, ...c.problems.map((p) => `  problem: ${p}`)].filter(Boolean).join('\n');
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** `wave doctor [--json]`: is every adapter of the manifest installed and able to reach a model? */
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('Check each adapter: binary and version, access mode (local, API key, subscription login), model.')
+    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (flags: { manifest?: string; json?: boolean }) => {
+      const checks = await checkAdapters(findManifest(process.cwd(), flags.manifest), process.env);
+      process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : textReport(checks));
+      process.exitCode = checks.every((c) => c.usable) ? EXIT.ok : EXIT.runFailed;
+    });
+}

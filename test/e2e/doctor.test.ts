@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { runWave } from '../support/cli.js';
+import { makeProject } from '../support/project.js';
+import { cliAvailable } from './agents.js';
+
+const available = cliAvailable('claude');
+
+describe.skipIf(!available)('wave doctor', () => {
+  it('reports binary, version, access mode and model for each adapter; exit 1 when one is unusable', async () => {
+    const project = makeProject({
+      'wave.yaml': `kind: WaveManifest
+metadata: { name: d }
+adapters:
+  local: { type: claude, binary: claude, model: claude-test, base_url: "http://127.0.0.1:9/s/text" }
+  keyed: { type: claude, binary: claude, api_key_env: MY_CLAUDE_KEY }
+  unpassed: { type: claude, binary: claude, isolated: true }
+  missing: { type: codex, binary: codex-not-installed-here, base_url: "http://127.0.0.1:9/v1" }
+  shell: { type: process, binary: sh }
+runtime: { sandbox: { env_passthrough: [MY_CLAUDE_KEY] } }
+`,
+    });
+    const result = await runWave(['doctor', '--json'], { cwd: project, env: { MY_CLAUDE_KEY: 'k', ANTHROPIC_API_KEY: 'not-passed' } });
+    expect(result.code).toBe(1);
+    const checks = Object.fromEntries((JSON.parse(result.stdout) as Array<Record<string, any>>).map((c) => [c.adapter, c]));
+    expect(checks.local).toMatchObject({ usable: true, model: 'claude-test', access: { mode: 'local', detail: 'http://127.0.0.1:9/s/text' } });
+    expect(checks.local.path).toMatch(/claude$/);
+    expect(checks.local.version).toContain('Claude Code');
+    expect(checks.keyed).toMatchObject({ usable: true, access: { mode: 'api_key', detail: 'MY_CLAUDE_KEY' } });
+    expect(checks.unpassed).toMatchObject({ usable: false, access: { mode: 'none' } });
+    expect(checks.unpassed.access.detail).toContain('ANTHROPIC_API_KEY is set but not listed in runtime.sandbox.env_passthrough');
+    expect(checks.missing.usable).toBe(false);
+    expect(checks.missing.problems[0]).toContain('codex-not-installed-here');
+    expect(checks.shell).toMatchObject({ usable: true, access: { mode: 'not_needed' } });
+
+    const text = await runWave(['doctor'], { cwd: project, env: { MY_CLAUDE_KEY: 'k' } });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^ok {3}local \(claude\)/m);
+    expect(text.stdout).toMatch(/^FAIL missing \(codex\)/m);
+  });
+
+  it('exit 0 when every adapter is usable', async () => {
+    const project = makeProject({
+      'wave.yaml': `kind: WaveManifest
+metadata: { name: d }
+adapters:
+  local: { type: claude, binary: claude, base_url: "http://127.0.0.1:9/s/text" }
+`,
+    });
+    const result = await runWave(['doctor'], { cwd: project });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+});
