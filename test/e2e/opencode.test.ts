@@ -64,6 +64,37 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
     expect(run.record.steps.work!.attempts).toHaveLength(1);
   });
 
+  it('429 with retry-after: OpenCode retries on its own, then rate_limited with the retry-after; Wave waits and retries', async () => {
+    const run = await runAgentPipeline(
+      manifest([openCodeAdapter('oc', `${server.url}/s/http429/1/v1`)], '  agent: { adapter: oc }'),
+      oneStepPipeline('agent', '    retry: { max_attempts: 2, base_delay: 100ms }\n'),
+    );
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure).toMatchObject({ class: 'rate_limited', retryAfterMs: 1000 });
+    expect(run.record.steps.work!.attempts).toHaveLength(2);
+    expect(run.events.find((e) => e.type === 'step_retrying')!.delayMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a stall after the first event: stalled by Wave\'s watchdog and failed', async () => {
+    const run = await runAgentPipeline(
+      manifest([openCodeAdapter('oc', `${server.url}/s/stall/v1`)], '  agent: { adapter: oc }').replace('runtime:\n', 'runtime:\n  stall_timeout: 3s\n'),
+      oneStepPipeline('agent'),
+    );
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe('stalled');
+  });
+
+  it('a truncated stream: OpenCode loops on its own, Wave\'s step timeout ends it and no process is left', async () => {
+    const run = await runAgentPipeline(
+      manifest([openCodeAdapter('oc', `${server.url}/s/truncated/v1`)], '  agent: { adapter: oc }'),
+      oneStepPipeline('agent', '    timeout_minutes: 0.25\n'),
+    );
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe('timeout');
+    const pid = run.record.steps.work!.attempts[0]!.pid!;
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
   it('a binary that is not installed: spawn_failed naming the npm package', async () => {
     const run = await runAgentPipeline(
       manifest([openCodeAdapter('oc', `${server.url}/s/text/v1`).replace('binary: opencode', 'binary: opencode-missing')], '  agent: { adapter: oc }'),

@@ -15,6 +15,7 @@ const SCAFFOLD: ReadonlyArray<{ path: string; schema?: SchemaName }> = [
   { path: 'personas/craftsman.md' },
   { path: 'personas/reviewer.md' },
   { path: 'personas/shell.md' },
+  { path: 'personas/critic.md' },
   { path: 'pipelines/review.yaml', schema: 'pipeline' },
 ];
 

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+
+const available = cliAvailable('gemini');
+
+function geminiManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
+  const lines = Object.entries(adapters).map(([name, baseUrl]) => `  ${name}: { type: gemini, binary: gemini, model: gemini-2.5-pro, isolated: true, base_url: "${baseUrl}" }`);
+  return `kind: WaveManifest
+metadata: { name: e2e }
+adapters:
+${lines.join('\n')}
+personas:
+${personas}
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${runtime}`;
+}
+
+const RETRY = '    retry: { max_attempts: 2, base_delay: 100ms, backoff: fixed }\n';
+
+describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
+  let server: ModelServer;
+  beforeAll(async () => (server = await startModelServer()));
+  afterAll(() => server?.close());
+
+  it('step 1 writes a file with Gemini\'s own write_file, step 2 reads it as an injected artifact', async () => {
+    const manifest = geminiManifest(
+      { writer: `${server.url}/s/write/notes.txt/${param('from gemini step one\n')}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
+      '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+    );
+    const run = await runAgentPipeline(
+      manifest,
+      `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    persona: writer
+    exec: { type: prompt, source: "Write notes.txt." }
+    output_artifacts: [{ name: notes, path: notes.txt }]
+  - id: read
+    persona: reader
+    dependencies: [write]
+    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
+    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
+`,
+      { 'personas/writer.md': 'GEMINI PERSONA MARKER\n' },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'read', 'output.txt'), 'utf8')).toContain('from gemini step one');
+    const tools = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use').map((e) => [e.stepId, e.event.name, e.event.target]);
+    expect(tools).toEqual([['write', 'write_file', 'notes.txt'], ['read', 'run_shell_command', 'cat .wave/artifacts/notes']]);
+    expect(run.record.steps.write!.tokens.input).toBeGreaterThan(0);
+    expect(run.record.steps.write!.tokens.cacheRead).toBeGreaterThan(0);
+    // The persona prompt reached the model through GEMINI.md.
+    expect(JSON.stringify(server.requests.find((r) => r.scenario === 'write' && r.body)!.body)).toContain('GEMINI PERSONA MARKER');
+  });
+
+  it.each([
+    ['http401', 'auth_failed', 1],
+    ['http500', 'server_error', 2],
+    ['http429/1', 'rate_limited', 2],
+  ])('%s: %s after %i attempt(s)', async (scenario, failureClass, attempts) => {
+    const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/${scenario}` }, '  agent: { adapter: agent }'), oneStepPipeline('agent', RETRY));
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe(failureClass);
+    expect(run.record.steps.work!.attempts).toHaveLength(attempts);
+  });
+
+  it('a stall: stalled by Wave\'s watchdog, retried, then failed', async () => {
+    const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/stall` }, '  agent: { adapter: agent }', '  stall_timeout: 3s\n'), oneStepPipeline('agent', RETRY));
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe('stalled');
+    expect(run.record.steps.work!.attempts).toHaveLength(2);
+  });
+
+  it('a truncated stream: the result says error, the step fails', async () => {
+    const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/truncated` }, '  agent: { adapter: agent }'), oneStepPipeline('agent'));
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe('non_zero_exit');
+  });
+
+  it('a binary that is not installed: spawn_failed naming the npm package', async () => {
+    const manifest = geminiManifest({ agent: `${server.url}/s/text` }, '  agent: { adapter: agent }').replace('binary: gemini,', 'binary: gemini-missing,');
+    const run = await runAgentPipeline(manifest, oneStepPipeline('agent'));
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.hint).toContain('npm install --save-dev @google/gemini-cli');
+  });
+});
