@@ -1,25 +1,16 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
 import { prepareWorkspace, removeRunWorkspaces, type WorkspaceSpec } from '../../src/executor/workspace.js';
 import { branchSlug } from '../../src/executor/worktree.js';
-import { git, makeProject, makeRepository, registeredWorktrees, tempDir, writeTree } from '../fixtures/workspace/helpers.js';
+import { git, makeProject, registeredWorktrees, writeTree, projectPerTest } from '../fixtures/workspace/helpers.js';
 
 let dir: string;
-let cleanup: () => Promise<void>;
 let project: string;
 let workspaceRoot: string;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  project = join(dir, 'project');
-  workspaceRoot = join(project, '.wave', 'workspaces');
-  await makeProject(project);
-  await makeRepository(project);
-});
-afterEach(() => cleanup());
+projectPerTest((paths) => ({ dir, project, workspaceRoot } = paths), { git: true });
 
 function prepare(stepId: string, spec: WorkspaceSpec, runId = 'run-1') {
   return prepareWorkspace({ workspaceRoot, runId, stepId, projectRoot: project, spec });

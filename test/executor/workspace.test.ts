@@ -1,23 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
 import { prepareWorkspace, removeRunWorkspaces } from '../../src/executor/workspace.js';
-import { makeProject, tempDir } from '../fixtures/workspace/helpers.js';
+import { projectPerTest } from '../fixtures/workspace/helpers.js';
 
 let dir: string;
-let cleanup: () => Promise<void>;
 let project: string;
 let workspaceRoot: string;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  project = join(dir, 'project');
-  workspaceRoot = join(project, '.wave', 'workspaces');
-  await makeProject(project);
-});
-afterEach(() => cleanup());
+projectPerTest((paths) => ({ dir, project, workspaceRoot } = paths));
 
 describe('directory workspaces', () => {
   it('gives each step a fresh empty folder under <root>/<run-id>/<step-id>', async () => {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseCursorLine } from '../../src/adapters/cursor/parse.js';
+import { GeminiStream, geminiFailure } from '../../src/adapters/gemini/outcome.js';
+import { parseGeminiLine } from '../../src/adapters/gemini/parse.js';
+import type { SpawnResult } from '../../src/adapters/spawn.js';
+
+const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
+const GARBAGE = ['', 'garbage', '{"type":"result","status":', '[1]', 'null', '{"type":"unknown_kind","x":1}', Buffer.from([0xc3, 0x28, 0xa0, 0xa1]).toString('latin1')];
+
+// Lines recorded from Gemini CLI 0.61.0 against the scripted model server.
+const GM = {
+  init: '{"type":"init","timestamp":"t","session_id":"c881b5d9","model":"gemini-2.5-pro"}',
+  user: '{"type":"message","timestamp":"t","role":"user","content":"write it"}',
+  toolUse: '{"type":"tool_use","timestamp":"t","tool_name":"write_file","tool_id":"write_file_1","parameters":{"file_path":"notes.txt","content":"hello gemini\\n"}}',
+  toolResult: '{"type":"tool_result","timestamp":"t","tool_id":"write_file_1","status":"success"}',
+  delta1: '{"type":"message","timestamp":"t","role":"assistant","content":"Wrote ","delta":true}',
+  delta2: '{"type":"message","timestamp":"t","role":"assistant","content":"notes.txt.","delta":true}',
+  success: '{"type":"result","timestamp":"t","status":"success","stats":{"total_tokens":409,"input_tokens":376,"output_tokens":33,"cached":8,"input":368,"duration_ms":598,"tool_calls":1}}',
+  error: '{"type":"result","timestamp":"t","status":"error","error":{"type":"Error","message":"[API Error: rate limit reached]"},"stats":{"total_tokens":0,"input_tokens":0,"output_tokens":0,"cached":0,"input":0}}',
+};
+
+describe('Gemini stream', () => {
+  it('parses recorded lines; delta chunks after the last tool form the answer; success needs result status success', () => {
+    expect(parseGeminiLine(GM.toolUse)).toEqual([{ kind: 'tool_use', id: 'write_file_1', name: 'write_file', target: 'notes.txt' }]);
+    expect(parseGeminiLine(GM.user)).toEqual([]);
+    const stream = new GeminiStream();
+    for (const line of [GM.init, GM.user, GM.toolUse, GM.toolResult, GM.delta1, GM.delta2, GM.success]) stream.line(line);
+    expect(stream.finish(exited(0))).toEqual({ ok: true, text: 'Wrote notes.txt.', sessionId: 'c881b5d9', tokens: { input: 368, output: 33, cacheRead: 8, cacheWrite: 0 } });
+  });
+
+  it('the exit code is the HTTP status mod 256; exit 0 without a result (SIGTERM) is no success', () => {
+    const limited = new GeminiStream();
+    limited.line(GM.error);
+    expect(limited.finish(exited(173)).failure).toEqual({ class: 'rate_limited', message: '[API Error: rate limit reached]' });
+    expect(geminiFailure('x', 145).class).toBe('auth_failed');
+    expect(geminiFailure('x', 244).class).toBe('server_error');
+    expect(geminiFailure('Incomplete JSON segment at the end', 1).class).toBe('non_zero_exit');
+    const killed = new GeminiStream();
+    killed.line(GM.init);
+    expect(killed.finish(exited(0)).ok).toBe(false);
+  });
+
+  it('ignores garbage without throwing', () => {
+    for (const line of GARBAGE) expect(() => parseGeminiLine(line)).not.toThrow();
+    expect(GARBAGE.flatMap((l) => parseGeminiLine(l))).toEqual([]);
+  });
+});
+
+// The documented cursor-agent stream-json format (cursor.com/docs/cli/reference/output-format).
+describe('cursor-agent parser (documented format only: the CLI cannot run offline)', () => {
+  it('turns each documented event into StreamEvents', () => {
+    expect(parseCursorLine('{"type":"system","subtype":"init","session_id":"s1","model":"gpt-5","cwd":"/w","apiKeySource":"env","permissionMode":"default"}')).toEqual([{ kind: 'system', subtype: 'init', sessionId: 's1', model: 'gpt-5' }]);
+    expect(parseCursorLine('{"type":"user","message":{"role":"user","content":[{"type":"text","text":"do it"}]},"session_id":"s1"}')).toEqual([]);
+    expect(parseCursorLine('{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Reading the file."}]},"session_id":"s1"}')).toEqual([{ kind: 'text', text: 'Reading the file.' }]);
+    expect(parseCursorLine('{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_use', id: 'c1', name: 'read', target: 'README.md' }]);
+    expect(parseCursorLine('{"type":"tool_call","subtype":"started","call_id":"c2","tool_call":{"shellToolCall":{"args":{"command":"npm test"}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_use', id: 'c2', name: 'shell', target: 'npm test' }]);
+    expect(parseCursorLine('{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"},"result":{"success":{"content":"# x","totalLines":1}}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_result', id: 'c1', isError: false }]);
+    expect(parseCursorLine('{"type":"tool_call","subtype":"completed","call_id":"c3","tool_call":{"writeToolCall":{"args":{"path":"/etc/x"},"result":{"error":{"message":"denied"}}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_result', id: 'c3', isError: true }]);
+    expect(parseCursorLine('{"type":"result","subtype":"success","is_error":false,"duration_ms":1234,"duration_api_ms":1200,"result":"Done.","session_id":"s1","request_id":"r1"}')).toEqual([{ kind: 'result', ok: true, text: 'Done.', subtype: 'success' }]);
+  });
+
+  it('ignores garbage and odd shapes without throwing', () => {
+    const odd = [...GARBAGE, '{"type":"tool_call","subtype":"started"}', '{"type":"tool_call","tool_call":{"x":3}}', '{"type":"assistant","message":{"content":"str"}}'];
+    for (const line of odd) expect(() => parseCursorLine(line)).not.toThrow();
+    expect(odd.flatMap((l) => parseCursorLine(l))).toEqual([]);
+  });
+});
