@@ -8,5 +8,8 @@ export default defineConfig({
     // Process-heavy tests share two cores; forks isolate process-group signals.
     pool: 'forks',
     maxWorkers: 2,
+    // The JSON report feeds scripts/test-table.mjs (the CI log's table of agent CLI scenarios).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });

@@ -71,6 +71,8 @@ export interface ResolvedPersona {
   deniedTools: string[];
   allowedDomains: string[];
   skills: string[];
+  /** Absolute folder holding one sub-folder per skill (`<manifestDir>/skills`); absent when unknown. */
+  skillsDir?: string;
 }
 
 /** Everything a runner needs for one attempt; the executor builds it, the runner never reads config. */

@@ -1,5 +1,6 @@
 import { WaveError } from '../errors.js';
 import { missingFile } from './file-refs.js';
+import { skillErrors } from './skill-refs.js';
 import type { Locator } from './locator.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from './value-path.js';
@@ -32,6 +33,7 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
       }
       const missing = missingFile(persona.system_prompt_file, manifestDir, `persona \`${name}\` names system_prompt_file`, locator.locate([...at, 'system_prompt_file']));
       if (missing) errors.push(missing);
+      if (Array.isArray(persona.skills)) persona.skills.forEach((skill, i) => errors.push(...skillErrors(skill, name, manifestDir, locator.locate([...at, 'skills', i]))));
     }
   }
   const runtime = root.runtime;

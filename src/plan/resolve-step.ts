@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
 import { durationMs } from '../config/common-schema.js';
 import { adapterTypeOf } from '../config/load.js';
+import { SKILLS_SOURCE_FOLDER } from '../config/skill-refs.js';
 import type { Manifest } from '../config/manifest-schema.js';
 import type { RetryConfig, Step } from '../config/pipeline-schema.js';
 import { WaveError } from '../errors.js';
@@ -58,6 +59,7 @@ export function resolvePersona(manifest: Manifest, manifestDir: string, name: st
     deniedTools: persona.permissions?.deny ?? adapterDefaults?.deny ?? [],
     allowedDomains: [...(manifest.runtime?.sandbox?.default_allowed_domains ?? []), ...(persona.sandbox?.allowed_domains ?? [])],
     skills: persona.skills ?? [],
+    skillsDir: resolve(manifestDir, SKILLS_SOURCE_FOLDER),
   };
 }
 

@@ -14,7 +14,7 @@ describe.skipIf(!available)('claude: a real run through Claude Code', () => {
     const content = 'line one from step one\n';
     const manifest = claudeManifest(
       { writer: `${server.url}/s/write/notes.txt/${param(content)}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
-      '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+      '  writer: { adapter: writer, system_prompt_file: personas/writer.md, skills: [note-style] }\n  reader: { adapter: reader }',
     );
     const pipeline = `kind: WavePipeline
 metadata: { name: p }
@@ -22,7 +22,10 @@ steps:
   - id: write
     persona: writer
     exec: { type: prompt, source: "Write notes.txt." }
-    output_artifacts: [{ name: notes, path: notes.txt }]
+    output_artifacts:
+      - { name: notes, path: notes.txt }
+      - { name: skill, path: .claude/skills/note-style/SKILL.md }
+      - { name: skill-marker, path: .claude/skills/note-style/.wave-skill }
   - id: read
     persona: reader
     dependencies: [write]
@@ -32,6 +35,7 @@ steps:
     const run = await runAgentPipeline(manifest, pipeline, {
       'personas/writer.md': 'You write notes.\n',
       'personas/base-protocol.md': 'BASE PROTOCOL MARKER\n',
+      'skills/note-style/SKILL.md': '---\nname: note-style\ndescription: How notes are written.\n---\nWrite short notes.\n',
     });
     expect(run.code, run.stderr).toBe(0);
     const write = run.record.steps.write!;
@@ -40,6 +44,12 @@ steps:
     const artifact = write.artifacts.find((a) => a.name === 'notes');
     expect(artifact).toBeDefined();
     expect(readFileSync(artifact!.path.startsWith('/') ? artifact!.path : join(run.project, '.wave', 'runs', run.record.id, artifact!.path), 'utf8')).toBe(content);
+    // The persona's skill was copied into Claude's skills folder of the workspace, with Wave's marker.
+    const skillFiles = ['skill', 'skill-marker'].map((name) => write.artifacts.find((a) => a.name === name));
+    expect(skillFiles.every(Boolean)).toBe(true);
+    const [skill, marker] = skillFiles.map((a) => (a!.path.startsWith('/') ? a!.path : join(run.project, '.wave', 'runs', run.record.id, a!.path)));
+    expect(readFileSync(skill!, 'utf8')).toContain('Write short notes.');
+    expect(existsSync(marker!)).toBe(true);
     const writeStdout = attemptFile(run.project, run.record, 'write', 1, 'stdout');
     expect(writeStdout).toContain('"name":"Write"');
     expect(writeStdout).toContain('File created successfully');

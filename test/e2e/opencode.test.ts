@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliAvailable, oneStepPipeline, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { attemptFile, cliAvailable, type AgentRun, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('opencode') && cliAvailable('claude');
 
@@ -10,6 +10,9 @@ const openCodeAdapter = (name: string, baseUrl: string) =>
   `  ${name}: { type: opencode, binary: opencode, model: scripted, isolated: true, base_url: "${baseUrl}", api_key_env: OC_KEY, env: { OC_KEY: fake-key } }`;
 const claudeAdapter = (name: string, baseUrl: string) =>
   `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`;
+
+/** The absolute path of an artifact recorded in run.json. */
+const artifactPath = (run: AgentRun, path: string) => (path.startsWith('/') ? path : join(run.project, '.wave', 'runs', run.record.id, path));
 
 function manifest(adapters: string[], personas: string): string {
   return `kind: WaveManifest
@@ -27,6 +30,88 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
   let server: ModelServer;
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());
+
+  it('step 1 writes a file with OpenCode\'s own write tool, step 2 reads it as an injected artifact', async () => {
+    const content = 'line one from step one\n';
+    const run = await runAgentPipeline(
+      manifest(
+        [openCodeAdapter('writer', `${server.url}/s/write/notes.txt/${param(content)}/v1`), openCodeAdapter('reader', `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1`)],
+        '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+      ),
+      `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    persona: writer
+    exec: { type: prompt, source: "Write notes.txt." }
+    output_artifacts: [{ name: notes, path: notes.txt }]
+  - id: read
+    persona: reader
+    dependencies: [write]
+    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
+    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
+`,
+      { 'personas/writer.md': 'You write notes.\n', 'personas/base-protocol.md': 'BASE PROTOCOL MARKER\n' },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const write = run.record.steps.write!;
+    expect(write.status).toBe('completed');
+    // The file exists because OpenCode executed its write tool: its own stream reports the completed call.
+    const artifact = write.artifacts.find((a) => a.name === 'notes');
+    expect(artifact).toBeDefined();
+    expect(readFileSync(artifactPath(run, artifact!.path), 'utf8')).toBe(content);
+    const writeCalls = attemptFile(run.project, run.record, 'write', 1, 'stdout')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((o) => o.type === 'tool_use');
+    expect(writeCalls.map((o) => [o.part.tool, o.part.state.status])).toEqual([['write', 'completed']]);
+    // Step 2's bash tool printed the injected file, and its answer carries the text on.
+    expect(run.record.steps.read!.status).toBe('completed');
+    expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'read', 'output.txt'), 'utf8')).toContain('line one from step one');
+    // Tokens summed from step_finish parts; live tool activity names the tool and its target.
+    expect(write.tokens.input).toBeGreaterThan(0);
+    expect(write.tokens.output).toBeGreaterThan(0);
+    const toolUses = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use');
+    expect(toolUses.map((e) => [e.stepId, e.event.name, e.event.target])).toEqual([
+      ['write', 'write', 'notes.txt'],
+      ['read', 'bash', 'cat .wave/artifacts/notes'],
+    ]);
+    // The persona prompt, with the base protocol, reached the model through AGENTS.md.
+    const asked = JSON.stringify(server.requests.filter((r) => r.scenario === 'write' && r.body).map((r) => r.body!.messages));
+    expect(asked).toContain('BASE PROTOCOL MARKER');
+    expect(asked).toContain('You write notes.');
+    // Isolated: the XDG folders are in the attempt folder.
+    expect(existsSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'write', 'attempt-1', 'home'))).toBe(true);
+  });
+
+  it('a persona that denies a command: OpenCode itself refuses it, visible in its own stream', async () => {
+    const run = await runAgentPipeline(
+      manifest([openCodeAdapter('guarded', `${server.url}/s/shell/${param('touch made.txt')}/v1`)], '  guarded:\n    adapter: guarded\n    permissions: { deny: ["Bash(touch *)"] }'),
+      `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: work
+    persona: guarded
+    exec: { type: prompt, source: "Touch made.txt." }
+    output_artifacts: [{ name: config, path: opencode.json }]
+`,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const calls = attemptFile(run.project, run.record, 'work', 1, 'stdout')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((o) => o.type === 'tool_use');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].part).toMatchObject({ tool: 'bash', state: { status: 'error', input: { command: 'touch made.txt' } } });
+    expect(calls[0].part.state.error).toContain('a rule which prevents you from using this specific tool call');
+    // The rule OpenCode enforced is the persona's, written by Wave into opencode.json; Wave's own events show the refused call.
+    const config = run.record.steps.work!.artifacts.find((a) => a.name === 'config');
+    expect(config).toBeDefined();
+    expect(JSON.parse(readFileSync(artifactPath(run, config!.path), 'utf8')).permission.bash).toEqual({ '*': 'allow', 'touch *': 'deny' });
+    expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);
+  });
 
   it('a rate-limited Claude step falls over to OpenCode and the run succeeds', async () => {
     const run = await runAgentPipeline(

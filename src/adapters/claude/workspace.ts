@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
+import { installPersonaSkills } from '../skills.js';
 
 /** The project settings file Claude Code reads from its working directory. */
 export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');
@@ -21,6 +22,7 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
  */
 export async function prepareClaudeWorkspace(config: AdapterRunConfig): Promise<void> {
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
+  await installPersonaSkills('claude', config.persona, config.workspace);
   const persona = config.persona;
   if (!persona || (persona.allowedTools.length === 0 && persona.deniedTools.length === 0)) return;
   const path = join(config.workspace, CLAUDE_SETTINGS_PATH);

@@ -4,10 +4,12 @@ import { isolatedHome } from '../agent-process.js';
 import { writeInstructionFile } from '../instructions.js';
 import type { AdapterRunConfig } from '../types.js';
 import { geminiSettings } from './invocation.js';
+import { installPersonaSkills } from '../skills.js';
 
 /** Writes the persona's GEMINI.md into the workspace and, when isolated, settings.json into the attempt's home. */
 export async function prepareGeminiWorkspace(config: AdapterRunConfig): Promise<void> {
   await writeInstructionFile(join(config.workspace, 'GEMINI.md'), config.persona?.systemPrompt ?? '');
+  await installPersonaSkills('gemini', config.persona, config.workspace);
   if (!config.adapter.isolated) return;
   const dir = join(isolatedHome(config), '.gemini');
   await mkdir(dir, { recursive: true });

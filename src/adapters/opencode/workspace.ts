@@ -4,6 +4,7 @@ import { isolatedHome } from '../agent-process.js';
 import { writeInstructionFile } from '../instructions.js';
 import type { AdapterRunConfig } from '../types.js';
 import { OPENCODE_PROVIDER, openCodeModel } from './invocation.js';
+import { installPersonaSkills } from '../skills.js';
 
 type Rule = 'allow' | 'deny';
 type PermissionValue = Rule | Record<string, Rule>;
@@ -69,4 +70,5 @@ export async function prepareOpenCodeWorkspace(config: AdapterRunConfig): Promis
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
   await writeFile(join(config.workspace, 'opencode.json'), `${JSON.stringify(openCodeConfig(config), null, 2)}\n`);
   await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
+  await installPersonaSkills('opencode', config.persona, config.workspace);
 }

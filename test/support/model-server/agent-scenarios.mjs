@@ -1,4 +1,4 @@
-// Agent scenarios shared by the Anthropic, Responses and Gemini handlers: the model asks the CLI to run one of
+// Agent scenarios shared by the Anthropic, Chat Completions, Responses and Gemini handlers: the model asks the CLI to run one of
 // its own tools (write a file, run a shell command), then answers once the tool's result comes back.
 import { replyFor } from './scenarios.mjs';
 

@@ -1,0 +1,74 @@
+import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WaveError } from '../errors.js';
+import type { AdapterType } from '../config/manifest-schema.js';
+import type { ResolvedPersona } from './types.js';
+
+/** The file Wave leaves in every skill folder it installs: only folders carrying it are ever replaced or removed. */
+export const SKILL_MARKER_FILE = '.wave-skill';
+
+/** Where each agent CLI reads project skills (`<folder>/<name>/SKILL.md`), relative to its working directory. */
+export const CLI_SKILLS_FOLDERS: Readonly<Partial<Record<AdapterType, string>>> = Object.freeze({
+  claude: '.claude/skills',
+  opencode: '.opencode/skills',
+  codex: '.agents/skills',
+  gemini: '.gemini/skills',
+});
+
+/** What one installation did, by skill name. */
+export interface SkillInstallReport {
+  installed: string[];
+  /** Folders of the same name that are not Wave's: left as they are, the skill is not installed. */
+  skippedForeign: string[];
+  /** Wave-marked folders of skills the persona no longer lists. */
+  removed: string[];
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+/**
+ * Copies the skill folders `<sourceDir>/<name>/` into `<targetDir>/<name>/` with a marker file. A target folder
+ * that exists without the marker is not Wave's and is never touched; one with the marker is replaced. Wave-marked
+ * folders of skills not in `names` are removed. A missing source folder is an error (the loader checks it first).
+ */
+export async function installSkills(sourceDir: string, names: readonly string[], targetDir: string): Promise<SkillInstallReport> {
+  const report: SkillInstallReport = { installed: [], skippedForeign: [], removed: [] };
+  const wanted = new Set(names);
+  if (names.length === 0 && !(await isDirectory(targetDir))) return report;
+  await mkdir(targetDir, { recursive: true });
+  for (const entry of await readdir(targetDir)) {
+    const folder = join(targetDir, entry);
+    if (wanted.has(entry) || !(await exists(join(folder, SKILL_MARKER_FILE)))) continue;
+    await rm(folder, { recursive: true, force: true });
+    report.removed.push(entry);
+  }
+  for (const name of wanted) {
+    const source = join(sourceDir, name);
+    if (!(await isDirectory(source))) throw new WaveError('file_not_found', `skill \`${name}\` has no folder ${source}`);
+    const target = join(targetDir, name);
+    if (await exists(target)) {
+      if (!(await exists(join(target, SKILL_MARKER_FILE)))) {
+        report.skippedForeign.push(name);
+        continue;
+      }
+      await rm(target, { recursive: true, force: true });
+    }
+    await cp(source, target, { recursive: true });
+    await writeFile(join(target, SKILL_MARKER_FILE), 'Installed by Wave from the manifest\'s skills folder; replaced on every run.\n');
+    report.installed.push(name);
+  }
+  return report;
+}
+
+/** Installs the persona's skills into the skills folder of CLI `type` inside `workspace`; nothing when it has none. */
+export async function installPersonaSkills(type: AdapterType, persona: ResolvedPersona | undefined, workspace: string): Promise<SkillInstallReport | undefined> {
+  const folder = CLI_SKILLS_FOLDERS[type];
+  if (!folder || !persona?.skillsDir) return undefined;
+  return installSkills(persona.skillsDir, persona.skills, join(workspace, folder));
+}

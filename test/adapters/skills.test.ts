@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_SKILLS_FOLDERS, installPersonaSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
+import type { ResolvedPersona } from '../../src/adapters/types.js';
+import { loadManifest } from '../../src/config/load.js';
+import { WaveErrors } from '../../src/errors.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'wave-skills-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let counter = 0;
+/** A fresh folder with the given files (path → text). */
+function folder(files: Record<string, string>): string {
+  const dir = join(scratch, `d${counter++}`);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const read = (path: string) => readFileSync(path, 'utf8');
+
+describe('installSkills: copies skill folders with a marker, never touching folders that are not Wave\'s', () => {
+  it('copies each listed skill, nested files included, and marks it', async () => {
+    const source = folder({ 'review/SKILL.md': 'review skill\n', 'review/scripts/check.sh': 'echo ok\n', 'unlisted/SKILL.md': 'no\n' });
+    const target = join(folder({}), '.claude', 'skills');
+    const report = await installSkills(source, ['review'], target);
+    expect(report).toEqual({ installed: ['review'], skippedForeign: [], removed: [] });
+    expect(read(join(target, 'review', 'SKILL.md'))).toBe('review skill\n');
+    expect(read(join(target, 'review', 'scripts', 'check.sh'))).toBe('echo ok\n');
+    expect(existsSync(join(target, 'review', SKILL_MARKER_FILE))).toBe(true);
+    expect(existsSync(join(target, 'unlisted'))).toBe(false);
+  });
+
+  it('on re-preparation replaces a Wave-marked folder whole: changed files updated, stale files gone', async () => {
+    const source = folder({ 'review/SKILL.md': 'version 1\n', 'review/old.md': 'old\n' });
+    const target = folder({});
+    await installSkills(source, ['review'], target);
+    writeFileSync(join(source, 'review', 'SKILL.md'), 'version 2\n');
+    rmSync(join(source, 'review', 'old.md'));
+    const report = await installSkills(source, ['review'], target);
+    expect(report.installed).toEqual(['review']);
+    expect(read(join(target, 'review', 'SKILL.md'))).toBe('version 2\n');
+    expect(existsSync(join(target, 'review', 'old.md'))).toBe(false);
+    expect(existsSync(join(target, 'review', SKILL_MARKER_FILE))).toBe(true);
+  });
+
+  it('leaves a folder of the same name without the marker exactly as it is', async () => {
+    const source = folder({ 'review/SKILL.md': 'from the manifest\n' });
+    const target = folder({ 'review/SKILL.md': 'the user\'s own skill\n', 'review/notes.txt': 'keep me\n', 'mine/SKILL.md': 'also mine\n' });
+    const report = await installSkills(source, ['review'], target);
+    expect(report).toEqual({ installed: [], skippedForeign: ['review'], removed: [] });
+    expect(read(join(target, 'review', 'SKILL.md'))).toBe('the user\'s own skill\n');
+    expect(read(join(target, 'review', 'notes.txt'))).toBe('keep me\n');
+    expect(existsSync(join(target, 'review', SKILL_MARKER_FILE))).toBe(false);
+    expect(read(join(target, 'mine', 'SKILL.md'))).toBe('also mine\n');
+  });
+
+  it('removes Wave-marked folders of skills no longer listed, and only those', async () => {
+    const source = folder({ 'a/SKILL.md': 'a\n', 'b/SKILL.md': 'b\n' });
+    const target = folder({ 'foreign/SKILL.md': 'not Wave\'s\n' });
+    await installSkills(source, ['a', 'b'], target);
+    const report = await installSkills(source, ['b'], target);
+    expect(report).toEqual({ installed: ['b'], skippedForeign: [], removed: ['a'] });
+    expect(existsSync(join(target, 'a'))).toBe(false);
+    expect(read(join(target, 'foreign', 'SKILL.md'))).toBe('not Wave\'s\n');
+  });
+
+  it('fails with file_not_found when a listed skill has no source folder', async () => {
+    const source = folder({});
+    await expect(installSkills(source, ['ghost'], folder({}))).rejects.toMatchObject({ code: 'file_not_found' });
+  });
+
+  it('installPersonaSkills puts the skills in each CLI\'s own folder, and does nothing without skills', async () => {
+    const source = folder({ 'review/SKILL.md': 'review\n' });
+    const persona: ResolvedPersona = { name: 'p', systemPrompt: '', allowedTools: [], deniedTools: [], allowedDomains: [], skills: ['review'], skillsDir: source };
+    for (const type of ['claude', 'opencode', 'codex', 'gemini'] as const) {
+      const workspace = folder({});
+      await installPersonaSkills(type, persona, workspace);
+      expect(read(join(workspace, CLI_SKILLS_FOLDERS[type]!, 'review', 'SKILL.md'))).toBe('review\n');
+    }
+    expect(CLI_SKILLS_FOLDERS).toMatchObject({ claude: '.claude/skills', opencode: '.opencode/skills', codex: '.agents/skills', gemini: '.gemini/skills' });
+    const empty = folder({});
+    expect(await installPersonaSkills('claude', { ...persona, skills: [] }, empty)).toEqual({ installed: [], skippedForeign: [], removed: [] });
+    expect(existsSync(join(empty, '.claude'))).toBe(false);
+  });
+});
+
+describe('the manifest loader checks the skills a persona lists', () => {
+  const manifest = (skills: string) => `kind: WaveManifest
+metadata: { name: s }
+adapters:
+  c: { type: claude, binary: claude }
+personas:
+  p: { adapter: c, skills: ${skills} }
+`;
+
+  it('accepts a skill with a folder under skills/ beside wave.yaml', async () => {
+    const dir = folder({ 'wave.yaml': manifest('[review]'), 'skills/review/SKILL.md': 'x\n' });
+    await expect(loadManifest(join(dir, 'wave.yaml'), {})).resolves.toBeDefined();
+  });
+
+  it('reports a missing skill folder and a name that is not a plain folder name, each at its line', async () => {
+    const dir = folder({ 'wave.yaml': manifest('[ghost, ../escape]') });
+    const error = await loadManifest(join(dir, 'wave.yaml'), {}).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(WaveErrors);
+    const problems = (error as WaveErrors).errors.map((e) => [e.code, e.location?.line]);
+    expect(problems).toEqual([
+      ['file_not_found', 6],
+      ['wrong_type', 6],
+    ]);
+    expect((error as WaveErrors).errors[0]!.message).toContain(join(dir, 'skills', 'ghost'));
+  });
+});
