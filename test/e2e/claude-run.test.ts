@@ -51,6 +51,9 @@ steps:
     expect(readFileSync(skill!, 'utf8')).toContain('Write short notes.');
     expect(existsSync(marker!)).toBe(true);
     const writeStdout = attemptFile(run.project, run.record, 'write', 1, 'stdout');
+    // Claude itself found the skill: its init event lists it.
+    const init = writeStdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
+    expect(init.skills).toContain('note-style');
     expect(writeStdout).toContain('"name":"Write"');
     expect(writeStdout).toContain('File created successfully');
     // Step 2's Bash tool printed the injected file, and its answer carries the text on.
