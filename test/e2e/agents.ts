@@ -92,12 +92,13 @@ steps:
 ${extra}`;
 }
 
-/** A manifest whose claude adapters each point at one scenario of the server. */
-export function claudeManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
-  const lines = Object.entries(adapters).map(
-    ([name, baseUrl]) => `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`,
-  );
-  return `kind: WaveManifest
+/** Builds manifests whose adapters of one CLI type each point at one scenario of the server. */
+export function agentManifest(type: string, model: string, extra = '') {
+  return (adapters: Record<string, string>, personas: string, runtime = ''): string => {
+    const lines = Object.entries(adapters).map(
+      ([name, baseUrl]) => `  ${name}: { type: ${type}, binary: ${type}, model: ${model}, isolated: true, base_url: "${baseUrl}"${extra} }`,
+    );
+    return `kind: WaveManifest
 metadata: { name: e2e }
 adapters:
 ${lines.join('\n')}
@@ -106,4 +107,8 @@ ${personas}
 runtime:
   timeouts: { process_grace_seconds: 1 }
 ${runtime}`;
+  };
 }
+
+/** A manifest whose claude adapters each point at one scenario of the server. */
+export const claudeManifest = agentManifest('claude', 'claude-test', ', env: { ANTHROPIC_API_KEY: fake-key }');

@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptFile, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { agentManifest, attemptFile, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('codex');
 
-function codexManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
-  const lines = Object.entries(adapters).map(([name, baseUrl]) => `  ${name}: { type: codex, binary: codex, model: gpt-5.5, isolated: true, base_url: "${baseUrl}" }`);
-  return `kind: WaveManifest
-metadata: { name: e2e }
-adapters:
-${lines.join('\n')}
-personas:
-${personas}
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-${runtime}`;
-}
+const codexManifest = agentManifest('codex', 'gpt-5.5');
 
 const RETRY = '    retry: { max_attempts: 2, base_delay: 100ms, backoff: fixed }\n';
 

@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { agentManifest, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('gemini');
 
-function geminiManifest(adapters: Record<string, string>, personas: string, runtime = ''): string {
-  const lines = Object.entries(adapters).map(([name, baseUrl]) => `  ${name}: { type: gemini, binary: gemini, model: gemini-2.5-pro, isolated: true, base_url: "${baseUrl}" }`);
-  return `kind: WaveManifest
-metadata: { name: e2e }
-adapters:
-${lines.join('\n')}
-personas:
-${personas}
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-${runtime}`;
-}
+const geminiManifest = agentManifest('gemini', 'gemini-2.5-pro');
 
 const RETRY = '    retry: { max_attempts: 2, base_delay: 100ms, backoff: fixed }\n';
 

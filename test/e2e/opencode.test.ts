@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { attemptFile, cliAvailable, type AgentRun, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+
+// OpenCode starts slowly (~3 s a run) and retries on its own: runs take up to a minute on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
 
 const available = cliAvailable('opencode') && cliAvailable('claude');
 

@@ -42,3 +42,10 @@ export function agentReplyFor(ctx, toolResult) {
 
 /** Rough token count, enough for usage numbers that move with the text. */
 export const tokensOf = (text) => Math.max(1, Math.ceil(String(text ?? '').length / 4));
+
+/** The text of a message's content: a string, or the text parts of a block list. */
+export function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}

@@ -1,6 +1,6 @@
 // Anthropic Messages for the scripted model server (Claude Code): SSE when `stream: true`, JSON otherwise.
 // Claude Code repeats a request with `stream: false` when a stream breaks, so both forms answer every scenario.
-import { agentReplyFor, tokensOf } from './agent-scenarios.mjs';
+import { agentReplyFor, textOf, tokensOf } from './agent-scenarios.mjs';
 import { sendError } from './scenarios.mjs';
 
 /** Claude Code's own tool names and argument shapes. */
@@ -12,12 +12,6 @@ const CLAUDE_TOOLS = {
 /** POST …/v1/messages (Claude adds ?beta=true). */
 export function match(req, path) {
   return req.method === 'POST' && path.split('?')[0].endsWith('/messages');
-}
-
-function textOf(content) {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
 }
 
 /** The latest tool result of the conversation, when the last message carries one. */

@@ -1,6 +1,6 @@
 // OpenAI Chat Completions for the scripted model server (OpenCode and the llm runner): SSE when `stream: true`,
 // JSON otherwise. Agent scenarios answer with `tool_calls` carrying OpenCode's own tool names and arguments.
-import { agentReplyFor, tokensOf } from './agent-scenarios.mjs';
+import { agentReplyFor, textOf, tokensOf } from './agent-scenarios.mjs';
 import { sendError } from './scenarios.mjs';
 
 /** OpenCode's own tool names and argument shapes (a relative filePath is joined to its working directory). */
@@ -12,12 +12,6 @@ const OPENCODE_TOOLS = {
 /** POST …/chat/completions. */
 export function match(req, path) {
   return req.method === 'POST' && path.split('?')[0].endsWith('/chat/completions');
-}
-
-function textOf(content) {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
 }
 
 /** The latest tool result of the conversation, when the last message is a `tool` message. */
