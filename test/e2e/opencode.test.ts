@@ -152,6 +152,18 @@ steps:
     expect(run.record.steps.work!.attempts).toHaveLength(1);
   });
 
+  it('500: OpenCode retries on its own (about a minute), then server_error; Wave fails the step', async () => {
+    const run = await runAgentPipeline(
+      manifest([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'),
+      oneStepPipeline('agent'),
+    );
+    expect(run.code).toBe(1);
+    expect(run.record.steps.work!.failure?.class).toBe('server_error');
+    expect(run.record.steps.work!.attempts).toHaveLength(1);
+    // OpenCode itself asked again before giving up; Wave saw only the final error.
+    expect(server.requests.filter((r) => r.scenario === 'http500').length).toBeGreaterThan(1);
+  });
+
   it('429 with retry-after: OpenCode retries on its own, then rate_limited with the retry-after; Wave waits and retries', async () => {
     const run = await runAgentPipeline(
       manifest([openCodeAdapter('oc', `${server.url}/s/http429/1/v1`)], '  agent: { adapter: oc }'),
