@@ -112,3 +112,21 @@ ${runtime}`;
 
 /** A manifest whose claude adapters each point at one scenario of the server. */
 export const claudeManifest = agentManifest('claude', 'claude-test', ', env: { ANTHROPIC_API_KEY: fake-key }');
+
+/** The personas of the two-step runs: a writer with its own prompt file, and a reader. */
+export const WRITER_AND_READER = '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }';
+
+/** Step 1 writes notes.txt with the agent's own tool; step 2 gets it injected and prints it. */
+export const WRITE_THEN_READ = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    persona: writer
+    exec: { type: prompt, source: "Write notes.txt." }
+    output_artifacts: [{ name: notes, path: notes.txt }]
+  - id: read
+    persona: reader
+    dependencies: [write]
+    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
+    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
+`;

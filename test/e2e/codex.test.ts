@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentManifest, attemptFile, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { agentManifest, attemptFile, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
 const available = cliAvailable('codex');
 
@@ -17,23 +17,11 @@ describe.skipIf(!available)('codex: real runs through Codex', () => {
   it('step 1 writes a file with Codex\'s own apply_patch, step 2 reads it as an injected artifact', async () => {
     const manifest = codexManifest(
       { writer: `${server.url}/s/write/notes.txt/${param('from codex step one\n')}/v1`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1` },
-      '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+      WRITER_AND_READER,
     );
     const run = await runAgentPipeline(
       manifest,
-      `kind: WavePipeline
-metadata: { name: p }
-steps:
-  - id: write
-    persona: writer
-    exec: { type: prompt, source: "Write notes.txt." }
-    output_artifacts: [{ name: notes, path: notes.txt }]
-  - id: read
-    persona: reader
-    dependencies: [write]
-    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
-    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
-`,
+      WRITE_THEN_READ,
       { 'personas/writer.md': 'CODEX PERSONA MARKER\n' },
     );
     expect(run.code, run.stderr).toBe(0);

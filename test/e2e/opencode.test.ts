@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptFile, cliAvailable, type AgentRun, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { attemptFile, cliAvailable, type AgentRun, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
 // OpenCode starts slowly (~3 s a run) and retries on its own: runs take up to a minute on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -39,21 +39,9 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
     const run = await runAgentPipeline(
       manifest(
         [openCodeAdapter('writer', `${server.url}/s/write/notes.txt/${param(content)}/v1`), openCodeAdapter('reader', `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1`)],
-        '  writer: { adapter: writer, system_prompt_file: personas/writer.md }\n  reader: { adapter: reader }',
+        WRITER_AND_READER,
       ),
-      `kind: WavePipeline
-metadata: { name: p }
-steps:
-  - id: write
-    persona: writer
-    exec: { type: prompt, source: "Write notes.txt." }
-    output_artifacts: [{ name: notes, path: notes.txt }]
-  - id: read
-    persona: reader
-    dependencies: [write]
-    memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
-    exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
-`,
+      WRITE_THEN_READ,
       { 'personas/writer.md': 'You write notes.\n', 'personas/base-protocol.md': 'BASE PROTOCOL MARKER\n' },
     );
     expect(run.code, run.stderr).toBe(0);
