@@ -5,15 +5,18 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
-const draft07 = addFormats(new Ajv({ allErrors: true, strict: false }));
-const draft2020 = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+// Made on first use: a run without JSON Schemas never pays for compiling ajv's meta-schemas.
+let draft07: Ajv | undefined;
+let draft2020: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** Compiles a JSON Schema (draft-07 unless it declares 2020-12); throws with ajv's message when it is not a schema. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  const ajv = String(schema.$schema ?? '').includes('2020-12') ? draft2020 : draft07;
+  const ajv = String(schema.$schema ?? '').includes('2020-12')
+    ? (draft2020 ??= addFormats(new Ajv2020({ allErrors: true, strict: false })))
+    : (draft07 ??= addFormats(new Ajv({ allErrors: true, strict: false })));
   const validate = ajv.compile(schema);
   compiled.set(schema, validate);
   return validate;
