@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import type { Redactor } from '../redact.js';
+import type { AdapterType } from '../config/manifest-schema.js';
+import { Redactor } from '../redact.js';
 import { CLI_PACKAGES, resolveBinary } from './binary.js';
 import { abortFailure, spawnFailure } from './spawn-failure.js';
 import { spawnInGroup, type SpawnResult } from './spawn.js';
-import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type Failure, type StreamEvent, type TokenUsage } from './types.js';
+import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type Failure, type StreamEvent, type TokenUsage } from './types.js';
 
 /** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */
 export interface AgentInvocation {
@@ -148,4 +149,22 @@ export function httpStatusClass(status: number | undefined): Failure['class'] | 
 /** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
 export function isolatedHome(config: AdapterRunConfig): string {
   return join(config.attemptDir, 'home');
+}
+
+/** The adapter of one agent CLI: the shared process handling around that CLI's own invocation and stream. */
+export class AgentCliRunner implements AdapterRunner {
+  private readonly redactor: Redactor;
+
+  constructor(
+    readonly type: AdapterType,
+    private readonly cli: AgentCli,
+    options: { redactor?: Redactor } = {},
+  ) {
+    this.redactor = options.redactor ?? new Redactor([]);
+  }
+
+  /** Runs one attempt; resolves with its result and never rejects. */
+  run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
+    return runAgentCli(this.cli, config, signal, onEvent, this.redactor);
+  }
 }

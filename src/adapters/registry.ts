@@ -1,10 +1,11 @@
 import { WaveError } from '../errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
-import { ClaudeRunner } from './claude/runner.js';
-import { CodexRunner } from './codex/runner.js';
-import { GeminiRunner } from './gemini/runner.js';
-import { OpenCodeRunner } from './opencode/runner.js';
+import { AgentCliRunner } from './agent-process.js';
+import { CLAUDE_CLI } from './claude/runner.js';
+import { CODEX_CLI } from './codex/runner.js';
+import { GEMINI_CLI } from './gemini/runner.js';
+import { OPENCODE_CLI } from './opencode/runner.js';
 import { ProcessRunner } from './process/runner.js';
 import type { AdapterRunner } from './types.js';
 
@@ -43,8 +44,8 @@ export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRe
   return new AdapterRegistry()
     .register(new ProcessRunner({ redactor: options.redactor }))
     .register(new LlmRunner({ redactor: options.redactor }))
-    .register(new ClaudeRunner({ redactor: options.redactor }))
-    .register(new OpenCodeRunner({ redactor: options.redactor }))
-    .register(new CodexRunner({ redactor: options.redactor }))
-    .register(new GeminiRunner({ redactor: options.redactor }));
+    .register(new AgentCliRunner('claude', CLAUDE_CLI, options))
+    .register(new AgentCliRunner('opencode', OPENCODE_CLI, options))
+    .register(new AgentCliRunner('codex', CODEX_CLI, options))
+    .register(new AgentCliRunner('gemini', GEMINI_CLI, options));
 }

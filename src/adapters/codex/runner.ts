@@ -1,6 +1,5 @@
-import { Redactor } from '../../redact.js';
-import { runAgentCli, type AgentCli } from '../agent-process.js';
-import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
+import type { AgentCli } from '../agent-process.js';
+import type { AdapterRunConfig } from '../types.js';
 import { buildCodexArgs, buildCodexEnv } from './invocation.js';
 import { CodexStream } from './outcome.js';
 import { prepareCodexWorkspace } from './workspace.js';
@@ -14,18 +13,3 @@ export const CODEX_CLI: AgentCli = {
   },
   stream: () => new CodexStream(),
 };
-
-/** The `codex` adapter: Codex headless, parsed from its JSON events. */
-export class CodexRunner implements AdapterRunner {
-  readonly type = 'codex' as const;
-  private readonly redactor: Redactor;
-
-  constructor(options: { redactor?: Redactor } = {}) {
-    this.redactor = options.redactor ?? new Redactor([]);
-  }
-
-  /** Runs one attempt; resolves with its result and never rejects. */
-  run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
-    return runAgentCli(CODEX_CLI, config, signal, onEvent, this.redactor);
-  }
-}

@@ -1,6 +1,5 @@
-import { Redactor } from '../../redact.js';
-import { runAgentCli, type AgentCli } from '../agent-process.js';
-import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
+import type { AgentCli } from '../agent-process.js';
+import type { AdapterRunConfig } from '../types.js';
 import { buildGeminiArgs, buildGeminiEnv } from './invocation.js';
 import { GeminiStream } from './outcome.js';
 import { prepareGeminiWorkspace } from './workspace.js';
@@ -14,18 +13,3 @@ export const GEMINI_CLI: AgentCli = {
   },
   stream: () => new GeminiStream(),
 };
-
-/** The `gemini` adapter: Gemini CLI headless, parsed from its stream-json events. */
-export class GeminiRunner implements AdapterRunner {
-  readonly type = 'gemini' as const;
-  private readonly redactor: Redactor;
-
-  constructor(options: { redactor?: Redactor } = {}) {
-    this.redactor = options.redactor ?? new Redactor([]);
-  }
-
-  /** Runs one attempt; resolves with its result and never rejects. */
-  run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
-    return runAgentCli(GEMINI_CLI, config, signal, onEvent, this.redactor);
-  }
-}
