@@ -14,6 +14,8 @@ export interface SessionOptions {
   onFailure: 'halt' | 'continue';
   selected?: ReadonlySet<string>;
   keepWorkspaces: boolean;
+  /** The run's redactor (runRedactor), the same one its store writes through. */
+  redactor: Redactor;
 }
 
 /** The redactor of a run: the passthrough variables' values and common token shapes. */
@@ -23,7 +25,7 @@ export function runRedactor(plan: Plan, env: NodeJS.ProcessEnv = process.env): R
 
 /** Drives one `wave run` or `wave resume`: sinks, signals, execution, cleanup, summary; returns the exit code. */
 export async function driveRun(plan: Plan, store: RunStore, options: SessionOptions): Promise<number> {
-  const redactor = runRedactor(plan);
+  const { redactor } = options;
   const bus = new EventBus();
   const detachStore = store.attach(bus);
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });

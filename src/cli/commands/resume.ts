@@ -35,7 +35,8 @@ export function registerResume(program: Command): void {
       const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
       const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
       const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
-      const store = RunStore.open(runsRoot, recorded.id, runRedactor(plan));
+      const redactor = runRedactor(plan);
+      const store = RunStore.open(runsRoot, recorded.id, redactor);
       if (store.record.status === 'running' && store.record.pid && isAlive(store.record.pid) && store.record.pid !== process.pid) {
         throw new WaveError('invalid_argument', `run ${store.record.id} is still running (pid ${store.record.pid})`, {
           hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
@@ -56,6 +57,7 @@ export function registerResume(program: Command): void {
         onFailure: recorded.options.onFailure,
         selected,
         keepWorkspaces: recorded.options.keepWorkspaces,
+        redactor,
       });
     });
 }

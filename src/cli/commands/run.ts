@@ -53,6 +53,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(describePlan(plan));
         return;
       }
+      const redactor = runRedactor(plan);
       const store = RunStore.create(
         plan.runtime.runsRoot,
         newRunRecord(newRunId(plan.pipelineName), plan, {
@@ -62,13 +63,14 @@ export function registerRun(program: Command): void {
           timeoutMinutes: flags.timeout,
           keepWorkspaces: flags.keepWorkspaces ?? false,
         }),
-        runRedactor(plan),
+        redactor,
       );
       process.exitCode = await driveRun(plan, store, {
         output: outputModeOf(flags),
         onFailure: flags.onFailure,
         selected,
         keepWorkspaces: flags.keepWorkspaces ?? false,
+        redactor,
       });
     });
 }
