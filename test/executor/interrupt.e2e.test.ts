@@ -73,6 +73,8 @@ describe('interrupting and resuming a run', () => {
   it('kill -9 of wave run mid-pipeline, then resume: completed steps are not re-run and every artifact is there', async () => {
     const dir = project();
     const { child, bPid } = await startAndWaitForB(dir);
+    // The step can write its own pid before Wave records it; the kill comes once Wave has.
+    await waitFor(() => existsSync(join(dir, '.wave', 'runs', latestRun(dir).id, 'steps', 'b', 'attempt-1', 'pid')), 'wave to record the pid');
     child.kill('SIGKILL');
     await child;
     // Killed mid-run: nothing recorded an end (run.json may even predate the first step).
