@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startModelServer } from '../test/support/model-server.mjs';
 
-const WAVE = fileURLToPath(new URL('../bin/wave.js', import.meta.url));
+const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const CLAUDE = fileURLToPath(new URL('../node_modules/.bin/claude', import.meta.url));
 const ROUNDS = 5;
 

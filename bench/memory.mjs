@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WAVE = fileURLToPath(new URL('../bin/wave.js', import.meta.url));
+const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 
 /** Runs a command, sampling its peak RSS (VmHWM) until it exits; returns MB. */
 function peakRss(args, cwd) {

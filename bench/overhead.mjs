@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WAVE = fileURLToPath(new URL('../bin/wave.js', import.meta.url));
+const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const STEPS = 200;
 const WIDTH = 8;
 const ROUNDS = 3;

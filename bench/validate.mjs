@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WAVE = fileURLToPath(new URL('../bin/wave.js', import.meta.url));
+const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const RUNS = 15;
 const GOAL = 3;
 

@@ -31,14 +31,16 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
   const source = { file, lineCounter };
   if (text.length > MAX_FILE_BYTES) throw tooLarge({ file }, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
-  const deep = firstTooDeep(text);
+  // Lexed once: the depth check and the parser read the same tokens.
+  const lexemes = Array.from(new Lexer().lex(text));
+  const deep = firstTooDeep(lexemes);
   if (deep !== undefined) {
     // Positions need the line counter, which only the parser fills: count the lines up to there.
     lineCounter.addNewLine(0);
     for (let i = text.indexOf('\n'); i !== -1 && i < deep; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
     throw tooLarge(positionAt(source, deep), `the file nests deeper than ${MAX_DEPTH} levels`);
   }
-  const tokens = new Parser(lineCounter.addNewLine).parse(text);
+  const tokens = parseLexemes(lexemes, lineCounter);
 
   const docs = Array.from(new Composer({ merge: true, uniqueKeys: true }).compose(tokens, true, text.length));
   const doc = docs[0]!;
@@ -67,6 +69,14 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   if (errors.length === 0) errors.push(...complexKeys(doc, source));
   if (errors.length > 0) throw new WaveErrors(capErrors(firstPerLine(errors), MAX_SYNTAX_ERRORS));
   return { file, doc, lineCounter };
+}
+
+/** The parser's tokens for already lexed input, as `Parser.parse` would give them. */
+function* parseLexemes(lexemes: readonly string[], lineCounter: LineCounter): Generator<CST.Token> {
+  const parser = new Parser(lineCounter.addNewLine);
+  lineCounter.addNewLine(0);
+  for (const lexeme of lexemes) yield* parser.next(lexeme);
+  yield* parser.end();
 }
 
 /** Keeps the first `max` problems and adds one line saying how many more there were. */
@@ -142,14 +152,14 @@ const MARKERS = new Set<string>([CST.DOCUMENT, CST.SCALAR, CST.FLOW_END]);
  * deep input exhausts the stack (sometimes fatally). The estimate never undercounts: open flow
  * brackets, plus the indentation levels of block lines, plus the `-`, `?` and `:` opening a line.
  */
-function firstTooDeep(text: string): number | undefined {
+function firstTooDeep(lexemes: readonly string[]): number | undefined {
   const indents: number[] = [];
   let offset = 0;
   let flow = 0;
   let indicators = 0;
   let atLineStart = true;
   let indent = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of lexemes) {
     const type = CST.tokenType(token);
     if (type === 'newline') {
       atLineStart = true;

@@ -1,11 +1,12 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import validateDraft07Schema from './draft07-meta-validator.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
-// Made on first use: a run without JSON Schemas never pays for compiling ajv's meta-schemas.
+// Made on first use: a run without JSON Schemas never pays for them.
 let draft07: Ajv | undefined;
 let draft2020: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -14,9 +15,13 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  const ajv = String(schema.$schema ?? '').includes('2020-12')
-    ? (draft2020 ??= addFormats(new Ajv2020({ allErrors: true, strict: false })))
-    : (draft07 ??= addFormats(new Ajv({ allErrors: true, strict: false })));
+  let ajv: Ajv;
+  if (String(schema.$schema ?? '').includes('2020-12')) ajv = draft2020 ??= addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  else {
+    // The meta-schema check is precompiled (scripts/write-meta-validator.mjs), so ajv skips its own.
+    ajv = draft07 ??= addFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false }));
+    if (!validateDraft07Schema(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validateDraft07Schema.errors)}`);
+  }
   const validate = ajv.compile(schema);
   compiled.set(schema, validate);
   return validate;

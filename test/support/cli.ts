@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The built CLI entry (npm test builds dist/ first). */
-export const WAVE_BIN = fileURLToPath(new URL('../../bin/wave.js', import.meta.url));
+export const WAVE_BIN = fileURLToPath(new URL('../../bin/wave.cjs', import.meta.url));
 
 /** Runs `wave ...args` as a real process; never throws on a non-zero exit. */
 export async function runWave(args: string[], options: Options = {}) {
