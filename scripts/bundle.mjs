@@ -1,7 +1,9 @@
 // Bundles the compiled CLI (dist/) into one CommonJS file, dist/bundle/wave.cjs, and warms its V8 code
 // cache: a cold `wave` then reads two files and skips compiling what the warm-up already compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bundle/wave.cjs';
@@ -22,6 +24,28 @@ await build({
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
-// bin/wave.cjs writes the cache when a run finds none: let validating the shipped files be that run.
-spawnSync(process.execPath, ['bin/wave.cjs', 'validate'], { stdio: 'ignore' });
+// bin/wave.cjs writes the cache when a run finds none. The warm-up runs a two-step pipeline with a contract,
+// so loading, planning and executing are all compiled into it.
+const project = mkdtempSync(join(tmpdir(), 'wave-warm-up-'));
+try {
+  mkdirSync(join(project, 'pipelines'));
+  writeFileSync(join(project, 'wave.yaml'), 'kind: WaveManifest\nmetadata: { name: warm-up }\n');
+  writeFileSync(
+    join(project, 'pipelines', 'warm-up.yaml'),
+    [
+      'kind: WavePipeline',
+      'metadata: { name: warm-up }',
+      'steps:',
+      '  - id: answer',
+      '    exec: { type: command, source: "echo \'{\\"ok\\": true}\'" }',
+      '    handover: { contract: { type: json_schema, schema: { type: object, required: [ok] } } }',
+      '  - { id: echo, dependencies: [answer], exec: { type: command, source: "echo {{ steps.answer.output }}" } }',
+      '',
+    ].join('\n'),
+  );
+  const warmUp = spawnSync(process.execPath, [resolve('bin/wave.cjs'), 'run', 'warm-up', '--output', 'quiet'], { cwd: project, encoding: 'utf8' });
+  if (warmUp.status !== 0) throw new Error(`the warm-up run failed (exit ${warmUp.status}): ${warmUp.stdout}${warmUp.stderr}`);
+} finally {
+  rmSync(project, { recursive: true, force: true });
+}
 if (!existsSync(`${OUT}.cache`)) throw new Error(`the warm-up run wrote no ${OUT}.cache`);

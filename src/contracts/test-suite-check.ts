@@ -1,5 +1,4 @@
 import { isAbsolute, resolve } from 'node:path';
-import { execa } from 'execa';
 import { terminateGroup, trackGroup } from '../adapters/kill-group.js';
 import { durationMs } from '../config/common-schema.js';
 import type { PlannedContract, CheckResult, CheckEnvironment } from './types.js';
@@ -22,6 +21,8 @@ export async function checkTestSuite(contract: PlannedContract, env: CheckEnviro
   const command = contract.command ?? '';
   if (!command.trim()) return { passed: false, errors: ['test_suite contract has no command'] };
   const timeout = contract.timeout !== undefined ? durationMs(contract.timeout) : DEFAULT_TEST_TIMEOUT_MS;
+  // Loaded on first use: execa takes a noticeable part of a cold start, and most runs never get here.
+  const { execa } = await import('execa');
   // Its own process group, so a timeout or cancel also stops what the command started (test runners fork).
   const child = execa('/bin/sh', ['-c', command], {
     cwd: testSuiteDir(contract, env.workspace, env.projectRoot),

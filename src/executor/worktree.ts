@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { execa } from 'execa';
 import { WaveError } from '../errors.js';
 import { removeTree } from './workspace-files.js';
 import { isInside, realpathOfNearest } from './workspace-paths.js';
@@ -26,6 +25,8 @@ interface GitResult {
 const GIT_LOCATION_ENV = { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined, GIT_COMMON_DIR: undefined };
 
 async function git(args: string[], cwd: string): Promise<GitResult> {
+  // Loaded on first use: execa takes a noticeable part of a cold start, and most runs use no worktree.
+  const { execa } = await import('execa');
   const result = await execa('git', args, {
     cwd,
     reject: false,
@@ -156,6 +157,8 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
 /** Removes every worktree registered below `runDir` (`git worktree remove --force`, then `prune`); branches stay. */
 export async function removeRunWorktrees(projectRoot: string, runDir: string): Promise<void> {
   for (const key of worktreesInProgress.keys()) if (key.startsWith(`${runDir}\0`)) worktreesInProgress.delete(key);
+  // The run's worktrees all live in this folder: without it there is nothing to ask git about.
+  if (!existsSync(join(runDir, '.worktrees'))) return;
   const repo = await findRepositoryRoot(projectRoot);
   if (!repo) return;
   const realRunDir = await realpathOfNearest(runDir);
