@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const STEPS = 200;
 const WIDTH = 8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 const DIRECT = `
 const { spawn } = require('node:child_process');
@@ -18,6 +18,26 @@ const launch = () => {
   if (next >= ${STEPS}) return;
   next++;
   spawn('/bin/sh', ['-c', 'true'], { stdio: 'ignore', detached: true }).on('exit', () => { done++; launch(); });
+};
+for (let i = 0; i < ${WIDTH}; i++) launch();
+`;
+
+// The least any recording executor does per step: a folder, stdout and stderr piped into files, a pid file.
+// No Wave code runs: it shows what the recording alone costs next to DIRECT.
+const FLOOR = `
+const { spawn } = require('node:child_process');
+const { createWriteStream, mkdirSync, writeFileSync } = require('node:fs');
+const root = process.argv[1];
+let next = 0;
+const launch = () => {
+  if (next >= ${STEPS}) return;
+  const dir = root + '/s' + next++ + '/attempt-1';
+  mkdirSync(dir, { recursive: true });
+  const child = spawn('/bin/sh', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.pipe(createWriteStream(dir + '/stdout'));
+  child.stderr.pipe(createWriteStream(dir + '/stderr'));
+  writeFileSync(dir + '/pid', String(child.pid));
+  child.on('close', launch);
 };
 for (let i = 0; i < ${WIDTH}; i++) launch();
 `;
@@ -43,10 +63,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export async function bench() {
   const dir = project();
   const direct = [];
+  const floor = [];
   const wave = [];
   try {
     for (let i = 0; i < ROUNDS; i++) {
       direct.push(timed(() => execFileSync(process.execPath, ['-e', DIRECT])));
+      floor.push(timed(() => execFileSync(process.execPath, ['-e', FLOOR, mkdtempSync(join(dir, 'floor-'))])));
       wave.push(
         timed(() => {
           const r = spawnSync(process.execPath, [WAVE, 'run', 'noop', '--output', 'quiet'], { cwd: dir, stdio: 'ignore' });
@@ -58,10 +80,12 @@ export async function bench() {
     rmSync(dir, { recursive: true, force: true });
   }
   const d = median(direct);
+  const f = median(floor);
   const w = median(wave);
   return [
-    `overhead: ${STEPS} no-op command steps at width ${WIDTH}, median of ${ROUNDS}`,
+    `overhead: ${STEPS} no-op command steps at width ${WIDTH}, median of ${ROUNDS} interleaved runs`,
     `  direct node spawn: ${d.toFixed(0)} ms   wave run: ${w.toFixed(0)} ms`,
+    `  floor (a script doing only the per-step recording, no Wave): ${f.toFixed(0)} ms, ratio ${(f / d).toFixed(2)}, ${((f - d) / STEPS).toFixed(2)} ms per step`,
     `  ratio ${(w / d).toFixed(2)} (goal ≤ 1.10)   per-step overhead ${((w - d) / STEPS).toFixed(2)} ms (goal ≤ 2)`,
   ];
 }
