@@ -16,15 +16,7 @@ export interface AgentInvocation {
 }
 
 /** What a finished agent run amounts to, read from its stream and exit. */
-export interface AgentOutcome {
-  ok: boolean;
-  text: string;
-  sessionId?: string;
-  tokens: TokenUsage;
-  costUsd?: number;
-  subtype?: string;
-  failure?: Failure;
-}
+export type AgentOutcome = Pick<AdapterResult, 'ok' | 'text' | 'sessionId' | 'tokens' | 'costUsd' | 'subtype' | 'failure'>;
 
 /** The stateful reader of one attempt's stdout. */
 export interface AgentStream {

@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MockRunner } from '../../src/adapters/mock/runner.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
-import { scratchDir } from './processes.js';
+import { scratchPerTest } from './processes.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await scratchDir()));
-afterEach(() => remove());
+scratchPerTest((scratch) => (dir = scratch));
 
 const config = (attempt: number): AdapterRunConfig => ({
   runId: 'r',

@@ -1,22 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.js';
-import { signalGroup } from '../../src/adapters/kill-group.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import type { AdapterRunConfig, ResolvedAdapter, StreamEvent } from '../../src/adapters/types.js';
 import { REDACTED, Redactor } from '../../src/redact.js';
-import { firstMatch, fixture, isRunning, scratchDir } from './processes.js';
+import { firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-const groups: number[] = [];
-beforeEach(async () => ({ dir, remove } = await scratchDir()));
-afterEach(async () => {
-  for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL');
-  await remove();
-});
+const groups = scratchPerTest((scratch) => (dir = scratch));
 
 const processAdapter = (extra: Partial<ResolvedAdapter> = {}): ResolvedAdapter => ({ name: 'tool', type: 'process', env: {}, isolated: false, ...extra });
 

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
+import { signalGroup } from '../../src/adapters/kill-group.js';
 
 /** Absolute path of a fixture script in test/fixtures/processes. */
 export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/processes/${name}`, import.meta.url));
@@ -25,6 +27,25 @@ export function isRunning(pid: number): boolean {
 export async function scratchDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'wave-process-'));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Per test: a fresh scratch folder handed to `use`, removed afterwards; the process groups a test pushes onto
+ * the returned list are killed afterwards, so a failing test leaves nothing running.
+ */
+export function scratchPerTest(use: (dir: string) => void): number[] {
+  const groups: number[] = [];
+  let remove = async () => {};
+  beforeEach(async () => {
+    const scratch = await scratchDir();
+    remove = scratch.remove;
+    use(scratch.dir);
+  });
+  afterEach(async () => {
+    for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL');
+    await remove();
+  });
+  return groups;
 }
 
 /** A promise resolved by the first value `take` accepts, and the callback to feed it. */

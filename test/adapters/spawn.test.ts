@@ -2,26 +2,18 @@ import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signalGroup } from '../../src/adapters/kill-group.js';
+import { describe, expect, it } from 'vitest';
 import { spawnInGroup, type SpawnSpec } from '../../src/adapters/spawn.js';
 import { Redactor } from '../../src/redact.js';
 import { waitFor } from '../support/wait.js';
-import { firstMatch, fixture, isRunning, scratchDir } from './processes.js';
+import { firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
 
 const GRACE_MS = 500;
 /** Far above grace: the bound only says the kill sequence does not hang. */
 const MARGIN_MS = 20_000;
 
 let dir: string;
-let remove: () => Promise<void>;
-/** Groups started by a test; killed afterwards so a failing test leaves nothing behind. */
-const groups: number[] = [];
-beforeEach(async () => ({ dir, remove } = await scratchDir()));
-afterEach(async () => {
-  for (const pgid of groups.splice(0)) signalGroup(pgid, 'SIGKILL');
-  await remove();
-});
+const groups = scratchPerTest((scratch) => (dir = scratch));
 
 function spec(command: string, args: string[], extra: Partial<SpawnSpec> = {}): SpawnSpec {
   return {

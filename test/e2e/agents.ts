@@ -92,21 +92,26 @@ steps:
 ${extra}`;
 }
 
+/** A test manifest from its adapter lines (each `  name: { … }`) and persona lines; processes get 1 s of grace. */
+export function manifestWith(adapterLines: readonly string[], personas: string, runtime = ''): string {
+  return `kind: WaveManifest
+metadata: { name: e2e }
+adapters:
+${adapterLines.join('\n')}
+personas:
+${personas}
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${runtime}`;
+}
+
 /** Builds manifests whose adapters of one CLI type each point at one scenario of the server. */
 export function agentManifest(type: string, model: string, extra = '') {
   return (adapters: Record<string, string>, personas: string, runtime = ''): string => {
     const lines = Object.entries(adapters).map(
       ([name, baseUrl]) => `  ${name}: { type: ${type}, binary: ${type}, model: ${model}, isolated: true, base_url: "${baseUrl}"${extra} }`,
     );
-    return `kind: WaveManifest
-metadata: { name: e2e }
-adapters:
-${lines.join('\n')}
-personas:
-${personas}
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-${runtime}`;
+    return manifestWith(lines, personas, runtime);
   };
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptFile, cliAvailable, type AgentRun, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
+import { attemptFile, cliAvailable, type AgentRun, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
 // OpenCode starts slowly (~3 s a run) and retries on its own: runs take up to a minute on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -17,17 +17,6 @@ const claudeAdapter = (name: string, baseUrl: string) =>
 /** The absolute path of an artifact recorded in run.json. */
 const artifactPath = (run: AgentRun, path: string) => (path.startsWith('/') ? path : join(run.project, '.wave', 'runs', run.record.id, path));
 
-function manifest(adapters: string[], personas: string): string {
-  return `kind: WaveManifest
-metadata: { name: e2e }
-adapters:
-${adapters.join('\n')}
-personas:
-${personas}
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-`;
-}
 
 describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
   let server: ModelServer;
@@ -37,7 +26,7 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
   it('step 1 writes a file with OpenCode\'s own write tool, step 2 reads it as an injected artifact', async () => {
     const content = 'line one from step one\n';
     const run = await runAgentPipeline(
-      manifest(
+      manifestWith(
         [openCodeAdapter('writer', `${server.url}/s/write/notes.txt/${param(content)}/v1`), openCodeAdapter('reader', `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1`)],
         WRITER_AND_READER,
       ),
@@ -78,7 +67,7 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
 
   it('a persona that denies a command: OpenCode itself refuses it, visible in its own stream', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('guarded', `${server.url}/s/shell/${param('touch made.txt')}/v1`)], '  guarded:\n    adapter: guarded\n    permissions: { deny: ["Bash(touch *)"] }'),
+      manifestWith([openCodeAdapter('guarded', `${server.url}/s/shell/${param('touch made.txt')}/v1`)], '  guarded:\n    adapter: guarded\n    permissions: { deny: ["Bash(touch *)"] }'),
       `kind: WavePipeline
 metadata: { name: p }
 steps:
@@ -106,7 +95,7 @@ steps:
 
   it('a rate-limited Claude step falls over to OpenCode and the run succeeds', async () => {
     const run = await runAgentPipeline(
-      manifest(
+      manifestWith(
         [claudeAdapter('claude', `${server.url}/s/http429/1`), openCodeAdapter('oc', `${server.url}/s/text/${encodeURIComponent('Answer from OpenCode.')}/v1`)],
         '  agent: { adapter: claude, system_prompt_file: personas/agent.md, fallbacks: [oc] }',
       ),
@@ -132,7 +121,7 @@ steps:
 
   it('401: auth_failed, never retried', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/http401/v1`)], '  agent: { adapter: oc }'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/http401/v1`)], '  agent: { adapter: oc }'),
       oneStepPipeline('agent', '    retry: { max_attempts: 2, base_delay: 100ms }\n'),
     );
     expect(run.code).toBe(1);
@@ -142,7 +131,7 @@ steps:
 
   it('500: OpenCode retries on its own (about a minute), then server_error; Wave fails the step', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'),
       oneStepPipeline('agent'),
     );
     expect(run.code).toBe(1);
@@ -154,7 +143,7 @@ steps:
 
   it('429 with retry-after: OpenCode retries on its own, then rate_limited with the retry-after; Wave waits and retries', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/http429/1/v1`)], '  agent: { adapter: oc }'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/http429/1/v1`)], '  agent: { adapter: oc }'),
       oneStepPipeline('agent', '    retry: { max_attempts: 2, base_delay: 100ms }\n'),
     );
     expect(run.code).toBe(1);
@@ -165,7 +154,7 @@ steps:
 
   it('a stall after the first event: stalled by Wave\'s watchdog and failed', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/stall/v1`)], '  agent: { adapter: oc }').replace('runtime:\n', 'runtime:\n  stall_timeout: 3s\n'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/stall/v1`)], '  agent: { adapter: oc }', '  stall_timeout: 3s\n'),
       oneStepPipeline('agent'),
     );
     expect(run.code).toBe(1);
@@ -174,7 +163,7 @@ steps:
 
   it('a truncated stream: OpenCode loops on its own, Wave\'s step timeout ends it and no process is left', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/truncated/v1`)], '  agent: { adapter: oc }'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/truncated/v1`)], '  agent: { adapter: oc }'),
       oneStepPipeline('agent', '    timeout_minutes: 0.25\n'),
     );
     expect(run.code).toBe(1);
@@ -185,7 +174,7 @@ steps:
 
   it('a binary that is not installed: spawn_failed naming the npm package', async () => {
     const run = await runAgentPipeline(
-      manifest([openCodeAdapter('oc', `${server.url}/s/text/v1`).replace('binary: opencode', 'binary: opencode-missing')], '  agent: { adapter: oc }'),
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/text/v1`).replace('binary: opencode', 'binary: opencode-missing')], '  agent: { adapter: oc }'),
       oneStepPipeline('agent'),
     );
     expect(run.code).toBe(1);

@@ -46,6 +46,19 @@ export const SCRIPTED_EVENTS: RunEvent[] = [
   { ...base('12:00:07.100'), type: 'run_finished', status: 'failed', durationMs: 7100, tokens, costUsd: 0.0123 },
 ];
 
+/** The summary of scriptedRecord() seen from the project folder, line by line. */
+export const SCRIPTED_SUMMARY_LINES = [
+  '  ✓ split    completed    1.2s',
+  `      → .wave/runs/${RUN_ID}/artifacts/split/parts.txt`,
+  '  ✓ count-a  completed    4.6s  12.3k in / 678 out  $0.0123',
+  '  ✗ count-b  failed       2.0s  2 attempts  non_zero_exit: exit code 2',
+  '  - merge    skipped            dependency count-b failed',
+  '',
+  `✗ run ${RUN_ID} failed in 7.1s · 12.3k in / 678 out · $0.0123`,
+  `  run folder: .wave/runs/${RUN_ID}`,
+  `  resume with: wave resume ${RUN_ID}`,
+];
+
 /** The run.json the scripted run ends with. */
 export function scriptedRecord(): RunRecord {
   return sampleRecord(
