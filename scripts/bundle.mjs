@@ -8,6 +8,20 @@ import { build } from 'esbuild';
 
 const OUT = 'dist/bundle/wave.cjs';
 
+// zod re-exports all of its 60-odd message locales; Wave speaks English only, so the bundle keeps that one.
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('node_modules/zod/') ? { path: 'zod-locales', namespace: 'english-only-zod' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
 // A stale cache must never meet a new bundle: V8 only checks the source's length.
 rmSync('dist/bundle', { recursive: true, force: true });
 await build({
@@ -19,6 +33,7 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [englishOnlyZod],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
