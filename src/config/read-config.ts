@@ -66,7 +66,8 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
 
   const stripped = stripUnsupportedFeatures(raw, kind, locator);
   errors.push(...stripped.errors);
-  const parsed = schema.safeParse(raw);
+  // Each file is parsed once per process: compiling zod's fast path would cost more than it saves.
+  const parsed = schema.safeParse(raw, { jitless: true });
   if (!parsed.success) errors.push(...issuesToErrors(parsed.error.issues, { schema, root: raw, locator, suppressed: stripped.suppressed }));
   errors.push(...check(raw, locator));
   const sorted = sortByPosition(withoutEchoesOfEnv(errors));
