@@ -84,7 +84,7 @@ export async function runStep(
       continue;
     }
     if (!failure) {
-      writeOutput(context, step.id, output);
+      await writeOutput(context, step.id, output);
       return finish(context, step, started, attempt, undefined, output);
     }
     if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure, output), dependentsRun: true };
@@ -205,9 +205,9 @@ function finish(
   return { status, output, failure };
 }
 
-/** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there). */
-function writeOutput(context: RunContext, stepId: string, text: string): void {
-  writeFileSync(join(context.store.dir, 'steps', stepId, 'output.txt'), text);
+/** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there), before the step counts as completed. */
+function writeOutput(context: RunContext, stepId: string, text: string): Promise<void> {
+  return writeFile(join(context.store.dir, 'steps', stepId, 'output.txt'), text);
 }
 
 /** Saves extracted JSON as the step's `extract` artifact; returns it as the step's output. */
