@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createWriteStream, mkdirSync, openSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -74,23 +75,6 @@ function tapStream(onChunk: (chunk: Buffer) => void): Transform {
   });
 }
 
-type OutputFiles = Record<OutputStreamName, number>;
-
-/** Creates the two output files (and their folders) before the process starts: a path that cannot be written is a spawn error. */
-function openOutputFiles(spec: SpawnSpec): OutputFiles | NodeJS.ErrnoException {
-  const opened: number[] = [];
-  try {
-    for (const path of [spec.stdoutPath, spec.stderrPath]) {
-      mkdirSync(dirname(path), { recursive: true });
-      opened.push(openSync(path, 'w'));
-    }
-    return { stdout: opened[0]!, stderr: opened[1]! };
-  } catch (error) {
-    for (const fd of opened) closeSync(fd);
-    return error as NodeJS.ErrnoException;
-  }
-}
-
 function startProcess(spec: SpawnSpec): { child?: ChildProcess; error?: NodeJS.ErrnoException } {
   try {
     // detached: the child calls setsid(), so it leads a process group we can signal as a whole.
@@ -113,6 +97,9 @@ function startProcess(spec: SpawnSpec): { child?: ChildProcess; error?: NodeJS.E
  * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
  */
 export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promise<SpawnResult> {
+  const folders = await Promise.all([mkdir(dirname(spec.stdoutPath), { recursive: true }), mkdir(dirname(spec.stderrPath), { recursive: true })]).catch(
+    (error: NodeJS.ErrnoException) => error,
+  );
   const combinedTail = new ByteTail(TAIL_CHARS * 4);
   const stderrTail = new ByteTail(TAIL_CHARS * 4);
   const stdoutCapture = spec.captureStdoutBytes ? new ByteTail(spec.captureStdoutBytes) : undefined;
@@ -133,11 +120,9 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
     ...(stdoutCapture ? { stdoutTail: stdoutCapture.toString() } : {}),
   });
 
-  const files = openOutputFiles(spec);
-  if (files instanceof Error) return finish({ spawnError: files });
   const saveStream = (source: Readable | null, name: OutputStreamName): Promise<void> => {
-    const fd = files[name];
-    if (!source) return Promise.resolve(closeSync(fd));
+    const path = name === 'stdout' ? spec.stdoutPath : spec.stderrPath;
+    if (!source) return writeFile(path, '');
     const tap = tapStream((chunk) => {
       combinedTail.push(chunk);
       if (name === 'stderr') stderrTail.push(chunk);
@@ -146,11 +131,12 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
     });
     const count = tapStream((chunk) => meter?.add(chunk.length));
     // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
-    return pipeline(source, count, createRedactingStream(spec.redactor), tap, createWriteStream('', { fd }))
+    return pipeline(source, count, createRedactingStream(spec.redactor), tap, createWriteStream(path))
       .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
       .finally(() => splitters[name].end());
   };
 
+  if (folders instanceof Error) return finish({ spawnError: folders });
   if (signal?.aborted) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
     return finish({ aborted: true, abortReason: signal.reason });

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AdapterResult, Failure, ResolvedAdapter } from '../adapters/types.js';
@@ -132,7 +131,9 @@ async function attemptOnce(
   emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
   const env = attemptEnv(context, step, adapter, workspace);
   const runner = context.registry.resolve(adapter.type);
-  const attemptDir = store.attemptDir(step.id, attempt);
+  const attemptDir = store.attemptPath(step.id, attempt);
+  // Asynchronous: on a slow disk, creating folders on the main thread holds up every other step.
+  await mkdir(attemptDir, { recursive: true });
   return runAttempt(
     runner,
     {
@@ -150,8 +151,9 @@ async function attemptOnce(
       graceMs: plan.runtime.graceMs,
       maxLineBytes: plan.runtime.maxLineBytes,
       onSpawn: (pid) => {
-        // A file of its own, written at once: run.json is written in bursts and a kill may come first.
-        writeFileSync(join(attemptDir, 'pid'), String(pid));
+        // A file of its own, started at once: run.json is written in bursts and a kill may come first. It holds
+        // the pid too, so a failed write here loses nothing once run.json is written.
+        writeFile(join(attemptDir, 'pid'), String(pid)).catch(() => undefined);
         store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.pid = pid));
       },
     },

@@ -125,11 +125,16 @@ export class RunStore {
 
   /** `steps/<stepId>/attempt-<n>/`, created on demand: where the process layer writes stdout and stderr. */
   attemptDir(stepId: string, attempt: number): string {
-    assertSafeSegment(stepId, 'step id');
-    if (!Number.isInteger(attempt) || attempt < 1) throw new WaveError('internal', `attempt must be a positive integer, got ${attempt}`);
-    const dir = join(this.dir, 'steps', stepId, `attempt-${attempt}`);
+    const dir = this.attemptPath(stepId, attempt);
     mkdirSync(dir, { recursive: true });
     return dir;
+  }
+
+  /** The path of attemptDir() without creating it, for a caller that creates it off the main thread. */
+  attemptPath(stepId: string, attempt: number): string {
+    assertSafeSegment(stepId, 'step id');
+    if (!Number.isInteger(attempt) || attempt < 1) throw new WaveError('internal', `attempt must be a positive integer, got ${attempt}`);
+    return join(this.dir, 'steps', stepId, `attempt-${attempt}`);
   }
 
   /** `artifacts/<stepId>/`, created on demand. */
