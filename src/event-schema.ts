@@ -105,6 +105,7 @@ export const RunEventSchema = z
       ...base,
       type: z.literal('contract_checked'),
       stepId: z.string(),
+      attempt: Attempt,
       contract: z.string(),
       passed: z.boolean(),
       action: z.string(),

@@ -21,7 +21,7 @@ export type RunEvent = Base &
     | { type: 'step_retrying'; stepId: string; attempt: number; delayMs: number; failure: Failure }
     | { type: 'step_fallback'; stepId: string; from: string; to: string; failure: Failure }
     | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
-    | { type: 'contract_checked'; stepId: string; contract: string; passed: boolean; action: string; errors: string[] }
+    | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
     | {
         type: 'step_completed';
         stepId: string;

@@ -76,8 +76,8 @@ export async function checkStepContracts(
     }
     const action = contractAction(contract, result.passed, retriesUsed.get(index) ?? 0);
     const errors = result.recovered !== undefined ? [`recovered JSON from ${target.label} and wrote it back`] : result.errors;
-    context.store.update((r) => void r.steps[step.id]!.contracts.push({ contract: label, passed: result.passed, action, errors }));
-    emit(context, { type: 'contract_checked', stepId: step.id, contract: label, passed: result.passed, action, errors });
+    context.store.update((r) => void r.steps[step.id]!.contracts.push({ attempt, contract: label, passed: result.passed, action, errors }));
+    emit(context, { type: 'contract_checked', stepId: step.id, attempt, contract: label, passed: result.passed, action, errors });
     if (!stopsChecking(action)) continue;
     if (action === 'skip') return { outcome: 'pass', output };
     if (action === 'retry') return { outcome: 'retry', output, retry: { index, label, errors: result.errors } };

@@ -25,6 +25,8 @@ export interface ArtifactRecord {
 }
 
 export interface ContractRecord {
+  /** The attempt whose output was checked. */
+  attempt: number;
   contract: string;
   passed: boolean;
   action: string;

@@ -35,7 +35,7 @@ describe('json_schema contracts through wave run and the llm adapter', () => {
     const result = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
     expect(result.code).toBe(0);
     const run = latestRun(project);
-    expect(run.steps.review!.contracts).toEqual([{ contract: "1:json_schema the step's output", passed: true, action: 'pass', errors: [] }]);
+    expect(run.steps.review!.contracts).toEqual([{ attempt: 1, contract: "1:json_schema the step's output", passed: true, action: 'pass', errors: [] }]);
     expect(runFile(project, 'steps/report/attempt-1/stdout').trim()).toBe('verdict=approve');
     const prompt = userMessage(requestsTo(server, prefix)[0]!);
     expect(prompt).toContain(REQUIREMENTS_HEADING);
@@ -65,8 +65,8 @@ describe('json_schema contracts through wave run and the llm adapter', () => {
     expect(userMessage(requests[1]!)).toContain('"verdict": "maybe"');
     const run = latestRun(project);
     expect(run.steps.review!.attempts.map((a) => a.failure?.class)).toEqual(['contract_failed', undefined]);
-    expect(run.steps.review!.contracts.map((c) => [c.passed, c.action])).toEqual([[false, 'retry'], [true, 'pass']]);
-    expect(runEvents(project).filter((e) => e.type === 'contract_checked').map((e) => e.type === 'contract_checked' && e.action)).toEqual(['retry', 'pass']);
+    expect(run.steps.review!.contracts.map((c) => [c.attempt, c.passed, c.action])).toEqual([[1, false, 'retry'], [2, true, 'pass']]);
+    expect(runEvents(project).flatMap((e) => (e.type === 'contract_checked' ? [[e.attempt, e.action]] : []))).toEqual([[1, 'retry'], [2, 'pass']]);
     expect(runFile(project, 'steps/report/attempt-1/stdout').trim()).toBe('verdict=reject');
   });
 
@@ -152,7 +152,7 @@ describe('on_failure policies', () => {
     const project = llmProject(server, {}, policyPipeline('fail'));
     expect((await runWave(['run', 'p', '--output', 'quiet'], { cwd: project })).code).toBe(1);
     const run = latestRun(project);
-    expect(run.steps.make!.contracts).toEqual([{ contract: '1:non_empty_file missing.md', passed: false, action: 'fail', errors: ['missing.md does not exist'] }]);
+    expect(run.steps.make!.contracts).toEqual([{ attempt: 1, contract: '1:non_empty_file missing.md', passed: false, action: 'fail', errors: ['missing.md does not exist'] }]);
     expect([run.steps.make!.status, run.steps.after!.attempts.length]).toEqual(['failed', 0]);
   });
 

@@ -32,7 +32,7 @@ export const SCRIPTED_EVENTS: RunEvent[] = [
   },
   { ...base('12:00:05.000'), type: 'step_started', stepId: 'count-b', attempt: 2, adapter: 'shell', workspace: '/w/b' },
   { ...base('12:00:06.000'), type: 'step_completed', stepId: 'count-a', attempt: 1, durationMs: 4600, tokens, costUsd: 0.0123 },
-  { ...base('12:00:06.500'), type: 'contract_checked', stepId: 'count-a', contract: 'json_schema', passed: true, action: 'none', errors: [] },
+  { ...base('12:00:06.500'), type: 'contract_checked', stepId: 'count-a', attempt: 1, contract: 'json_schema', passed: true, action: 'none', errors: [] },
   {
     ...base('12:00:07.000'),
     type: 'step_failed',
