@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Runs the bundled CLI through a V8 code cache, so a cold start skips compiling what an earlier run compiled.
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire, wrap } = require('node:module');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
@@ -18,11 +18,13 @@ const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle
 if (cachedData === undefined || script.cachedDataRejected) {
   // Written at exit, when it also holds every function this run compiled; a read-only install skips it.
   process.once('exit', () => {
+    const partial = `${cacheFile}.${process.pid}`;
     try {
-      const partial = `${cacheFile}.${process.pid}`;
       writeFileSync(partial, script.createCachedData());
       renameSync(partial, cacheFile);
-    } catch {}
+    } catch {
+      rmSync(partial, { force: true });
+    }
   });
 }
 const bundleModule = { exports: {} };

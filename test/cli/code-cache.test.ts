@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/cli.js';
+
+// A copy of the installed CLI (bin/, the bundle, package.json), so each test can damage its cache freely.
+let copy: string;
+let cacheFile: string;
+beforeEach(() => {
+  copy = mkdtempSync(join(tmpdir(), 'wave-code-cache-'));
+  for (const part of ['bin', 'package.json', join('dist', 'bundle')]) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  cacheFile = join(copy, 'dist', 'bundle', 'wave.cjs.cache');
+});
+afterEach(() => rmSync(copy, { recursive: true, force: true }));
+
+const version = (): string => execFileSync(process.execPath, [join(copy, 'bin', 'wave.cjs'), '--version'], { encoding: 'utf8' }).trim();
+const expectedVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('the V8 code cache of the bundled CLI', () => {
+  it('is written by the build', () => {
+    expect(statSync(join(ROOT, 'dist', 'bundle', 'wave.cjs.cache')).size).toBeGreaterThan(100_000);
+  });
+
+  it('is written by the first run that finds none', () => {
+    rmSync(cacheFile);
+    expect(version()).toBe(expectedVersion);
+    expect(statSync(cacheFile).size).toBeGreaterThan(100_000);
+  });
+
+  it('is replaced when it is garbage, and the run goes on as if it were absent', () => {
+    writeFileSync(cacheFile, 'not a code cache');
+    expect(version()).toBe(expectedVersion);
+    expect(readFileSync(cacheFile).subarray(0, 16).toString()).not.toBe('not a code cache');
+    expect(version()).toBe(expectedVersion);
+  });
+
+  it('never stops a run when it can be neither read nor written', () => {
+    // A folder in its place fails both, even for root (mode bits would not stop root).
+    rmSync(cacheFile);
+    mkdirSync(cacheFile);
+    expect(version()).toBe(expectedVersion);
+    expect(statSync(cacheFile).isDirectory()).toBe(true);
+    expect(readdirSync(join(copy, 'dist', 'bundle')).filter((name) => name.includes('.cache.'))).toEqual([]);
+  });
+});
