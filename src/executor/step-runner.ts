@@ -5,14 +5,14 @@ import { WaveError } from '../errors.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { abortableSleep } from '../abortable-sleep.js';
 import { backoffDelay } from './backoff.js';
-import { collectStepArtifacts, prepareStepWorkspace } from './step-files.js';
+import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from './step-files.js';
 import { emit, type RunContext } from './context.js';
 import { reasonOf, runAttempt } from './attempt.js';
 import { promptWithFailure } from './retry-prompt.js';
 import { promptWithContractErrors } from '../contracts/retry-feedback.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
-import { checkStepContracts } from './step-contracts.js';
+import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { addTokens } from './tokens.js';
 
 export interface StepOutcome {
@@ -60,16 +60,7 @@ export async function runStep(
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
     const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared.workspace, signal);
-    let failure = result.failure ?? (result.ok ? undefined : { class: 'non_zero_exit', message: `exit code ${result.exitCode}` });
-    if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
-    let output = result.text;
-    if (!failure && step.extract) {
-      const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared.workspace, signal));
-      if (extracted.ok) output = await saveExtracted(context, step.id, extracted.json);
-      else failure = extracted.failure;
-    }
-    const verdict = !failure && step.contracts.length ? await checkStepContracts(context, step, prepared, attempt, output, contractRetries, signal) : undefined;
-    if (verdict) ({ output, failure } = verdict);
+    const { output, failure, verdict } = await judgeAttempt(context, step, prepared, attempt, result, contractRetries, signal);
     recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
     if (verdict?.retry) {
       if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
@@ -106,6 +97,36 @@ export async function runStep(
     attemptOnAdapter = 0;
     prompt = prepared.prompt;
   }
+}
+
+interface AttemptJudgement {
+  output: string;
+  failure?: Failure;
+  /** Set when the step has contracts and everything before them passed. */
+  verdict?: ContractsVerdict;
+}
+
+/** What an attempt amounts to: the adapter's result, then its artifacts, its extract and its contracts, each only if all before passed. */
+async function judgeAttempt(
+  context: RunContext,
+  step: PlannedStep,
+  prepared: PreparedStep,
+  attempt: number,
+  result: AdapterResult,
+  contractRetries: ReadonlyMap<number, number>,
+  signal: AbortSignal,
+): Promise<AttemptJudgement> {
+  let failure = result.failure ?? (result.ok ? undefined : { class: 'non_zero_exit', message: `exit code ${result.exitCode}` });
+  if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
+  let output = result.text;
+  if (!failure && step.extract) {
+    const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared.workspace, signal));
+    if (extracted.ok) output = await saveExtracted(context, step.id, extracted.json);
+    else failure = extracted.failure;
+  }
+  if (failure || !step.contracts.length) return { output, failure };
+  const verdict = await checkStepContracts(context, step, prepared, attempt, output, contractRetries, signal);
+  return { output: verdict.output, failure: verdict.failure, verdict };
 }
 
 async function attemptOnce(
