@@ -97,7 +97,7 @@ function startProcess(spec: SpawnSpec): { child?: ChildProcess; error?: NodeJS.E
  * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
  */
 export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promise<SpawnResult> {
-  const folders = await Promise.all([mkdir(dirname(spec.stdoutPath), { recursive: true }), mkdir(dirname(spec.stderrPath), { recursive: true })]).catch(
+  const folders = await Promise.all([...new Set([dirname(spec.stdoutPath), dirname(spec.stderrPath)])].map((dir) => mkdir(dir, { recursive: true }))).catch(
     (error: NodeJS.ErrnoException) => error,
   );
   const combinedTail = new ByteTail(TAIL_CHARS * 4);
