@@ -80,6 +80,7 @@ describe('wave cancel', () => {
       r.steps.a!.startedAt = r.startedAt;
       r.steps.a!.attempts = [{ ...sampleAttempt(1), pid: orphan.pid }];
     });
+    store.flush(); // updates within 100 ms of the last write wait for a timer; wave cancel must read this one
     const result = await runWave(['cancel', RUN.slice(0, 10)], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`run ${RUN} had no live process (pid 999999999 is gone); recorded it as cancelled`);
