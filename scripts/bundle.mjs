@@ -34,6 +34,9 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   plugins: [englishOnlyZod],
+  // dockerode reaches ssh2's native addons (.node files), which a bundle cannot hold; it loads from node_modules,
+  // and only when a sandbox command imports it.
+  external: ['dockerode'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

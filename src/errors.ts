@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   extract_failed: 'A step output could not be turned into the declared JSON.',
   sandbox_unavailable: 'The configured sandbox backend is not available.',
   egress_denied: 'A sandboxed step tried to reach a host outside its allowlist.',
+  limit_exceeded: 'A sandboxed step was stopped by a resource limit (memory, processes).',
   internal: 'An unexpected failure inside Wave.',
 } as const;
 

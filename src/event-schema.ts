@@ -18,6 +18,7 @@ export const FAILURE_CLASSES = [
   'artifact_missing',
   'contract_failed',
   'extract_failed',
+  'limit_exceeded',
 ] as const satisfies readonly FailureClass[];
 
 const Count = z.number().int().nonnegative();
@@ -128,6 +129,17 @@ export const RunEventSchema = z
       durationMs: Duration,
       failure: FailureSchema,
       optional: z.boolean(),
+    }),
+    z.strictObject({
+      ...base,
+      type: z.literal('egress'),
+      stepId: z.string(),
+      attempt: Attempt,
+      host: z.string(),
+      port: z.number().int().nonnegative(),
+      allowed: z.boolean(),
+      via: z.enum(['connect', 'http', 'endpoint']).describe('A CONNECT tunnel, a plain HTTP request, or the forwarded model endpoint.'),
+      reason: z.string().optional(),
     }),
     z.strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string() }),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string() }),

@@ -38,6 +38,7 @@ export type RunEvent = Base &
         failure: Failure;
         optional: boolean;
       }
+    | { type: 'egress'; stepId: string; attempt: number; host: string; port: number; allowed: boolean; via: 'connect' | 'http' | 'endpoint'; reason?: string }
     | { type: 'step_skipped'; stepId: string; reason: string }
     | { type: 'step_cancelled'; stepId: string }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }

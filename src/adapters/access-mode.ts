@@ -60,3 +60,19 @@ export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, s
   const wanted = keys.length > 0 ? `set ${keys.join(' or ')} (and list it in runtime.sandbox.env_passthrough)` : 'set base_url';
   return { mode: 'none', detail: `${wanted}${adapter.isolated ? '' : ', or log in with the CLI'}` };
 }
+
+/** The variables through which each CLI takes a model base URL, and where it goes when none is set. */
+const MODEL_ENDPOINTS: Partial<Record<AdapterType, { variables: string[]; fallback?: string }>> = {
+  claude: { variables: ['ANTHROPIC_BASE_URL'], fallback: 'https://api.anthropic.com' },
+  codex: { variables: ['OPENAI_BASE_URL'], fallback: 'https://api.openai.com/v1' },
+  gemini: { variables: ['GOOGLE_GEMINI_BASE_URL'], fallback: 'https://generativelanguage.googleapis.com' },
+  opencode: { variables: [] },
+};
+
+/** The model endpoints an adapter's process talks to: its base_url, the base-URL variables it is given, else the CLI's default. */
+export function modelEndpoints(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string[] {
+  const known = MODEL_ENDPOINTS[adapter.type];
+  const given = [adapter.baseUrl, ...(known?.variables ?? []).map((name) => adapter.env[name] ?? env[name])].filter((url): url is string => !!url);
+  if (given.length) return [...new Set(given)];
+  return known?.fallback ? [known.fallback] : [];
+}

@@ -38,10 +38,16 @@ export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec,
   return { class: 'spawn_failed', message: `could not start "${spec.command}": ${error.message}` };
 }
 
+/** The Failure of a process the sandbox stopped at a resource limit. */
+export function limitFailure(message: string): Failure {
+  return { class: 'limit_exceeded', message, hint: 'Raise the limit under runtime.sandbox.limits in the manifest, or make the step need less.' };
+}
+
 /** The Failure of a finished process, or undefined when it succeeded. */
 export function processFailure(result: SpawnResult, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>, label: string, redactor: Redactor): Failure | undefined {
   if (result.spawnError) return spawnFailure(result.spawnError, spec);
   if (result.aborted) return abortFailure(result.abortReason);
+  if (result.limitExceeded) return limitFailure(result.limitExceeded);
   if (result.exitCode === 0) return undefined;
   const how = result.exitCode === null ? `was killed by ${result.signal ?? 'a signal'}` : `exited with code ${result.exitCode}`;
   const stderr = result.stderrTail.trim().slice(-STDERR_IN_MESSAGE_CHARS);

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -8,7 +7,8 @@ import { createRedactingStream, type Redactor } from '../redact.js';
 import { ByteTail, lastChars } from '../stream/byte-tail.js';
 import { LineSplitter } from '../stream/lines.js';
 import { OutputMeter } from '../stream/output-meter.js';
-import { isGroupAlive, terminateGroup, trackGroup } from './kill-group.js';
+import { launchLocal } from './launch-local.js';
+import type { Launcher } from './launched-process.js';
 
 /** Characters of combined output kept for a retry's prompt. */
 export const TAIL_CHARS = 2_000;
@@ -63,6 +63,8 @@ export interface SpawnResult {
   /** The last captureStdoutBytes of stdout, redacted, when asked. */
   stdoutTail?: string;
   pid?: number;
+  /** The sandbox stopped the process at a resource limit; says which. */
+  limitExceeded?: string;
 }
 
 /** A pass-through stage that shows every chunk to `onChunk`. */
@@ -75,28 +77,12 @@ function tapStream(onChunk: (chunk: Buffer) => void): Transform {
   });
 }
 
-function startProcess(spec: SpawnSpec): { child?: ChildProcess; error?: NodeJS.ErrnoException } {
-  try {
-    // detached: the child calls setsid(), so it leads a process group we can signal as a whole.
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    return { child };
-  } catch (error) {
-    // Invalid arguments (a NUL byte in an argument, say) throw synchronously.
-    return { error: error as NodeJS.ErrnoException };
-  }
-}
-
 /**
- * Runs a process as the leader of its own group, streaming stdout and stderr (redacted) to files with
- * flat memory. On abort the whole group gets SIGTERM, then SIGKILL after graceMs; group members left
+ * Runs a process as the leader of its own group (or as `launch` starts it: inside a sandbox), streaming stdout and
+ * stderr (redacted) to files with flat memory. On abort the whole group gets SIGTERM, then SIGKILL after graceMs; group members left
  * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
  */
-export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promise<SpawnResult> {
+export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch: Launcher = launchLocal): Promise<SpawnResult> {
   const folders = await Promise.all([...new Set([dirname(spec.stdoutPath), dirname(spec.stderrPath)])].map((dir) => mkdir(dir, { recursive: true }))).catch(
     (error: NodeJS.ErrnoException) => error,
   );
@@ -142,20 +128,12 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
     return finish({ aborted: true, abortReason: signal.reason });
   }
 
-  const started = startProcess(spec);
-  if (!started.child) {
+  const started = await launch(spec);
+  if ('error' in started) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
     return finish({ spawnError: started.error });
   }
-  const child = started.child;
-  let spawnError: NodeJS.ErrnoException | undefined;
-  child.on('error', (error: NodeJS.ErrnoException) => (spawnError ??= error));
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
-    child.once('exit', (code, exitSignal) => resolve([code, exitSignal]));
-    // A process that never started emits 'close' without 'exit'.
-    child.once('close', (code, exitSignal) => resolve([code, exitSignal]));
-  });
+  const child = started.process;
   if (child.stdin) {
     child.stdin.on('error', () => undefined); // EPIPE when the child does not read its input
     child.stdin.end(spec.stdin);
@@ -163,13 +141,12 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
   const saving = Promise.all([saveStream(child.stdout, 'stdout'), saveStream(child.stderr, 'stderr')]);
 
   const pid = child.pid;
-  const untrack = pid === undefined ? () => false : trackGroup(pid);
   if (pid !== undefined) spec.onSpawn?.(pid);
   let hasExited = false;
   let aborted = false;
   let abortReason: unknown;
   let termination: Promise<void> | undefined;
-  const terminate = (): Promise<void> => (termination ??= pid === undefined ? Promise.resolve() : terminateGroup(pid, spec.graceMs));
+  const terminate = (): Promise<void> => (termination ??= child.terminate(spec.graceMs));
   const onAbort = () => {
     if (hasExited) return;
     aborted = true;
@@ -178,13 +155,13 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
   };
   signal?.addEventListener('abort', onAbort, { once: true });
 
-  const [exitCode, exitSignal] = await exited;
+  const [exitCode, exitSignal] = await child.exited;
   hasExited = true;
   // Whatever the leader left running in its group (background jobs, hung grandchildren) ends with it.
-  if (pid !== undefined && (termination || (await isGroupAlive(pid)))) await terminate();
+  if (termination || (await child.hasLeftovers())) await terminate();
   let drainTimer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([
-    closed.then(() => true),
+    child.closed.then(() => true),
     new Promise<false>((resolve) => (drainTimer = setTimeout(() => resolve(false), spec.drainMs ?? DEFAULT_DRAIN_MS))),
   ]);
   clearTimeout(drainTimer);
@@ -195,6 +172,8 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal): Promi
   await saving;
   meter?.stop();
   signal?.removeEventListener('abort', onAbort);
-  untrack();
-  return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid });
+  const limitExceeded = aborted ? undefined : await child.limitExceeded();
+  await child.release();
+  const spawnError = child.startError();
+  return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid, ...(limitExceeded ? { limitExceeded } : {}) });
 }

@@ -1,4 +1,5 @@
 import type { AdapterType } from '../config/manifest-schema.js';
+import type { SpawnResult, SpawnSpec } from './spawn.js';
 
 /** Why an attempt failed; decides what happens next (retry, wait, fall back, stop). */
 export type FailureClass =
@@ -15,7 +16,8 @@ export type FailureClass =
   | 'non_zero_exit'
   | 'artifact_missing'
   | 'contract_failed'
-  | 'extract_failed';
+  | 'extract_failed'
+  | 'limit_exceeded';
 
 export interface Failure {
   class: FailureClass;
@@ -69,6 +71,7 @@ export interface ResolvedPersona {
   systemPrompt: string;
   allowedTools: string[];
   deniedTools: string[];
+  /** The persona's own sandbox.allowed_domains (the manifest's defaults are added by the executor). */
   allowedDomains: string[];
   skills: string[];
   /** Absolute folder holding one sub-folder per skill (`<manifestDir>/skills`); absent when unknown. */
@@ -99,6 +102,8 @@ export interface AdapterRunConfig {
   maxLineBytes: number;
   /** Told the pid of the process-group leader once it starts, so a later resume can stop an orphan. */
   onSpawn?: (pid: number) => void;
+  /** Starts the attempt's process inside the run's sandbox; spawnInGroup on the host when absent. */
+  spawn?: (spec: SpawnSpec, signal: AbortSignal) => Promise<SpawnResult>;
 }
 
 export interface AdapterResult {

@@ -1,7 +1,10 @@
 import { defaultRegistry } from '../adapters/registry.js';
 import { secretValuesOf } from '../adapters/environment.js';
 import { EventBus, type RunStatus } from '../events.js';
+import type { RunContext } from '../executor/context.js';
+import { recordEgress } from '../executor/egress-record.js';
 import { executeRun } from '../executor/run-pipeline.js';
+import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
 import { Redactor } from '../redact.js';
@@ -16,6 +19,8 @@ export interface SessionOptions {
   keepWorkspaces: boolean;
   /** The run's redactor (runRedactor), the same one its store writes through. */
   redactor: Redactor;
+  /** The checked sandbox backend (prepareSandbox); steps run on the host when absent. */
+  sandbox?: ReadySandbox;
 }
 
 /** The redactor of a run: the passthrough variables' values and common token shapes. */
@@ -40,10 +45,15 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   process.on('SIGTERM', interrupt);
   let status: RunStatus;
   try {
-    status = await executeRun(
-      { plan, store, bus, registry: defaultRegistry({ redactor }), parentEnv: process.env },
-      { onFailure: options.onFailure, selected: options.selected, signal: controller.signal },
-    );
+    const context: RunContext = {
+      plan,
+      store,
+      bus,
+      registry: defaultRegistry({ redactor }),
+      parentEnv: process.env,
+      sandbox: options.sandbox?.open((record) => recordEgress(context, record)),
+    };
+    status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: controller.signal });
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -56,4 +66,18 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   }
   sink.summarize(store.record, store.dir);
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
+}
+
+/** Checks the plan's sandbox backend before a run starts and prints its warnings; throws sandbox_unavailable. */
+export async function readySandbox(plan: Plan): Promise<ReadySandbox> {
+  const ready = await prepareSandbox(plan.runtime.sandbox);
+  for (const warning of ready.warnings) process.stderr.write(`warning: ${warning}\n`);
+  return ready;
+}
+
+/** Removes the containers a killed run left behind, when its steps ran in Docker. */
+export async function removeOrphanedContainers(plan: Plan, runId: string): Promise<void> {
+  if (plan.runtime.sandbox.backend !== 'docker') return;
+  const [{ dockerClient }, { removeRunContainers }] = await Promise.all([import('../sandbox/docker-image.js'), import('../sandbox/docker.js')]);
+  await removeRunContainers(dockerClient(), runId);
 }

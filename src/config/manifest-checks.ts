@@ -1,4 +1,5 @@
 import { WaveError } from '../errors.js';
+import { parseEgressPattern } from './egress-pattern.js';
 import { missingFile } from './file-refs.js';
 import { skillErrors } from './skill-refs.js';
 import type { Locator } from './locator.js';
@@ -7,7 +8,7 @@ import { isRecord, type Path } from './value-path.js';
 
 /**
  * Cross-references inside a manifest, checked on the raw value so they are found even when the
- * schema check failed elsewhere: adapters named by personas, fallbacks and extract; prompt files.
+ * schema check failed elsewhere: adapters named by personas, fallbacks and extract; prompt files; egress allowlists.
  */
 export function checkManifestReferences(root: unknown, manifestDir: string, locator: Locator): WaveError[] {
   if (!isRecord(root)) return [];
@@ -34,9 +35,11 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
       const missing = missingFile(persona.system_prompt_file, manifestDir, `persona \`${name}\` names system_prompt_file`, locator.locate([...at, 'system_prompt_file']));
       if (missing) errors.push(missing);
       if (Array.isArray(persona.skills)) persona.skills.forEach((skill, i) => errors.push(...skillErrors(skill, name, manifestDir, locator.locate([...at, 'skills', i]))));
+      if (isRecord(persona.sandbox)) errors.push(...allowlistErrors(persona.sandbox.allowed_domains, [...at, 'sandbox', 'allowed_domains'], locator));
     }
   }
   const runtime = root.runtime;
+  if (isRecord(runtime) && isRecord(runtime.sandbox)) errors.push(...allowlistErrors(runtime.sandbox.default_allowed_domains, ['runtime', 'sandbox', 'default_allowed_domains'], locator));
   if (isRecord(runtime) && isRecord(runtime.fallbacks)) {
     for (const [from, chain] of Object.entries(runtime.fallbacks)) {
       const at = ['runtime', 'fallbacks', from];
@@ -53,4 +56,19 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
   }
   if (isRecord(root.extract)) adapterRef(root.extract.adapter, ['extract', 'adapter'], '`extract`');
   return errors;
+}
+
+/** Allowlist entries that are not host patterns (a URL, a path, a bad port), each at its line. */
+function allowlistErrors(list: unknown, path: Path, locator: Locator): WaveError[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry, i) => {
+    if (typeof entry !== 'string') return [];
+    try {
+      parseEgressPattern(entry);
+      return [];
+    } catch (error) {
+      const problem = error as WaveError;
+      return [new WaveError('manifest_invalid', problem.message, { hint: problem.hint, location: locator.locate([...path, i]) })];
+    }
+  });
 }

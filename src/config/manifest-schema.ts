@@ -41,7 +41,7 @@ export const PersonaSchema = z
     temperature: z.number().min(0).max(2).optional(),
     permissions: Permissions.optional(),
     sandbox: z
-      .strictObject({ allowed_domains: StringList.optional().describe('Hosts this persona may reach through the egress proxy.') })
+      .strictObject({ allowed_domains: StringList.optional().describe('Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.') })
       .optional(),
     skills: StringList.optional().describe('Skill folders copied into the CLI\'s skills folder.'),
     fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
@@ -70,13 +70,22 @@ export const TimeoutsSchema = z
   })
   .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3.');
 
+export const SandboxLimitsSchema = z
+  .strictObject({
+    memory_mb: z.number().int().positive().optional().describe('Memory a step may use, in MiB; default 4096. A step past it is stopped with limit_exceeded.'),
+    pids: z.number().int().positive().optional().describe('Processes and threads a step may run at once; default 1024.'),
+    cpus: z.number().positive().optional().describe('CPU cores a step may use (fractions allowed); default 2.'),
+  })
+  .describe('Resource limits of each sandboxed step.');
+
 export const SandboxSchema = z
   .strictObject({
     enabled: z.boolean().optional().describe('Wave\'s switch: true means bubblewrap when backend is unset.'),
-    backend: z.enum(['none', 'docker', 'bubblewrap']).optional(),
-    docker_image: z.string().optional(),
-    default_allowed_domains: StringList.optional(),
+    backend: z.enum(['none', 'docker', 'bubblewrap']).optional().describe('Where steps run: none (on the host), bubblewrap, or docker.'),
+    docker_image: z.string().optional().describe('The image of the docker backend; default wave-sandbox:local (built by `wave sandbox image`). Never pulled.'),
+    default_allowed_domains: StringList.optional().describe('Hosts every sandboxed step may reach through the egress proxy: exact host, *.suffix, optional :port.'),
     env_passthrough: StringList.optional().describe('Parent environment variables handed to steps; their values are redacted from logs.'),
+    limits: SandboxLimitsSchema.optional(),
   })
   .describe('Process isolation and the egress allowlist.');
 

@@ -43,9 +43,6 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   { at: [], key: 'ontology', name: '`ontology`', what: 'project ontology injected into prompts' },
   { at: [], key: 'hooks', name: '`hooks`', what: 'lifecycle hooks' },
   { at: [], key: 'server', name: '`server`', what: 'server mode' },
-  // Running steps unsandboxed while the manifest asks for a sandbox would be a silent security hole.
-  { at: ['runtime', 'sandbox'], key: 'backend', name: 'sandbox backend `{value}`', what: 'sandboxed steps (docker, bubblewrap)', value: (v) => v === 'docker' || v === 'bubblewrap', example: 'docker, bubblewrap' },
-  { at: ['runtime', 'sandbox'], key: 'enabled', name: '`runtime.sandbox.enabled: true`', what: 'sandboxed steps (bubblewrap)', value: (v) => v === true, example: 'true' },
   { at: ['runtime'], key: 'relay', name: '`runtime.relay`', what: 'context relay and compaction' },
   { at: ['runtime'], key: 'audit', name: '`runtime.audit`', what: 'audit logs' },
   { at: ['runtime'], key: 'meta_pipeline', name: '`runtime.meta_pipeline`', what: 'meta pipelines' },

@@ -7,6 +7,7 @@ import type { PlannedStep } from '../plan/plan-types.js';
 import { runAttempt } from './attempt.js';
 import type { RunContext } from './context.js';
 import { addTokens } from './tokens.js';
+import { sandboxedSpawn } from './sandboxed-spawn.js';
 
 /** The curated environment of one attempt of `step` on `adapter`. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
@@ -35,6 +36,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
     const attemptDir = join(context.store.attemptDir(step.id, attempt), `${purpose}-${++calls}`);
     mkdirSync(attemptDir, { recursive: true });
     const runner = context.registry.resolve(target.type);
+    const env = attemptEnv(context, step, target, workspace);
     const result = await runAttempt(
       runner,
       {
@@ -47,7 +49,8 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
         execType: 'prompt',
         workspace,
         attemptDir,
-        env: attemptEnv(context, step, target, workspace),
+        env,
+        spawn: sandboxedSpawn(context, step, target, { attempt, workspace, attemptDir, env }),
         graceMs: context.plan.runtime.graceMs,
         maxLineBytes: context.plan.runtime.maxLineBytes,
       },

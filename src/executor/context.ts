@@ -1,6 +1,7 @@
 import type { AdapterRegistry } from '../adapters/registry.js';
 import { EVENT_VERSION, type EventBus, type RunEvent } from '../events.js';
 import type { Plan } from '../plan/plan-types.js';
+import type { Sandbox } from '../sandbox/types.js';
 import type { RunStore } from '../state/run-store.js';
 
 /** Distributes over the union so each event type keeps its own fields. */
@@ -15,6 +16,8 @@ export interface RunContext {
   readonly registry: AdapterRegistry;
   /** The environment Wave was started with; only curated parts of it reach steps. */
   readonly parentEnv: NodeJS.ProcessEnv;
+  /** Where steps' processes run; on the host when absent. */
+  readonly sandbox?: Sandbox;
 }
 
 /** Stamps an event with the format version, time and run id, and publishes it. */

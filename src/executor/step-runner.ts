@@ -14,6 +14,7 @@ import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { addTokens } from './tokens.js';
+import { sandboxedSpawn } from './sandboxed-spawn.js';
 
 export interface StepOutcome {
   status: 'completed' | 'failed' | 'cancelled';
@@ -171,6 +172,7 @@ async function attemptOnce(
       env,
       graceMs: plan.runtime.graceMs,
       maxLineBytes: plan.runtime.maxLineBytes,
+      spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace, attemptDir, env }),
       onSpawn: (pid) => {
         // A file of its own, started at once: run.json is written in bursts and a kill may come first. It holds
         // the pid too, so a failed write here loses nothing once run.json is written.

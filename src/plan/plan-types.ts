@@ -2,6 +2,7 @@ import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
 import type { ArtifactDef, InjectArtifact, Step } from '../config/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
 import type { SourceLocation } from '../errors.js';
+import type { SandboxPolicy } from '../sandbox/types.js';
 
 /** A step's extract: its schema read, the model that is asked when recovery is not enough. */
 export interface PlannedExtract {
@@ -54,6 +55,7 @@ export interface PlanRuntime {
   readonly workspaceRoot: string;
   readonly runsRoot: string;
   readonly envPassthrough: readonly string[];
+  readonly sandbox: SandboxPolicy;
 }
 
 /** Manifest + pipeline + input, fully resolved and immutable. */

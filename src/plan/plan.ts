@@ -6,6 +6,7 @@ import type { Pipeline, Step } from '../config/pipeline-schema.js';
 import { durationMs } from '../config/common-schema.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 import { topologicalLayers } from './dag.js';
+import { resolveSandboxPolicy } from './sandbox-policy.js';
 import type { Plan, PlannedStep } from './plan-types.js';
 import {
   COMMAND_ADAPTER,
@@ -68,6 +69,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       workspaceRoot: resolve(projectRoot, runtime?.workspace_root ?? '.wave/workspaces'),
       runsRoot: resolve(projectRoot, '.wave/runs'),
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
+      sandbox: resolveSandboxPolicy(runtime),
     },
   });
 }

@@ -57,7 +57,7 @@ export function resolvePersona(manifest: Manifest, manifestDir: string, name: st
     systemPrompt: persona.system_prompt_file ? personaPrompt(resolve(manifestDir, persona.system_prompt_file)) : '',
     allowedTools: persona.permissions?.allowed_tools ?? adapterDefaults?.allowed_tools ?? [],
     deniedTools: persona.permissions?.deny ?? adapterDefaults?.deny ?? [],
-    allowedDomains: [...(manifest.runtime?.sandbox?.default_allowed_domains ?? []), ...(persona.sandbox?.allowed_domains ?? [])],
+    allowedDomains: persona.sandbox?.allowed_domains ?? [],
     skills: persona.skills ?? [],
     skillsDir: resolve(manifestDir, SKILLS_SOURCE_FOLDER),
   };

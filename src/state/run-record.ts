@@ -51,6 +51,8 @@ export interface StepRecord {
   output?: string;
   failure?: Failure;
   skipReason?: string;
+  /** Requests the egress proxy refused, over all attempts (sandboxed steps only). */
+  egressDenied?: number;
 }
 
 /** run.json: the snapshot of a run, rewritten atomically on every change. */

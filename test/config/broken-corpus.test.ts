@@ -26,7 +26,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
   ['manifest/not-a-mapping.yaml', [['wrong_type', 1, 1]], ['not a list']],
   ['manifest/prompt-file-missing.yaml', [['file_not_found', 7, 25]], ['personas/navigator.md', 'relative to the folder of wave.yaml']],
   ['manifest/sandbox-backend.yaml', [['wrong_type', 4, 14], ['wrong_type', 5, 22]], ['did you mean `docker`?', '`none`, `docker`, `bubblewrap`', 'must be a list']],
-  ['manifest/sandbox-not-built.yaml', [['not_supported', 5, 14], ['not_supported', 6, 14]], ['sandbox backend `bubblewrap`', '`runtime.sandbox.enabled: true`']],
+  ['manifest/sandbox-allowlist.yaml', [['manifest_invalid', 8, 34], ['manifest_invalid', 12, 43], ['manifest_invalid', 12, 69]], ['"api.example.com:99999"', 'it has a scheme', "'*' may only stand", 'like api.example.com, *.example.com:443']],
   ['manifest/tab-indent.yaml', [['yaml_syntax', 3, 1]], ['tabs']],
   ['manifest/unknown-adapter.yaml', [['unknown_adapter', 7, 14], ['unknown_adapter', 9, 14]], ['did you mean `claude`?', 'declared adapters: `claude`']],
   ['manifest/unknown-top-key.yaml', [['unknown_key', 4, 1]], ['unknown key `adaptors`', 'did you mean `adapters`?']],

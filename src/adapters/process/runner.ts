@@ -54,7 +54,7 @@ export class ProcessRunner implements AdapterRunner {
       onSpawn: config.onSpawn,
       captureStdoutBytes: RESULT_TEXT_BYTES,
     };
-    const result = await spawnInGroup(spec, signal);
+    const result = await (config.spawn ?? spawnInGroup)(spec, signal);
     const failure = processFailure(result, spec, invocation.label, this.redactor);
     return {
       ok: failure === undefined,

@@ -15,4 +15,5 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   cancel: async () => (await import('./cancel.js')).registerCancel,
   schema: async () => (await import('./schema.js')).registerSchema,
   doctor: async () => (await import('./doctor.js')).registerDoctor,
+  sandbox: async () => (await import('./sandbox.js')).registerSandbox,
 };

@@ -6,7 +6,7 @@ import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
 import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
-import { driveRun, runRedactor } from '../run-session.js';
+import { driveRun, readySandbox, removeOrphanedContainers, runRedactor } from '../run-session.js';
 import { outputModeOf } from '../run-options.js';
 import { selection } from './run.js';
 
@@ -45,7 +45,9 @@ export function registerResume(program: Command): void {
       if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
         throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
       }
+      const sandbox = await readySandbox(plan);
       stopOrphanedAttempts(store.record, store.dir);
+      await removeOrphanedContainers(plan, store.record.id);
       const events = store.readEvents();
       store.update((r) => {
         reconcileWithEvents(r, events);
@@ -58,6 +60,7 @@ export function registerResume(program: Command): void {
         selected,
         keepWorkspaces: recorded.options.keepWorkspaces,
         redactor,
+        sandbox,
       });
     });
 }

@@ -8,7 +8,7 @@ import { buildPlan } from '../../plan/plan.js';
 import { newRunId } from '../../state/run-id.js';
 import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
-import { driveRun, runRedactor } from '../run-session.js';
+import { driveRun, readySandbox, runRedactor } from '../run-session.js';
 import { outputModeOf, stepList } from '../run-options.js';
 
 interface RunFlags {
@@ -53,6 +53,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(describePlan(plan));
         return;
       }
+      const sandbox = await readySandbox(plan);
       const redactor = runRedactor(plan);
       const store = RunStore.create(
         plan.runtime.runsRoot,
@@ -71,6 +72,7 @@ export function registerRun(program: Command): void {
         selected,
         keepWorkspaces: flags.keepWorkspaces ?? false,
         redactor,
+        sandbox,
       });
     });
 }

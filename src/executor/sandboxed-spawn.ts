@@ -1,0 +1,27 @@
+import { modelEndpoints } from '../adapters/access-mode.js';
+import type { AdapterRunConfig, ResolvedAdapter } from '../adapters/types.js';
+import type { PlannedStep } from '../plan/plan-types.js';
+import type { RunContext } from './context.js';
+
+export interface AttemptPlace {
+  attempt: number;
+  workspace: string;
+  attemptDir: string;
+  env: Record<string, string>;
+}
+
+/** The spawn of one attempt inside the run's sandbox, or undefined (the host) when the backend is none. */
+export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: AttemptPlace): AdapterRunConfig['spawn'] {
+  const { sandbox } = context;
+  if (!sandbox || sandbox.backend === 'none') return undefined;
+  const scope = {
+    runId: context.store.record.id,
+    stepId: step.id,
+    attempt: place.attempt,
+    workspace: place.workspace,
+    attemptDir: place.attemptDir,
+    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? [])],
+    endpoints: modelEndpoints(adapter, place.env),
+  };
+  return (spec, signal) => sandbox.spawn(spec, scope, signal);
+}

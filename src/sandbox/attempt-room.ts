@@ -1,0 +1,136 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { EgressPolicy } from './egress-policy.js';
+import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.js';
+import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
+import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
+import type { EgressRecord, SandboxScope } from './types.js';
+
+/** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
+const PROXY_PORT = 3128;
+const ALLOWLIST_HINT = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
+
+export interface RoomOptions {
+  onEgress: (record: EgressRecord) => void;
+  resolver?: Resolver;
+}
+
+/** One attempt's sandbox, backend-neutral: what it binds, its environment and argv, and the egress proxy serving it. */
+export interface AttemptRoom {
+  /** Host folder seen read-only at /run/wave inside: the proxy sockets and the entry script. */
+  readonly dir: string;
+  /** Host paths seen at the same path inside, besides the system folders. */
+  readonly binds: readonly Bind[];
+  /** The complete environment inside. */
+  readonly env: Record<string, string>;
+  /** The entry script, then the runner's command and arguments. */
+  readonly argv: readonly string[];
+  /** Stops the proxy and removes the folder; never rejects. */
+  close(): Promise<void>;
+}
+
+/** A free port for the proxy inside: PROXY_PORT unless an endpoint forward takes it. */
+function proxyPortAvoiding(taken: ReadonlySet<number>): number {
+  let port = PROXY_PORT;
+  while (taken.has(port)) port++;
+  return port;
+}
+
+/**
+ * Prepares one attempt: a short host folder (a socket path must stay under 108 bytes), the egress proxy with the
+ * step's allowlist and model endpoints, the entry script, the step's own HOME in its attempt folder, and the
+ * environment inside: the curated one with HOME, TMPDIR and the proxy variables set to the sandbox's own.
+ */
+export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, options: RoomOptions): Promise<AttemptRoom> {
+  const policy = new EgressPolicy(scope.allowedDomains);
+  const dir = await mkdtemp(join(tmpdir(), 'wave-sbx-'));
+  let proxy: EgressProxy | undefined;
+  try {
+    await chmod(dir, 0o755);
+    proxy = await startEgressProxy({
+      dir,
+      policy,
+      endpoints: scope.endpoints,
+      allowlistHint: ALLOWLIST_HINT,
+      resolver: options.resolver,
+      onDecision: (decision) => options.onEgress({ scope, ...decision }),
+    });
+    const forwards: InsideForward[] = proxy.forwards.map((f) => ({ port: f.port, socket: relativeSocket(dir, f.socketPath) }));
+    const proxyPort = proxyPortAvoiding(new Set(forwards.map((f) => f.port)));
+    forwards.unshift({ port: proxyPort, socket: relativeSocket(dir, proxy.socketPath) });
+    await writeFile(join(dir, 'entry.sh'), entryScript(forwards), { mode: 0o755 });
+    const home = join(scope.attemptDir, 'home');
+    await mkdir(home, { recursive: true });
+    const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+    const env: Record<string, string> = {
+      ...spec.env,
+      HOME: home,
+      TMPDIR: '/tmp',
+      HTTP_PROXY: proxyUrl,
+      HTTPS_PROXY: proxyUrl,
+      http_proxy: proxyUrl,
+      https_proxy: proxyUrl,
+      ALL_PROXY: proxyUrl,
+      all_proxy: proxyUrl,
+      // Loopback endpoints are forwarded at their own port inside, so clients reach them directly.
+      NO_PROXY: 'localhost,127.0.0.1,::1',
+      no_proxy: 'localhost,127.0.0.1,::1',
+    };
+    const readOnly = [installFolderOf(spec.command), nodeInstallFolder()].filter((path): path is string => path !== undefined);
+    const binds: Bind[] = [
+      ...[...new Set(readOnly)].map((path) => ({ path, writable: false })),
+      { path: scope.workspace, writable: true },
+      { path: home, writable: true },
+    ];
+    const opened = proxy;
+    return {
+      dir,
+      binds,
+      env,
+      argv: ['/bin/sh', `${INSIDE_DIR}/entry.sh`, spec.command, ...spec.args],
+      close: async () => {
+        await opened.close();
+        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    await proxy?.close();
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+function relativeSocket(dir: string, socketPath: string): string {
+  return socketPath.slice(dir.length + 1);
+}
+
+/** A sandbox that could not be prepared, as the start error a runner reports. */
+export function sandboxError(error: unknown): NodeJS.ErrnoException {
+  const failure: NodeJS.ErrnoException = new Error(`the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}`);
+  failure.code = 'ESANDBOX';
+  return failure;
+}
+
+/**
+ * Runs one attempt in a prepared room and closes it afterwards. `run` may throw only while it sets up (it ends with
+ * spawnInGroup, which never rejects): that becomes a start error, so a sandboxed spawn never rejects either.
+ */
+export async function inAttemptRoom(
+  spec: SpawnSpec,
+  scope: SandboxScope,
+  options: RoomOptions,
+  signal: AbortSignal | undefined,
+  run: (room: AttemptRoom) => Promise<SpawnResult>,
+): Promise<SpawnResult> {
+  let room: AttemptRoom | undefined;
+  try {
+    room = await prepareAttemptRoom(spec, scope, options);
+    return await run(room);
+  } catch (error) {
+    return spawnInGroup(spec, signal, async () => ({ error: sandboxError(error) }));
+  } finally {
+    await room?.close();
+  }
+}

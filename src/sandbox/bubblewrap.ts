@@ -1,0 +1,81 @@
+import { launchLocal } from '../adapters/launch-local.js';
+import type { Launcher } from '../adapters/launched-process.js';
+import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
+import { createCgroupJail, type CgroupJail } from './cgroup-limits.js';
+import { INSIDE_DIR } from './entry-script.js';
+import { rootLinks, systemBinds, type Bind } from './host-paths.js';
+import { SANDBOX_USER, writeIdentityFiles } from './identity-files.js';
+import type { Sandbox, SandboxLimits, SandboxScope } from './types.js';
+
+export interface BubblewrapOptions extends RoomOptions {
+  /** The bwrap executable; default found on PATH. */
+  binary?: string;
+  limits: SandboxLimits;
+  /** False when this host lets Wave make no cgroup: limits are then not enforced (preflight warned). */
+  enforceLimits: boolean;
+}
+
+/** The uid and gid inside: the caller's own, or an unprivileged user mapped back to root when Wave runs as root. */
+function insideIdentity(): { uid: number; gid: number } {
+  const uid = process.getuid?.() ?? SANDBOX_USER.uid;
+  const gid = process.getgid?.() ?? SANDBOX_USER.gid;
+  return uid === 0 ? { ...SANDBOX_USER } : { uid, gid };
+}
+
+/** The bwrap arguments of one attempt: nothing of the host but the system folders and the binds, no network, no capabilities. */
+export function bubblewrapArgs(options: { binds: readonly Bind[]; roomDir: string; identity: { uid: number; gid: number; passwd: string; group: string }; env: Record<string, string>; cwd: string }): string[] {
+  const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv'];
+  args.push('--uid', String(options.identity.uid), '--gid', String(options.identity.gid));
+  for (const bind of systemBinds()) args.push('--ro-bind', bind.path, bind.path);
+  for (const [link, target] of rootLinks().links) args.push('--symlink', target, link);
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--dir', '/var/tmp');
+  args.push('--ro-bind', options.identity.passwd, '/etc/passwd', '--ro-bind', options.identity.group, '/etc/group');
+  for (const bind of options.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.path, bind.path);
+  args.push('--ro-bind', options.roomDir, INSIDE_DIR, '--chdir', options.cwd);
+  for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
+  return args;
+}
+
+/** A launcher that puts bwrap into the attempt's cgroup before it starts anything: a shell joins it, then execs. */
+function jailedLauncher(jail: CgroupJail | undefined): Launcher {
+  if (!jail) return launchLocal;
+  return (spec) => {
+    const join = jail.procsFiles.map((_, i) => `echo $$ > "$${i + 1}"`).join(' && ');
+    const script = `${join} || exit 125; shift ${jail.procsFiles.length}; exec "$@"`;
+    return launchLocal({ ...spec, command: '/bin/sh', args: ['-c', script, 'sh', ...jail.procsFiles, spec.command, ...spec.args] }).then((started) => {
+      if (!('process' in started)) return started;
+      const inner = started.process;
+      return {
+        process: {
+          ...inner,
+          startError: () => inner.startError(),
+          limitExceeded: async () => ((await inner.exited)[0] === 0 ? undefined : jail.limitExceeded()),
+        },
+      };
+    });
+  };
+}
+
+/** The bubblewrap backend: each attempt in fresh namespaces, its processes all ending with bwrap (--die-with-parent). */
+export class BubblewrapSandbox implements Sandbox {
+  readonly backend = 'bubblewrap' as const;
+
+  constructor(private readonly options: BubblewrapOptions) {}
+
+  /** Runs the spec inside bwrap; resolves once the sandbox is gone, never rejects. */
+  spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
+    return inAttemptRoom(spec, scope, this.options, signal, async (room) => {
+      const id = insideIdentity();
+      const files = await writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!);
+      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${process.pid}-${scope.stepId}-${scope.attempt}`, this.options.limits) : undefined;
+      try {
+        const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
+        // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.
+        return await spawnInGroup({ ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' } }, signal, jailedLauncher(jail));
+      } finally {
+        await jail?.remove();
+      }
+    });
+  }
+}

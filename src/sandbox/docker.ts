@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+import type { LaunchedProcess, Launcher } from '../adapters/launched-process.js';
+import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { sandboxError, inAttemptRoom, type AttemptRoom, type RoomOptions } from './attempt-room.js';
+import { attachContainer } from './container-attach.js';
+import { INSIDE_DIR } from './entry-script.js';
+import { systemBinds } from './host-paths.js';
+import { writeIdentityFiles } from './identity-files.js';
+import type { Sandbox, SandboxLimits, SandboxScope } from './types.js';
+
+const MIB = 1024 * 1024;
+/** The label every step container carries, so a resume can remove what a killed run left. */
+export const RUN_LABEL = 'wave.run';
+/** Docker writes its own /etc/hosts into every container; a bind over it would fight that. */
+const DOCKER_MANAGED = new Set(['/etc/hosts']);
+
+export interface DockerSandboxOptions extends RoomOptions {
+  docker: Docker;
+  image: string;
+  limits: SandboxLimits;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** The container of one attempt: no network, no capabilities, read-only root, the room's binds, the step's limits. */
+async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpec, scope: SandboxScope, room: AttemptRoom): Promise<Docker.Container> {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  const files = await writeIdentityFiles(room.dir, uid, gid, room.env.HOME!);
+  const withStdin = spec.stdin !== undefined;
+  const binds = [
+    ...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)),
+    ...room.binds,
+  ].map((bind) => `${bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`);
+  binds.push(`${room.dir}:${INSIDE_DIR}:ro`, `${files.passwd}:/etc/passwd:ro`, `${files.group}:/etc/group:ro`);
+  return options.docker.createContainer({
+    Image: options.image,
+    Cmd: [...room.argv],
+    Env: Object.entries(room.env).map(([name, value]) => `${name}=${value}`),
+    WorkingDir: spec.cwd,
+    // The caller's own uid:gid, so what the step writes in the workspace belongs to the user.
+    User: `${uid}:${gid}`,
+    Labels: { [RUN_LABEL]: scope.runId, 'wave.step': scope.stepId, 'wave.attempt': String(scope.attempt) },
+    AttachStdin: withStdin,
+    OpenStdin: withStdin,
+    StdinOnce: withStdin,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    HostConfig: {
+      NetworkMode: 'none',
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      // No init (docker-init is not everywhere): the step's program is pid 1, so when it exits the kernel ends
+      // everything else in the container, setsid'd and double-forked daemons included.
+      Init: false,
+      Binds: binds,
+      Tmpfs: { '/tmp': 'rw,nosuid,nodev,mode=1777' },
+      Memory: options.limits.memoryMb * MIB,
+      MemorySwap: options.limits.memoryMb * MIB,
+      PidsLimit: options.limits.pids,
+      NanoCpus: Math.round(options.limits.cpus * 1e9),
+    },
+  });
+}
+
+/** The pids limit counter of a container's cgroup (v1 or v2), where this host shows it. */
+async function pidsLimitHit(id: string): Promise<boolean> {
+  for (const file of [`/sys/fs/cgroup/pids/docker/${id}/pids.events`, `/sys/fs/cgroup/system.slice/docker-${id}.scope/pids.events`]) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (/^max [1-9]/m.test(text)) return true;
+  }
+  return false;
+}
+
+/** A launcher that runs the spec as a container: attached before it starts, so no output is lost. */
+function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, room: AttemptRoom): Launcher {
+  return async (spec) => {
+    let container: Docker.Container;
+    try {
+      container = await createStepContainer(options, spec, scope, room);
+    } catch (error) {
+      return { error: sandboxError(error) };
+    }
+    const remove = () => container.remove({ force: true }).then(() => undefined, () => undefined);
+    let socket;
+    try {
+      socket = await attachContainer(options.docker, container.id, spec.stdin !== undefined);
+      await container.start();
+    } catch (error) {
+      socket?.destroy();
+      await remove();
+      return { error: sandboxError(error) };
+    }
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    options.docker.modem.demuxStream(socket, stdout, stderr);
+    socket.on('error', () => undefined); // EPIPE when the container exits before its stdin is written
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    void closed.then(() => {
+      stdout.end();
+      stderr.end();
+    });
+    const exited = container.wait().then(
+      (result: { StatusCode?: number }) => [result.StatusCode ?? null, null] as [number | null, NodeJS.Signals | null],
+      () => [null, 'SIGKILL'] as [number | null, NodeJS.Signals | null],
+    );
+    let done = false;
+    void exited.then(() => (done = true));
+    const launched: LaunchedProcess = {
+      stdin: spec.stdin !== undefined ? socket : null,
+      stdout,
+      stderr,
+      exited,
+      closed,
+      startError: () => undefined,
+      terminate: async (graceMs) => {
+        await container.kill({ signal: 'SIGTERM' }).catch(() => undefined);
+        await Promise.race([exited, sleep(graceMs)]);
+        if (!done) await container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
+        await exited;
+      },
+      hasLeftovers: async () => false,
+      limitExceeded: async () => {
+        const [code] = await exited;
+        if (code === 0) return undefined;
+        const state = await container.inspect().then((info) => info.State, () => undefined);
+        if (state?.OOMKilled) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
+        if (await pidsLimitHit(container.id)) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
+        return undefined;
+      },
+      release: remove,
+    };
+    return { process: launched };
+  };
+}
+
+/** The docker backend: one container per attempt, labelled with its run and step, removed when the attempt ends. */
+export class DockerSandbox implements Sandbox {
+  readonly backend = 'docker' as const;
+
+  constructor(private readonly options: DockerSandboxOptions) {}
+
+  /** Runs the spec in a container; resolves once the container is gone, never rejects. */
+  spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
+    return inAttemptRoom(spec, scope, this.options, signal, (room) => spawnInGroup(spec, signal, containerLauncher(this.options, scope, room)));
+  }
+}
+
+/** Removes every container of a run (a killed `wave run` leaves them running); returns how many. Never rejects. */
+export async function removeRunContainers(docker: Docker, runId: string): Promise<number> {
+  try {
+    const found = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
+    await Promise.all(found.map((info) => docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
+    return found.length;
+  } catch {
+    return 0;
+  }
+}

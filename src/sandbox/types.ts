@@ -1,0 +1,53 @@
+import type { SpawnResult, SpawnSpec } from '../adapters/spawn.js';
+
+export const SANDBOX_BACKENDS = ['none', 'bubblewrap', 'docker'] as const;
+export type SandboxBackend = (typeof SANDBOX_BACKENDS)[number];
+
+/** Resource limits of one sandboxed step. */
+export interface SandboxLimits {
+  memoryMb: number;
+  pids: number;
+  cpus: number;
+}
+
+/** The manifest's sandbox policy, resolved. */
+export interface SandboxPolicy {
+  backend: SandboxBackend;
+  /** The Docker image steps run in (docker backend). */
+  image: string;
+  limits: SandboxLimits;
+  /** runtime.sandbox.default_allowed_domains: every step's allowlist starts with these. */
+  defaultAllowedDomains: readonly string[];
+}
+
+/** What a sandbox needs to know of the attempt it runs, beyond the spawn spec. */
+export interface SandboxScope {
+  runId: string;
+  stepId: string;
+  attempt: number;
+  /** Absolute; visible read-write at the same path inside. */
+  workspace: string;
+  /** Absolute; the step's HOME is `<attemptDir>/home`, the only part of it visible inside. */
+  attemptDir: string;
+  /** runtime.sandbox.default_allowed_domains plus the persona's allowed_domains. */
+  allowedDomains: readonly string[];
+  /** Model endpoints (base URLs) the step must reach at the same URL. */
+  endpoints: readonly string[];
+}
+
+/** One egress decision of the proxy, attributed to the attempt that asked. */
+export interface EgressRecord {
+  scope: SandboxScope;
+  host: string;
+  port: number;
+  allowed: boolean;
+  via: 'connect' | 'http' | 'endpoint';
+  reason?: string;
+}
+
+/** Runs a runner's spawn spec inside a backend; the executor and the adapters never know which. */
+export interface Sandbox {
+  readonly backend: SandboxBackend;
+  /** Same contract as spawnInGroup: resolves once everything of the step is gone, never rejects. */
+  spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult>;
+}

@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runWave, WAVE_BIN } from '../support/cli.js';
+import { makeProject } from '../support/project.js';
+import { latestRun, runDirs } from '../support/runs.js';
+import { backendAvailable, sandboxRuntime, type TestBackend } from '../support/sandbox.js';
+import { waitFor } from '../support/wait.js';
+
+const planted: string[] = [];
+afterAll(() => planted.forEach((file) => rmSync(file, { force: true })));
+
+/** A marker no other process on the machine carries in its arguments. */
+const marker = () => `${3000 + Math.floor(Math.random() * 6000)}.${randomBytes(3).readUIntBE(0, 3)}`;
+
+/** The pids of processes whose command line holds `text`: what a step's escaped processes would show. */
+function processesWith(text: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
+
+function manifest(backend: TestBackend, sandboxExtra = ''): string {
+  return `kind: WaveManifest
+metadata: { name: containment }
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${sandboxRuntime(backend, sandboxExtra)}`;
+}
+
+/** A one-step pipeline running `command` in the sandbox, with optional extra step keys (indented 4). */
+function commandStep(command: string, extra = ''): string {
+  return `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: step
+    exec: { type: command, source: ${JSON.stringify(command)} }
+${extra}`;
+}
+
+function stepStdout(project: string): string {
+  const record = latestRun(project);
+  return readFileSync(join(project, '.wave', 'runs', record.id, 'steps', 'step', 'attempt-1', 'stdout'), 'utf8');
+}
+
+describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: containment', (backend) => {
+  describe.skipIf(!backendAvailable(backend))(`${backend}`, () => {
+    it('writes land in the workspace owned by the user; HOME, /tmp and the environment of Wave stay out of reach', async () => {
+      const secret = `planted-${randomBytes(8).toString('hex')}`;
+      const homeFile = join(homedir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
+      const tmpFile = join(tmpdir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
+      const escapes = [join(tmpdir(), `wave-escape-${randomBytes(4).toString('hex')}`), join(homedir(), `wave-escape-${randomBytes(4).toString('hex')}`)];
+      for (const file of [homeFile, tmpFile]) writeFileSync(file, secret);
+      planted.push(homeFile, tmpFile, ...escapes);
+      const command = [
+        'echo written > out.txt',
+        `cat ${homeFile} ${tmpFile} 2>&1`,
+        ...escapes.map((file) => `echo escaped > ${file} 2>&1`),
+        'echo "env: $(env | tr "\\n" " ")"',
+        'echo "caps: $(grep CapEff /proc/self/status)"',
+        'echo "uid: $(id -u)"',
+      ].join('; ');
+      const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': commandStep(command) });
+      const run = await runWave(['run', 'p', '--output', 'text', '--keep-workspaces'], { cwd: project, env: { WAVE_TEST_SECRET: secret } });
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      const stdout = stepStdout(project);
+      const record = latestRun(project);
+      const written = join(record.steps.step!.workspace!, 'out.txt');
+      expect(readFileSync(written, 'utf8')).toBe('written\n');
+      expect(statSync(written).uid).toBe(process.getuid!());
+      // Neither planted file was readable, and neither write outside the workspace left anything on the host.
+      expect(stdout).not.toContain(secret);
+      expect(stdout).toMatch(/No such file or directory/);
+      for (const file of escapes) expect(existsSync(file)).toBe(false);
+      expect(stdout).toContain('caps: CapEff:\t0000000000000000');
+      expect(stdout).toContain(`HOME=${join(project, '.wave', 'runs', record.id, 'steps', 'step', 'attempt-1', 'home')}`);
+    });
+
+    it.each([
+      ['succeeds', 'true', '', 'completed'],
+      ['times out', 'sleep 60', '    timeout_minutes: 0.05\n', 'failed'],
+    ])('ends a setsid daemon and a double-forked child when the step %s', async (_label, tail, extra, status) => {
+      const [daemon, forked] = [marker(), marker()];
+      const command = `setsid sleep ${daemon} > /dev/null 2>&1 < /dev/null & (sleep ${forked} > /dev/null 2>&1 < /dev/null &) ; sleep 0.3; ${tail}`;
+      const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': commandStep(command, extra) });
+      const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+      expect(latestRun(project).steps.step!.status, run.stdout + run.stderr).toBe(status);
+      expect(processesWith(`sleep ${daemon}`)).toEqual([]);
+      expect(processesWith(`sleep ${forked}`)).toEqual([]);
+    });
+
+    it('ends a setsid daemon and a double-forked child when the run is cancelled', async () => {
+      const [daemon, forked] = [marker(), marker()];
+      const command = `setsid sleep ${daemon} > /dev/null 2>&1 < /dev/null & (sleep ${forked} > /dev/null 2>&1 < /dev/null &) ; sleep 60`;
+      const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': commandStep(command) });
+      const wave = execa(process.execPath, [WAVE_BIN, 'run', 'p', '--output', 'text'], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
+      await waitFor(() => processesWith(`sleep ${forked}`).length > 0, 'the step to start its daemons');
+      wave.kill('SIGINT');
+      const result = await wave;
+      expect(result.exitCode).toBe(130);
+      expect(latestRun(project).steps.step!.status).toBe('cancelled');
+      expect(processesWith(`sleep ${daemon}`)).toEqual([]);
+      expect(processesWith(`sleep ${forked}`)).toEqual([]);
+    });
+
+    it('stops a memory hog at the memory limit with a failure that names it', async () => {
+      const hog = `node -e "const a = []; for (;;) a.push(Buffer.alloc(16 * 1024 * 1024, 1))"`;
+      const project = makeProject({ 'wave.yaml': manifest(backend, '    limits: { memory_mb: 96 }\n'), 'pipelines/p.yaml': commandStep(hog) });
+      const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+      expect(run.code).toBe(1);
+      const failure = latestRun(project).steps.step!.failure!;
+      expect(failure.class).toBe('limit_exceeded');
+      expect(failure.message).toContain('memory limit of 96 MB reached');
+      expect(failure.hint).toContain('runtime.sandbox.limits');
+    });
+
+    it('after kill -9 of wave run, resume clears what the killed run left and finishes', async () => {
+      const nap = `3.${randomBytes(2).readUInt16BE(0)}`;
+      const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': commandStep(`sleep ${nap}; echo finished`) });
+      const wave = execa(process.execPath, [WAVE_BIN, 'run', 'p', '--output', 'quiet'], { cwd: project, reject: false });
+      await waitFor(() => processesWith(`sleep ${nap}`).length > 0, 'the step to start');
+      const runId = await waitFor(() => runDirs(project)[0], 'the run folder');
+      wave.kill('SIGKILL');
+      await wave;
+      if (backend === 'docker') {
+        // The daemon keeps a container running after its client dies: only resume can clear it.
+        expect(execFileSync('docker', ['ps', '-q', '--filter', `label=wave.run=${runId.split('/').pop()}`], { encoding: 'utf8' }).trim()).not.toBe('');
+      }
+      const resumed = await runWave(['resume', latestRun(project).id, '--output', 'text'], { cwd: project });
+      expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+      expect(latestRun(project).steps.step!.status).toBe('completed');
+      expect(execFileSync('docker', ['ps', '-aq', '--filter', `label=wave.run=${latestRun(project).id}`], { encoding: 'utf8' }).trim()).toBe('');
+      expect(processesWith(`sleep ${nap}`)).toEqual([]);
+    });
+  });
+});
+
+describe('sandbox_unavailable before any step starts', () => {
+  const unusable = async (backend: TestBackend, sandboxExtra: string, env: Record<string, string>, expected: RegExp) => {
+    const project = makeProject({ 'wave.yaml': manifest(backend, sandboxExtra), 'pipelines/p.yaml': commandStep('echo ran > ran.txt') });
+    const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project, env });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('sandbox_unavailable');
+    expect(run.stderr).toMatch(expected);
+    // Refused before a run folder, a workspace or a step existed: nothing ran unsandboxed.
+    expect(runDirs(project)).toEqual([]);
+    expect(existsSync(join(project, '.wave', 'workspaces'))).toBe(false);
+  };
+
+  it('bubblewrap missing', () => unusable('bubblewrap', '', { PATH: '/nonexistent' }, /hint: Install it \(apt-get install bubblewrap/));
+  it('docker daemon down', () => unusable('docker', '', { DOCKER_HOST: `unix://${join(tmpdir(), 'wave-no-docker.sock')}` }, /hint: Start the Docker daemon/));
+  it.skipIf(!backendAvailable('docker'))('docker image missing', () =>
+    unusable('docker', '    docker_image: wave-sandbox:missing-image\n', {}, /hint: Build it with `wave sandbox image --tag wave-sandbox:missing-image`/),
+  );
+});

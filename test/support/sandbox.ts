@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { DEFAULT_SANDBOX_IMAGE } from '../../src/sandbox/defaults.js';
+import { requirementMet } from './requirement.js';
+
+export type TestBackend = 'bubblewrap' | 'docker';
+
+function works(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a backend can run here; absent, its tests skip naming what to install (and fail under CI=true). */
+export function backendAvailable(backend: TestBackend): boolean {
+  const socat = existsSync('/usr/bin/socat');
+  if (backend === 'bubblewrap') {
+    return requirementMet('bubblewrap', works('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--', '/bin/true']) && socat, 'install bubblewrap and socat (apt-get install bubblewrap socat)');
+  }
+  return requirementMet(
+    'docker',
+    works('docker', ['image', 'inspect', DEFAULT_SANDBOX_IMAGE]) && socat,
+    `install docker.io and socat, start dockerd and build the image with \`wave sandbox image\` (bash .ci/sandbox-up.sh does all of it)`,
+  );
+}
+
+/** The runtime.sandbox block of a test manifest, indented for `runtime:`. */
+export function sandboxRuntime(backend: TestBackend, extra = ''): string {
+  return `  sandbox:\n    backend: ${backend}\n${extra}`;
+}
