@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { EgressPolicy } from './egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
 import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
+import { worktreeBinds } from './worktree-binds.js';
 import type { EgressRecord, SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
@@ -79,9 +81,11 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       no_proxy: 'localhost,127.0.0.1,::1',
     };
     const readOnly = [installFolderOf(spec.command), nodeInstallFolder()].filter((path): path is string => path !== undefined);
+    // Parents before children: a read-write bind inside a read-only one must be mounted after it.
     const binds: Bind[] = [
       ...[...new Set(readOnly)].map((path) => ({ path, writable: false })),
       { path: scope.workspace, writable: true },
+      ...worktreeBinds(scope.workspace).filter((bind) => existsSync(bind.path)),
       { path: home, writable: true },
     ];
     const opened = proxy;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxLimits } from './types.js';
 
@@ -68,7 +68,7 @@ async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, stri
   };
 }
 
-/** The cgroup v2 jail: a child of this process's cgroup's parent can take controllers only at the root, so root only. */
+/** The cgroup v2 jail, at the root: only a cgroup with no processes of its own may hand controllers to a child. */
 async function v2Jail(name: string, limits: SandboxLimits): Promise<CgroupJail> {
   const dir = join(ROOT, name);
   await writeFile(join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu');
@@ -91,6 +91,29 @@ async function v2Jail(name: string, limits: SandboxLimits): Promise<CgroupJail> 
     },
     remove: () => rmdir(dir).catch(() => undefined),
   };
+}
+
+/** Whether a process is alive; EPERM means it exists under another user. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the empty cgroups that Wave processes killed outright (kill -9) left behind; never rejects. */
+export async function sweepOrphanedJails(): Promise<void> {
+  const own = existsSync('/proc/self/cgroup') ? ownCgroups() : new Map<string, string>();
+  const parents = existsSync(join(ROOT, 'cgroup.controllers')) ? [ROOT] : ['memory', 'pids', 'cpu'].map((c) => join(ROOT, c, own.get(c) ?? '/'));
+  for (const parent of parents) {
+    const names = await readdir(parent).catch(() => [] as string[]);
+    for (const name of names) {
+      const pid = Number(/^wave-(\d+)-/.exec(name)?.[1]);
+      if (pid && !alive(pid)) await rmdir(join(parent, name)).catch(() => undefined);
+    }
+  }
 }
 
 /** Creates the cgroup of one attempt with its limits; throws when this host does not let Wave make one. */

@@ -67,13 +67,20 @@ async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpe
   });
 }
 
-/** The pids limit counter of a container's cgroup (v1 or v2), where this host shows it. */
-async function pidsLimitHit(id: string): Promise<boolean> {
-  for (const file of [`/sys/fs/cgroup/pids/docker/${id}/pids.events`, `/sys/fs/cgroup/system.slice/docker-${id}.scope/pids.events`]) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    if (/^max [1-9]/m.test(text)) return true;
-  }
-  return false;
+const PIDS_POLL_MS = 100;
+
+/**
+ * Watches the pids limit counter of a running container's cgroup (v1 or v2): the runtime deletes the cgroup when
+ * the container stops, so it has to be read while the step runs. Best effort: a hit shorter than a poll is missed.
+ */
+function watchPidsLimit(id: string): { hit: () => boolean; stop: () => void } {
+  const files = [`/sys/fs/cgroup/pids/docker/${id}/pids.events`, `/sys/fs/cgroup/system.slice/docker-${id}.scope/pids.events`];
+  let hit = false;
+  const poll = async () => {
+    for (const file of files) if (/^max [1-9]/m.test(await readFile(file, 'utf8').catch(() => ''))) hit = true;
+  };
+  const timer = setInterval(() => void poll(), PIDS_POLL_MS).unref();
+  return { hit: () => hit, stop: () => clearInterval(timer) };
 }
 
 /** A launcher that runs the spec as a container: attached before it starts, so no output is lost. */
@@ -95,6 +102,7 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
       await remove();
       return { error: sandboxError(error) };
     }
+    const pids = watchPidsLimit(container.id);
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     options.docker.modem.demuxStream(socket, stdout, stderr);
@@ -109,7 +117,10 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
       () => [null, 'SIGKILL'] as [number | null, NodeJS.Signals | null],
     );
     let done = false;
-    void exited.then(() => (done = true));
+    void exited.then(() => {
+      done = true;
+      pids.stop();
+    });
     const launched: LaunchedProcess = {
       stdin: spec.stdin !== undefined ? socket : null,
       stdout,
@@ -129,7 +140,7 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
         if (code === 0) return undefined;
         const state = await container.inspect().then((info) => info.State, () => undefined);
         if (state?.OOMKilled) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
-        if (await pidsLimitHit(container.id)) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
+        if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
         return undefined;
       },
       release: remove,

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { resolveBinary } from '../adapters/binary.js';
 import { WaveError } from '../errors.js';
-import { createCgroupJail } from './cgroup-limits.js';
+import { createCgroupJail, sweepOrphanedJails } from './cgroup-limits.js';
 import { rootLinks, systemBinds } from './host-paths.js';
 import type { SandboxLimits } from './types.js';
 
@@ -41,8 +41,9 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
     const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
     throw unavailable(`bubblewrap cannot create a sandbox here: ${detail}`, 'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0), or use the docker backend.', error);
   }
+  await sweepOrphanedJails();
   try {
-    const jail = await createCgroupJail(`wave-probe-${process.pid}`, limits);
+    const jail = await createCgroupJail(`wave-${process.pid}-probe`, limits);
     await jail.remove();
     return { binary, enforceLimits: true };
   } catch (error) {

@@ -118,6 +118,16 @@ describe('wave validate', () => {
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ code: 'file_not_found', file: 'wave.yaml' })]);
   });
 
+  it('warns, and still passes, when the configured sandbox backend cannot run on this machine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wave-validate-'));
+    writeFileSync(join(dir, 'wave.yaml'), 'kind: WaveManifest\nmetadata: { name: t }\nruntime: { sandbox: { backend: docker } }\n');
+    const result = await runWave(['validate'], { cwd: dir, env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: runtime.sandbox.backend docker cannot run on this machine: the Docker daemon is not answering');
+    expect(result.stderr).toContain('hint: Start the Docker daemon');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('validates the repository\'s own shipped files', async () => {
     const result = await runWave(['validate'], { cwd: ROOT });
     expect(result.code, result.stdout).toBe(0);

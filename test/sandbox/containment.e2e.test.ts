@@ -117,6 +117,47 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: containment', (bac
       expect(failure.hint).toContain('runtime.sandbox.limits');
     });
 
+    it('stops a step that forks past the process limit, and names the limit', async () => {
+      // bash retries a failed fork for a while, as a runaway program would keep trying: docker's counter is read while the step runs.
+      const forks = `bash -c 'for i in $(seq 1 40); do sleep 5 & done; wait'`;
+      const project = makeProject({ 'wave.yaml': manifest(backend, '    limits: { pids: 16 }\n'), 'pipelines/p.yaml': commandStep(forks) });
+      await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+      const failure = latestRun(project).steps.step!.failure!;
+      expect(failure.class).toBe('limit_exceeded');
+      expect(failure.message).toContain('process limit of 16 reached');
+    });
+
+    it('holds a busy step to its CPU share', async () => {
+      // One second of wall time spinning: the CPU time it gets is what the quota lets through.
+      const spin = `node -e "const end = Date.now() + 1000; while (Date.now() < end); console.log('cpu-ms', Math.round(process.cpuUsage().user / 1000))"`;
+      const cpuMs = async (cpus: string) => {
+        const project = makeProject({ 'wave.yaml': manifest(backend, `    limits: { cpus: ${cpus} }\n`), 'pipelines/p.yaml': commandStep(spin) });
+        const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+        expect(run.code, run.stderr).toBe(0);
+        return Number(/cpu-ms (\d+)/.exec(stepStdout(project))![1]);
+      };
+      expect(await cpuMs('0.2')).toBeLessThan(450);
+      expect(await cpuMs('1')).toBeGreaterThan(700);
+    });
+
+    it('commits on a git worktree workspace from inside, while the repository\'s hooks and config stay read-only', async () => {
+      const pipeline = commandStep(
+        'echo change > file.txt && git add file.txt && git -c user.email=w@example.com -c user.name=wave commit -qm "from the sandbox" && echo committed; echo hook > $(git rev-parse --git-common-dir)/hooks/post-commit 2>&1; echo "hook: $?"',
+        '    workspace: { type: worktree, branch: sandboxed }\n',
+      );
+      const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': pipeline });
+      const git = (...args: string[]) => execFileSync('git', ['-C', project, ...args], { encoding: 'utf8' });
+      git('init', '-q');
+      git('-c', 'user.email=w@example.com', '-c', 'user.name=wave', 'commit', '-q', '--allow-empty', '-m', 'start');
+      const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      const stdout = stepStdout(project);
+      expect(stdout).toContain('committed');
+      expect(stdout).not.toContain('hook: 0');
+      expect(git('log', '--format=%s', 'sandboxed').split('\n')[0]).toBe('from the sandbox');
+      expect(existsSync(join(project, '.git', 'hooks', 'post-commit'))).toBe(false);
+    });
+
     it('after kill -9 of wave run, resume clears what the killed run left and finishes', async () => {
       const nap = `3.${randomBytes(2).readUInt16BE(0)}`;
       const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': commandStep(`sleep ${nap}; echo finished`) });

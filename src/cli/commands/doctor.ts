@@ -4,6 +4,8 @@ import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js
 import { resolveBinary } from '../../adapters/binary.js';
 import { findManifest, loadManifest } from '../../config/load.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
+import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
+import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
 import { EXIT } from '../exit-codes.js';
 
 /** How long `<binary> --version` may take (Gemini needs a few seconds to start). */
@@ -58,6 +60,20 @@ export async function checkAdapters(manifestFile: string, env: Record<string, st
   );
 }
 
+/** Each sandbox backend on this machine, the manifest's own first: what `wave run` would find before its first step. */
+export async function checkSandboxes(manifestFile: string, env: NodeJS.ProcessEnv): Promise<BackendStatus[]> {
+  const manifest = await loadManifest(manifestFile);
+  return allBackendStatus(resolveSandboxPolicy(manifest.value.runtime), env);
+}
+
+function sandboxReport(statuses: BackendStatus[]): string {
+  const lines = statuses.map((s) => {
+    const head = `${s.usable ? 'ok  ' : s.configured ? 'FAIL' : 'no  '} sandbox ${s.backend}${s.configured ? ' (configured)' : ''}`;
+    return [head, ...(s.problem ? [`  problem: ${s.problem}`] : []), ...(s.hint ? [`  hint: ${s.hint}`] : []), ...s.warnings.map((w) => `  warning: ${w}`)].join('\n');
+  });
+  return `${lines.join('\n')}\n`;
+}
+
 function textReport(checks: AdapterCheck[]): string {
   const lines = checks.map((c) => {
     const head = `${c.usable ? 'ok  ' : 'FAIL'} ${c.adapter} (${c.type})`;
@@ -72,12 +88,15 @@ function textReport(checks: AdapterCheck[]): string {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('Check each adapter: binary and version, access mode (local, API key, subscription login), model.')
+    .description('Check each adapter (binary and version, access mode, model) and each sandbox backend.')
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {
-      const checks = await checkAdapters(findManifest(process.cwd(), flags.manifest), process.env);
-      process.stdout.write(flags.json ? `${JSON.stringify(checks, null, 2)}\n` : textReport(checks));
-      process.exitCode = checks.every((c) => c.usable) ? EXIT.ok : EXIT.runFailed;
+      const manifestFile = findManifest(process.cwd(), flags.manifest);
+      const [checks, sandboxes] = await Promise.all([checkAdapters(manifestFile, process.env), checkSandboxes(manifestFile, process.env)]);
+      process.stdout.write(flags.json ? `${JSON.stringify({ adapters: checks, sandboxes }, null, 2)}\n` : textReport(checks) + sandboxReport(sandboxes));
+      // A backend the manifest does not use may be missing; the configured one must work.
+      const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured);
+      process.exitCode = usable ? EXIT.ok : EXIT.runFailed;
     });
 }

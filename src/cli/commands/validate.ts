@@ -5,6 +5,7 @@ import type { Manifest } from '../../config/manifest-schema.js';
 import type { Pipeline } from '../../config/pipeline-schema.js';
 import { WaveError, WaveErrors, formatError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
+import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { EXIT } from '../exit-codes.js';
 
 interface ValidateFlags {
@@ -30,6 +31,7 @@ export function registerValidate(program: Command): void {
       const reports = await validateProject(pipelines, flags.manifest, process.cwd());
       process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
       if (reports.some((r) => r.errors.length > 0)) process.exitCode = EXIT.invalidInput;
+      else await warnUnusableSandbox(flags.manifest, process.cwd());
     });
 }
 
@@ -64,6 +66,17 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
     reports.push({ file: read.file, errors });
   }
   return reports;
+}
+
+/** A valid manifest may still name a backend this machine cannot run: said on stderr, the files stay valid. */
+async function warnUnusableSandbox(manifestArg: string | undefined, cwd: string): Promise<void> {
+  const manifest = await readManifest(findManifest(cwd, manifestArg));
+  const policy = resolveSandboxPolicy(manifest.value?.runtime);
+  if (policy.backend === 'none') return;
+  const { backendStatus } = await import('../../sandbox/backend-status.js');
+  const status = await backendStatus(policy, policy.backend);
+  const notes = status.usable ? status.warnings : [`runtime.sandbox.backend ${policy.backend} cannot run on this machine: ${status.problem}${status.hint ? `\n  hint: ${status.hint}` : ''}`];
+  for (const note of notes) process.stderr.write(`warning: ${note}\n`);
 }
 
 /** What only planning finds (unknown template variables), for a pipeline whose format is valid. */

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunRecord } from '../../src/state/run-record.js';
+import { agentManifest, attemptFile, claudeManifest, cliAvailable, param, runEvents, startModelServer, type ModelServer } from '../e2e/agents.js';
+import { runWave } from '../support/cli.js';
+import { makeProject } from '../support/project.js';
+import { latestRun } from '../support/runs.js';
+import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
+
+// Real agent CLIs, each run by `wave run` inside a sandbox with no network, against the scripted model server on
+// loopback: the adapter's base_url is forwarded inside at the same URL. OpenCode starts slowly (~3 s a run) and a
+// docker container adds its own start: runs take up to a minute or more on a loaded machine.
+vi.setConfig({ testTimeout: 300_000 });
+
+type Cli = 'claude' | 'opencode' | 'codex' | 'gemini';
+
+/** Per CLI: how its manifest is built and the path its API lives under on the scripted server. */
+const CLIS: Record<Cli, { manifest: ReturnType<typeof agentManifest>; apiSuffix: string }> = {
+  claude: { manifest: claudeManifest, apiSuffix: '' },
+  // OpenCode's own external_directory permission defaults to "ask", which `opencode run` turns into a refusal of any
+  // bash command naming a path outside the workspace: allowed here, so that what stops the probe is the sandbox.
+  opencode: {
+    manifest: agentManifest('opencode', 'scripted', `, api_key_env: OC_KEY, env: { OC_KEY: fake-key, OPENCODE_CONFIG_CONTENT: '{"permission":{"external_directory":"allow"}}' }`),
+    apiSuffix: '/v1',
+  },
+  codex: { manifest: agentManifest('codex', 'gpt-5.5'), apiSuffix: '/v1' },
+  gemini: { manifest: agentManifest('gemini', 'gemini-2.5-pro'), apiSuffix: '' },
+};
+
+/** The CLIs probed for HOME and planted secrets with their own shell tool (the brief asks Claude at least). */
+const PROBED: ReadonlySet<Cli> = new Set(['claude', 'opencode', 'codex', 'gemini']);
+
+const planted: string[] = [];
+afterAll(() => planted.forEach((file) => rmSync(file, { force: true })));
+
+interface SandboxedRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  project: string;
+  record: RunRecord;
+  events: Array<Record<string, any>>;
+}
+
+/** Runs pipeline p of a fresh project with `wave run p --output json --keep-workspaces` (the workspace is checked after). */
+async function runSandboxed(manifest: string, pipeline: string): Promise<SandboxedRun> {
+  const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline });
+  const result = await runWave(['run', 'p', '--output', 'json', '--keep-workspaces'], { cwd: project, timeout: 280_000 });
+  const record = latestRun(project);
+  return { ...result, project, record, events: runEvents(project, record) };
+}
+
+/** The write step, then (for probed CLIs) a shell step printing two planted files and $HOME. */
+function pipelineFor(probe: boolean): string {
+  return `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    persona: writer
+    exec: { type: prompt, source: "Write notes.txt." }
+${
+  probe
+    ? `  - id: probe
+    persona: prober
+    dependencies: [write]
+    exec: { type: prompt, source: "Run the command." }
+`
+    : ''
+}`;
+}
+
+/** A short summary of a failed run for assertion messages: wave's output and each attempt's stderr. */
+function diagnose(run: SandboxedRun): string {
+  const parts = [`wave exit ${run.code}`, run.stderr.slice(-2000)];
+  for (const [id, step] of Object.entries(run.record.steps)) {
+    parts.push(`step ${id}: ${step.status} ${JSON.stringify(step.failure ?? {})}`);
+    for (const name of ['stderr', 'stdout']) {
+      try {
+        parts.push(`--- ${id} ${name}\n${attemptFile(run.project, run.record, id, 1, name).slice(-2000)}`);
+      } catch {
+        // No such file: the attempt never started.
+      }
+    }
+  }
+  return parts.join('\n');
+}
+
+describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: real agent CLIs', (backend) => {
+  describe.skipIf(!backendAvailable(backend))(`${backend}`, () => {
+    let server: ModelServer;
+    beforeAll(async () => (server = await startModelServer()));
+    afterAll(() => server?.close());
+
+    describe.each(Object.keys(CLIS) as Cli[])('%s', (cli) => {
+      it.skipIf(!cliAvailable(cli))(
+        `${cli} writes a file with its own tool inside ${backend}; the model is reached only through the forwarded endpoint${PROBED.has(cli) ? ', and its shell sees neither the host HOME nor /tmp' : ''}`,
+        async () => {
+          const { manifest, apiSuffix } = CLIS[cli];
+          const probe = PROBED.has(cli);
+          const content = `written by ${cli} inside ${backend}\n`;
+          const secret = `planted-${randomBytes(8).toString('hex')}`;
+          const homeFile = join(homedir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
+          const tmpFile = join(tmpdir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
+          if (probe) {
+            for (const file of [homeFile, tmpFile]) writeFileSync(file, secret);
+            planted.push(homeFile, tmpFile);
+          }
+          const command = `cat ${homeFile} 2>&1; cat ${tmpFile} 2>&1; echo "home=$HOME"`;
+          const adapters: Record<string, string> = { writer: `${server.url}/s/write/notes.txt/${param(content)}${apiSuffix}` };
+          if (probe) adapters.prober = `${server.url}/s/shell/${param(command)}${apiSuffix}`;
+          const personas = `  writer: { adapter: writer }${probe ? '\n  prober: { adapter: prober }' : ''}`;
+          const run = await runSandboxed(manifest(adapters, personas, sandboxRuntime(backend)), pipelineFor(probe));
+          expect(run.code, diagnose(run)).toBe(0);
+
+          // The file exists in the workspace on the host because the CLI executed its own write tool, and it is the user's.
+          const write = run.record.steps.write!;
+          expect(write.status).toBe('completed');
+          const written = join(write.workspace!, 'notes.txt');
+          expect(readFileSync(written, 'utf8')).toBe(content);
+          expect(statSync(written).uid).toBe(process.getuid!());
+
+          // The model was reached through the sandbox: the forwarded endpoint of the server's port, allowed.
+          const port = Number(new URL(server.url).port);
+          const egress = run.events.filter((e) => e.type === 'egress' && e.stepId === 'write');
+          expect(egress, JSON.stringify(egress)).toContainEqual(expect.objectContaining({ via: 'endpoint', allowed: true, port }));
+          // Nothing bound for the model was refused (OpenCode also tries registry.npmjs.org and github.com: denied, harmless).
+          expect(egress.filter((e) => e.allowed === false && e.port === port)).toEqual([]);
+
+          if (!probe) return;
+          // The shell tool's result, in the CLI's own stdout: neither planted file was readable, and HOME is the attempt's.
+          const probeStep = run.record.steps.probe!;
+          expect(probeStep.status).toBe('completed');
+          const stdout = attemptFile(run.project, run.record, 'probe', 1, 'stdout');
+          const attemptHome = join(run.project, '.wave', 'runs', run.record.id, 'steps', 'probe', 'attempt-1', 'home');
+          expect(stdout).toContain(`home=${attemptHome}`);
+          expect(stdout).toMatch(/No such file or directory/);
+          expect(stdout).not.toContain(secret);
+          expect(run.events.some((e) => e.type === 'egress' && e.stepId === 'probe' && e.via === 'endpoint' && e.port === port)).toBe(true);
+        },
+      );
+    });
+  });
+});
