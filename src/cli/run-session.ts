@@ -53,7 +53,11 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
       parentEnv: process.env,
       sandbox: options.sandbox?.open((record) => recordEgress(context, record)),
     };
-    status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: controller.signal });
+    try {
+      status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: controller.signal });
+    } finally {
+      await context.sandbox?.close();
+    }
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -78,4 +78,7 @@ export class BubblewrapSandbox implements Sandbox {
       }
     });
   }
+
+  /** Nothing outlives an attempt: bwrap's namespaces end with it. */
+  async close(): Promise<void> {}
 }

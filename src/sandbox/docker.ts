@@ -84,7 +84,7 @@ function watchPidsLimit(id: string): { hit: () => boolean; stop: () => void } {
 }
 
 /** A launcher that runs the spec as a container: attached before it starts, so no output is lost. */
-function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, room: AttemptRoom): Launcher {
+function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, room: AttemptRoom, removals: Set<Promise<void>>): Launcher {
   return async (spec) => {
     let container: Docker.Container;
     try {
@@ -143,7 +143,12 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
         if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
         return undefined;
       },
-      release: remove,
+      // The container has stopped: its removal need not hold up the step, only the end of the run.
+      release: async () => {
+        const removal = remove();
+        removals.add(removal);
+        void removal.then(() => removals.delete(removal));
+      },
     };
     return { process: launched };
   };
@@ -153,11 +158,18 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
 export class DockerSandbox implements Sandbox {
   readonly backend = 'docker' as const;
 
+  private readonly removals = new Set<Promise<void>>();
+
   constructor(private readonly options: DockerSandboxOptions) {}
 
-  /** Runs the spec in a container; resolves once the container is gone, never rejects. */
+  /** Runs the spec in a container; resolves once the container has stopped (it is removed by close()), never rejects. */
   spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
-    return inAttemptRoom(spec, scope, this.options, signal, (room) => spawnInGroup(spec, signal, containerLauncher(this.options, scope, room)));
+    return inAttemptRoom(spec, scope, this.options, signal, (room) => spawnInGroup(spec, signal, containerLauncher(this.options, scope, room, this.removals)));
+  }
+
+  /** Waits for every stopped container of the run to be removed. */
+  async close(): Promise<void> {
+    await Promise.all(this.removals);
   }
 }
 

@@ -50,4 +50,6 @@ export interface Sandbox {
   readonly backend: SandboxBackend;
   /** Same contract as spawnInGroup: resolves once everything of the step is gone, never rejects. */
   spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult>;
+  /** Finishes what the run's attempts left to clean up (containers being removed); never rejects. */
+  close(): Promise<void>;
 }

@@ -48,4 +48,21 @@ describe('claude argv and environment', () => {
       permissions: { allow: ['Read', 'Bash(git log *)'], deny: ['Edit'] },
     });
   });
+
+  it('inside Wave\'s sandbox switches Claude\'s own bash sandbox off, keeping the project\'s other settings', async () => {
+    const c = config({ spawn: async () => { throw new Error('not called'); } });
+    mkdirSync(join(c.workspace, '.claude'), { recursive: true });
+    writeFileSync(join(c.workspace, '.claude', 'settings.json'), '{"sandbox":{"enabled":true,"excludedCommands":["docker"]},"env":{"A":"1"}}');
+    await prepareClaudeWorkspace(c);
+    expect(JSON.parse(readFileSync(join(c.workspace, '.claude', 'settings.json'), 'utf8'))).toEqual({
+      sandbox: { enabled: false, excludedCommands: ['docker'] },
+      env: { A: '1' },
+    });
+    // On the host, a project's own choice is left alone.
+    const host = config();
+    mkdirSync(join(host.workspace, '.claude'), { recursive: true });
+    writeFileSync(join(host.workspace, '.claude', 'settings.json'), '{"sandbox":{"enabled":true}}');
+    await prepareClaudeWorkspace(host);
+    expect(JSON.parse(readFileSync(join(host.workspace, '.claude', 'settings.json'), 'utf8'))).toEqual({ sandbox: { enabled: true } });
+  });
 });

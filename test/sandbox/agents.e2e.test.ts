@@ -20,18 +20,12 @@ type Cli = 'claude' | 'opencode' | 'codex' | 'gemini';
 /** Per CLI: how its manifest is built and the path its API lives under on the scripted server. */
 const CLIS: Record<Cli, { manifest: ReturnType<typeof agentManifest>; apiSuffix: string }> = {
   claude: { manifest: claudeManifest, apiSuffix: '' },
-  // OpenCode's own external_directory permission defaults to "ask", which `opencode run` turns into a refusal of any
-  // bash command naming a path outside the workspace: allowed here, so that what stops the probe is the sandbox.
-  opencode: {
-    manifest: agentManifest('opencode', 'scripted', `, api_key_env: OC_KEY, env: { OC_KEY: fake-key, OPENCODE_CONFIG_CONTENT: '{"permission":{"external_directory":"allow"}}' }`),
-    apiSuffix: '/v1',
-  },
+  // Inside the sandbox Wave allows OpenCode's external_directory (headless, its "ask" is a refusal): what stops the
+  // probe is the sandbox, not OpenCode.
+  opencode: { manifest: agentManifest('opencode', 'scripted', ', api_key_env: OC_KEY, env: { OC_KEY: fake-key }'), apiSuffix: '/v1' },
   codex: { manifest: agentManifest('codex', 'gpt-5.5'), apiSuffix: '/v1' },
   gemini: { manifest: agentManifest('gemini', 'gemini-2.5-pro'), apiSuffix: '' },
 };
-
-/** The CLIs probed for HOME and planted secrets with their own shell tool (the brief asks Claude at least). */
-const PROBED: ReadonlySet<Cli> = new Set(['claude', 'opencode', 'codex', 'gemini']);
 
 const planted: string[] = [];
 afterAll(() => planted.forEach((file) => rmSync(file, { force: true })));
@@ -53,24 +47,18 @@ async function runSandboxed(manifest: string, pipeline: string): Promise<Sandbox
   return { ...result, project, record, events: runEvents(project, record) };
 }
 
-/** The write step, then (for probed CLIs) a shell step printing two planted files and $HOME. */
-function pipelineFor(probe: boolean): string {
-  return `kind: WavePipeline
+/** The write step, then a step whose shell tool prints two planted files and $HOME. */
+const PIPELINE = `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: write
     persona: writer
     exec: { type: prompt, source: "Write notes.txt." }
-${
-  probe
-    ? `  - id: probe
+  - id: probe
     persona: prober
     dependencies: [write]
     exec: { type: prompt, source: "Run the command." }
-`
-    : ''
-}`;
-}
+`;
 
 /** A short summary of a failed run for assertion messages: wave's output and each attempt's stderr. */
 function diagnose(run: SandboxedRun): string {
@@ -96,23 +84,22 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: real agent CLIs', 
 
     describe.each(Object.keys(CLIS) as Cli[])('%s', (cli) => {
       it.skipIf(!cliAvailable(cli))(
-        `${cli} writes a file with its own tool inside ${backend}; the model is reached only through the forwarded endpoint${PROBED.has(cli) ? ', and its shell sees neither the host HOME nor /tmp' : ''}`,
+        `${cli} writes a file with its own tool inside ${backend} through the forwarded model endpoint; its shell sees neither the host's HOME nor its /tmp`,
         async () => {
           const { manifest, apiSuffix } = CLIS[cli];
-          const probe = PROBED.has(cli);
           const content = `written by ${cli} inside ${backend}\n`;
           const secret = `planted-${randomBytes(8).toString('hex')}`;
           const homeFile = join(homedir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
           const tmpFile = join(tmpdir(), `wave-planted-${randomBytes(4).toString('hex')}.txt`);
-          if (probe) {
-            for (const file of [homeFile, tmpFile]) writeFileSync(file, secret);
-            planted.push(homeFile, tmpFile);
-          }
+          for (const file of [homeFile, tmpFile]) writeFileSync(file, secret);
+          planted.push(homeFile, tmpFile);
           const command = `cat ${homeFile} 2>&1; cat ${tmpFile} 2>&1; echo "home=$HOME"`;
-          const adapters: Record<string, string> = { writer: `${server.url}/s/write/notes.txt/${param(content)}${apiSuffix}` };
-          if (probe) adapters.prober = `${server.url}/s/shell/${param(command)}${apiSuffix}`;
-          const personas = `  writer: { adapter: writer }${probe ? '\n  prober: { adapter: prober }' : ''}`;
-          const run = await runSandboxed(manifest(adapters, personas, sandboxRuntime(backend)), pipelineFor(probe));
+          const adapters = {
+            writer: `${server.url}/s/write/notes.txt/${param(content)}${apiSuffix}`,
+            prober: `${server.url}/s/shell/${param(command)}${apiSuffix}`,
+          };
+          const personas = '  writer: { adapter: writer }\n  prober: { adapter: prober }';
+          const run = await runSandboxed(manifest(adapters, personas, sandboxRuntime(backend)), PIPELINE);
           expect(run.code, diagnose(run)).toBe(0);
 
           // The file exists in the workspace on the host because the CLI executed its own write tool, and it is the user's.
@@ -129,14 +116,14 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: real agent CLIs', 
           // Nothing bound for the model was refused (OpenCode also tries registry.npmjs.org and github.com: denied, harmless).
           expect(egress.filter((e) => e.allowed === false && e.port === port)).toEqual([]);
 
-          if (!probe) return;
           // The shell tool's result, in the CLI's own stdout: neither planted file was readable, and HOME is the attempt's.
           const probeStep = run.record.steps.probe!;
           expect(probeStep.status).toBe('completed');
           const stdout = attemptFile(run.project, run.record, 'probe', 1, 'stdout');
           const attemptHome = join(run.project, '.wave', 'runs', run.record.id, 'steps', 'probe', 'attempt-1', 'home');
           expect(stdout).toContain(`home=${attemptHome}`);
-          expect(stdout).toMatch(/No such file or directory/);
+          expect(stdout).toContain(`${homeFile}: No such file or directory`);
+          expect(stdout).toContain(`${tmpFile}: No such file or directory`);
           expect(stdout).not.toContain(secret);
           expect(run.events.some((e) => e.type === 'egress' && e.stepId === 'probe' && e.via === 'endpoint' && e.port === port)).toBe(true);
         },

@@ -18,16 +18,24 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
 
 /**
  * Writes the persona's permissions into the workspace's `.claude/settings.json` (keeping its other keys), so
- * Claude itself allows and denies tools; creates the isolated config home when the adapter asks for one.
+ * Claude itself allows and denies tools; inside Wave's sandbox, switches Claude's own bash sandbox off, as the two
+ * would nest and fail; creates the isolated config home when the adapter asks for one.
  */
 export async function prepareClaudeWorkspace(config: AdapterRunConfig): Promise<void> {
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
   await installPersonaSkills('claude', config.persona, config.workspace);
   const persona = config.persona;
-  if (!persona || (persona.allowedTools.length === 0 && persona.deniedTools.length === 0)) return;
+  const permissions = persona && (persona.allowedTools.length > 0 || persona.deniedTools.length > 0);
+  const sandboxed = config.spawn !== undefined;
+  if (!permissions && !sandboxed) return;
   const path = join(config.workspace, CLAUDE_SETTINGS_PATH);
   await mkdir(join(config.workspace, '.claude'), { recursive: true });
   const settings = await readJsonObject(path);
-  settings.permissions = { allow: persona.allowedTools, deny: persona.deniedTools };
+  if (permissions) settings.permissions = { allow: persona.allowedTools, deny: persona.deniedTools };
+  if (sandboxed) settings.sandbox = { ...(isObject(settings.sandbox) ? settings.sandbox : {}), enabled: false };
   await writeFile(path, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

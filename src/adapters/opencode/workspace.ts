@@ -61,7 +61,12 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
     ...(model ? { model, small_model: model } : {}),
     autoupdate: false,
     share: 'disabled',
-    permission: openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []),
+    permission: {
+      ...openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []),
+      // Inside Wave's sandbox the sandbox is the boundary; headless, OpenCode's own "ask" for paths outside the
+      // workspace is always a refusal, which would keep it from the system folders the sandbox shows it.
+      ...(config.spawn ? { external_directory: 'allow' } : {}),
+    },
   };
 }
 
