@@ -52,6 +52,7 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   if (hasTokens(step.tokens)) cells.push(formatTokens(step.tokens));
   if (step.costUsd !== undefined) cells.push(formatCost(step.costUsd));
   if (step.attempts.length > 1) cells.push(`${step.attempts.length} attempts`);
+  if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
   if (step.failure && step.status !== 'completed') cells.push(paint('red', describeFailure(step.failure)));
   if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));
   return cells.join('  ').trimEnd();

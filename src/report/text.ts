@@ -50,6 +50,9 @@ function describeEvent(event: RunEvent, step: (id: string) => string): string | 
       return `${step(event.stepId)} completed in ${formatDuration(event.durationMs)}${usage(event)}`;
     case 'step_failed':
       return `${step(event.stepId)} failed${event.optional ? ' (optional)' : ''} on attempt ${event.attempt} after ${formatDuration(event.durationMs)}: ${withDetail(event.failure)}`;
+    case 'egress':
+      // Allowed requests are many and expected; a refusal is what a reader needs to see.
+      return event.allowed ? undefined : `${step(event.stepId)} egress denied: ${event.host}:${event.port}${event.reason ? ` (${event.reason})` : ''}`;
     case 'step_skipped':
       return `${step(event.stepId)} skipped: ${event.reason}`;
     case 'step_cancelled':

@@ -73,10 +73,10 @@ export interface AgentRun {
   events: Array<Record<string, any>>;
 }
 
-/** Makes a project from a manifest and one pipeline `p`, runs it with `wave run p --output json`, and reads the run. */
-export async function runAgentPipeline(manifest: string, pipeline: string, files: Record<string, string> = {}): Promise<AgentRun> {
+/** Makes a project from a manifest and one pipeline `p`, runs it with `wave run p --output json` (and `flags`), and reads the run. */
+export async function runAgentPipeline(manifest: string, pipeline: string, files: Record<string, string> = {}, flags: string[] = []): Promise<AgentRun> {
   const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline, ...files });
-  const result = await runWave(['run', 'p', '--output', 'json'], { cwd: project, timeout: 240_000 });
+  const result = await runWave(['run', 'p', '--output', 'json', ...flags], { cwd: project, timeout: 280_000 });
   const record = latestRun(project);
   return { ...result, project, record, events: runEvents(project, record) };
 }

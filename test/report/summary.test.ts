@@ -20,6 +20,11 @@ describe('formatSummary', () => {
     expect(text).not.toContain('resume');
   });
 
+  it('counts a sandboxed step\'s refused egress on its line', () => {
+    const record = sampleRecord(RUN_ID, { status: 'completed', durationMs: 3_000 }, [sampleStep('fetch', { status: 'completed', durationMs: 3_000, egressDenied: 2 })]);
+    expect(formatSummary(record, runDir, { cwd: '/project' })).toMatch(/✓ fetch {2}completed {4}3\.0s {2}2 egress denied\n/);
+  });
+
   it('measures a running run and its running steps against the clock', () => {
     const record = sampleRecord(RUN_ID, { status: 'running', startedAt: '2024-05-01T12:00:00.000Z' }, [
       sampleStep('slow', { status: 'running', startedAt: '2024-05-01T12:00:10.000Z' }),

@@ -42,6 +42,8 @@ describe('text sink', () => {
     sink.handle({ ...base, type: 'contract_checked', stepId: 'review', attempt: 1, contract: 'json_schema', passed: false, action: 'retry', errors: ['/score: must be number', '/title: required'] });
     sink.handle({ ...base, type: 'step_fallback', stepId: 'review', from: 'claude', to: 'opencode', failure: { class: 'rate_limited', message: 'HTTP 429', hint: 'wait a minute' } });
     sink.handle({ ...base, type: 'step_event', stepId: 'review', attempt: 1, event: { kind: 'error', message: 'overloaded\nretrying' } });
+    sink.handle({ ...base, type: 'egress', stepId: 'review', attempt: 1, host: 'api.example.com', port: 443, allowed: true, via: 'connect' });
+    sink.handle({ ...base, type: 'egress', stepId: 'review', attempt: 1, host: 'evil.example', port: 443, allowed: false, via: 'connect', reason: 'no entry matches it' });
     sink.handle({ ...base, type: 'step_cancelled', stepId: 'review' });
     sink.handle({ ...base, type: 'run_started', pipeline: 'review', steps: ['review'], resumed: true });
     expect(out.text).toBe(
@@ -52,6 +54,7 @@ describe('text sink', () => {
         '08:30:00 review falling back from claude to opencode: rate_limited: HTTP 429',
         '    hint: wait a minute',
         '08:30:00 review error: overloaded',
+        '08:30:00 review egress denied: evil.example:443 (no entry matches it)',
         '08:30:00 review cancelled',
         `08:30:00 run ${RUN_ID} resumed: review, 1 step`,
         '',

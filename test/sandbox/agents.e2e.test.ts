@@ -3,11 +3,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunRecord } from '../../src/state/run-record.js';
-import { agentManifest, attemptFile, claudeManifest, cliAvailable, param, runEvents, startModelServer, type ModelServer } from '../e2e/agents.js';
-import { runWave } from '../support/cli.js';
-import { makeProject } from '../support/project.js';
-import { latestRun } from '../support/runs.js';
+import { agentManifest, attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type AgentRun, type ModelServer } from '../e2e/agents.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
 
 // Real agent CLIs, each run by `wave run` inside a sandbox with no network, against the scripted model server on
@@ -30,23 +26,6 @@ const CLIS: Record<Cli, { manifest: ReturnType<typeof agentManifest>; apiSuffix:
 const planted: string[] = [];
 afterAll(() => planted.forEach((file) => rmSync(file, { force: true })));
 
-interface SandboxedRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  project: string;
-  record: RunRecord;
-  events: Array<Record<string, any>>;
-}
-
-/** Runs pipeline p of a fresh project with `wave run p --output json --keep-workspaces` (the workspace is checked after). */
-async function runSandboxed(manifest: string, pipeline: string): Promise<SandboxedRun> {
-  const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline });
-  const result = await runWave(['run', 'p', '--output', 'json', '--keep-workspaces'], { cwd: project, timeout: 280_000 });
-  const record = latestRun(project);
-  return { ...result, project, record, events: runEvents(project, record) };
-}
-
 /** The write step, then a step whose shell tool prints two planted files and $HOME. */
 const PIPELINE = `kind: WavePipeline
 metadata: { name: p }
@@ -61,7 +40,7 @@ steps:
 `;
 
 /** A short summary of a failed run for assertion messages: wave's output and each attempt's stderr. */
-function diagnose(run: SandboxedRun): string {
+function diagnose(run: AgentRun): string {
   const parts = [`wave exit ${run.code}`, run.stderr.slice(-2000)];
   for (const [id, step] of Object.entries(run.record.steps)) {
     parts.push(`step ${id}: ${step.status} ${JSON.stringify(step.failure ?? {})}`);
@@ -99,7 +78,7 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: real agent CLIs', 
             prober: `${server.url}/s/shell/${param(command)}${apiSuffix}`,
           };
           const personas = '  writer: { adapter: writer }\n  prober: { adapter: prober }';
-          const run = await runSandboxed(manifest(adapters, personas, sandboxRuntime(backend)), PIPELINE);
+          const run = await runAgentPipeline(manifest(adapters, personas, sandboxRuntime(backend)), PIPELINE, {}, ['--keep-workspaces']);
           expect(run.code, diagnose(run)).toBe(0);
 
           // The file exists in the workspace on the host because the CLI executed its own write tool, and it is the user's.
