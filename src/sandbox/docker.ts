@@ -83,6 +83,21 @@ function watchPidsLimit(id: string): { hit: () => boolean; stop: () => void } {
   return { hit: () => hit, stop: () => clearInterval(timer) };
 }
 
+const OOM_RECHECKS = 5;
+
+/**
+ * Whether the kernel's OOM killer ended the container. Docker learns of an OOM kill from an event that may land
+ * after the exit is reported, so a SIGKILL exit (137) is looked at again for a short while.
+ */
+async function oomKilled(container: Docker.Container, code: number | null): Promise<boolean> {
+  for (let check = 0; ; check++) {
+    const state = await container.inspect().then((info) => info.State, () => undefined);
+    if (state?.OOMKilled) return true;
+    if (code !== 137 || check >= OOM_RECHECKS) return false;
+    await sleep(100);
+  }
+}
+
 /** A launcher that runs the spec as a container: attached before it starts, so no output is lost. */
 function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, room: AttemptRoom, removals: Set<Promise<void>>): Launcher {
   return async (spec) => {
@@ -138,8 +153,7 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
       limitExceeded: async () => {
         const [code] = await exited;
         if (code === 0) return undefined;
-        const state = await container.inspect().then((info) => info.State, () => undefined);
-        if (state?.OOMKilled) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
+        if (await oomKilled(container, code)) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
         if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
         return undefined;
       },

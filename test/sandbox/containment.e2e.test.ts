@@ -8,20 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runWave, WAVE_BIN } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun, runDirs } from '../support/runs.js';
-import { backendAvailable, sandboxRuntime, type TestBackend } from '../support/sandbox.js';
+import { backendAvailable, marker, processesWith, sandboxRuntime, type TestBackend } from '../support/sandbox.js';
 import { waitFor } from '../support/wait.js';
 
 const planted: string[] = [];
 afterAll(() => planted.forEach((file) => rmSync(file, { force: true })));
-
-/** A marker no other process on the machine carries in its arguments. */
-const marker = () => `${3000 + Math.floor(Math.random() * 6000)}.${randomBytes(3).readUIntBE(0, 3)}`;
-
-/** The pids of processes whose command line holds `text`: what a step's escaped processes would show. */
-function processesWith(text: string): string[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
-}
 
 function manifest(backend: TestBackend, sandboxExtra = ''): string {
   return `kind: WaveManifest

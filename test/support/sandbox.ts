@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { DEFAULT_SANDBOX_IMAGE } from '../../src/sandbox/defaults.js';
 import { requirementMet } from './requirement.js';
@@ -30,4 +31,13 @@ export function backendAvailable(backend: TestBackend): boolean {
 /** The runtime.sandbox block of a test manifest, indented for `runtime:`. */
 export function sandboxRuntime(backend: TestBackend, extra = ''): string {
   return `  sandbox:\n    backend: ${backend}\n${extra}`;
+}
+
+/** A number for `sleep` that no other process on the machine carries in its arguments. */
+export const marker = (): string => `${3000 + Math.floor(Math.random() * 6000)}.${randomBytes(3).readUIntBE(0, 3)}`;
+
+/** The `ps` lines of processes whose command line holds `text`: what a step's escaped processes would show. */
+export function processesWith(text: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
 }
