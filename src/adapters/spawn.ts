@@ -9,6 +9,7 @@ import { LineSplitter } from '../stream/lines.js';
 import { OutputMeter } from '../stream/output-meter.js';
 import { launchLocal } from './launch-local.js';
 import type { Launcher } from './launched-process.js';
+import { endStrayProcesses, type StepOwner } from './stray-processes.js';
 
 /** Characters of combined output kept for a retry's prompt. */
 export const TAIL_CHARS = 2_000;
@@ -43,6 +44,8 @@ export interface SpawnSpec {
   onSpawn?: (pid: number) => void;
   /** How long to wait for the pipes to close after the group is gone. */
   drainMs?: number;
+  /** The run and step the process belongs to; defaults to WAVE_RUN_ID and WAVE_STEP_ID of `env`. */
+  owner?: StepOwner;
 }
 
 export interface SpawnResult {
@@ -65,6 +68,11 @@ export interface SpawnResult {
   pid?: number;
   /** The sandbox stopped the process at a resource limit; says which. */
   limitExceeded?: string;
+}
+
+/** The step a process belongs to, from the variables every step's environment carries. */
+function ownerOf(env: Record<string, string>): StepOwner | undefined {
+  return env.WAVE_RUN_ID && env.WAVE_STEP_ID ? { runId: env.WAVE_RUN_ID, stepId: env.WAVE_STEP_ID } : undefined;
 }
 
 /** A pass-through stage that shows every chunk to `onChunk`. */
@@ -157,8 +165,11 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
 
   const [exitCode, exitSignal] = await child.exited;
   hasExited = true;
-  // Whatever the leader left running in its group (background jobs, hung grandchildren) ends with it.
+  // Whatever the leader left running in its group (background jobs, hung grandchildren) ends with it, and so does
+  // what left the group (setsid, double forks) but still carries the step's identity in its environment.
   if (termination || (await child.hasLeftovers())) await terminate();
+  const owner = spec.owner ?? ownerOf(spec.env);
+  if (owner) await endStrayProcesses(owner);
   let drainTimer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([
     child.closed.then(() => true),

@@ -72,7 +72,9 @@ export class BubblewrapSandbox implements Sandbox {
       try {
         const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
         // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.
-        return await spawnInGroup({ ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' } }, signal, jailedLauncher(jail));
+        const owner = { runId: scope.runId, stepId: scope.stepId };
+        const bwrap = { ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' }, owner };
+        return await spawnInGroup(bwrap, signal, jailedLauncher(jail));
       } finally {
         await jail?.remove();
       }

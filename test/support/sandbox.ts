@@ -29,7 +29,7 @@ export function backendAvailable(backend: TestBackend): boolean {
 }
 
 /** The runtime.sandbox block of a test manifest, indented for `runtime:`. */
-export function sandboxRuntime(backend: TestBackend, extra = ''): string {
+export function sandboxRuntime(backend: TestBackend | 'none', extra = ''): string {
   return `  sandbox:\n    backend: ${backend}\n${extra}`;
 }
 
