@@ -177,6 +177,17 @@ describe.each(['none', 'bubblewrap', 'docker'] as const)('%s: processes a step l
   });
 });
 
+describe.skipIf(!backendAvailable('bubblewrap'))("Wave's runtime.sandbox.enabled: true", () => {
+  it('runs the step in bubblewrap', async () => {
+    const wave = `kind: WaveManifest\nmetadata: { name: enabled }\nruntime:\n  sandbox: { enabled: true }\n`;
+    const project = makeProject({ 'wave.yaml': wave, 'pipelines/p.yaml': commandStep('echo "init: $(cat /proc/1/comm)"') });
+    const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    // Pid 1 of the step's pid namespace is bubblewrap's own init.
+    expect(stepStdout(project)).toContain('init: bwrap');
+  });
+});
+
 describe('sandbox_unavailable before any step starts', () => {
   const unusable = async (backend: TestBackend, sandboxExtra: string, env: Record<string, string>, expected: RegExp) => {
     const project = makeProject({ 'wave.yaml': manifest(backend, sandboxExtra), 'pipelines/p.yaml': commandStep('echo ran > ran.txt') });
