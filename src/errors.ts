@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   conflicting_fields: 'Two fields that exclude each other are both set.',
   input_too_large: 'A file is too large, too deeply nested or expands too many aliases to load safely.',
   file_exists: 'A file would be overwritten (pass --force to allow it).',
-  template_invalid: 'A template names a variable that does not exist.',
+  template_invalid: 'A template names a variable that does not exist, or sits inside quotes or a heredoc of a command.',
   invalid_argument: 'A command-line argument is wrong.',
   io_error: 'A file could not be read or written.',
   spawn_failed: 'A process could not be started.',
@@ -27,7 +27,7 @@ export const ERROR_CODES = {
   stalled: 'A step produced no output for longer than the stall timeout.',
   aborted: 'A step was cancelled.',
   artifact_missing: 'A required artifact was not produced.',
-  artifact_path_invalid: 'An artifact path escapes its workspace.',
+  artifact_path_invalid: 'An artifact path leads out of its workspace (a path or a symlink).',
   workspace_failed: 'A step workspace could not be prepared (git worktree, mount).',
   mount_modified: 'A step changed a mount declared readonly.',
   run_not_found: 'No run has that id.',
@@ -44,6 +44,54 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** What an error says about the run: `input` (bad flags, manifest, pipeline, run id: fix and retry), `failure` (the run or the machine failed, or Wave did), `interrupted`. */
+export type ErrorKind = 'input' | 'failure' | 'interrupted';
+
+/** The kind of every code, in one table: it decides the exit code (src/cli/exit-codes.ts), documented in README.md. */
+export const ERROR_KINDS: Readonly<Record<ErrorCode, ErrorKind>> = {
+  yaml_syntax: 'input',
+  manifest_invalid: 'input',
+  pipeline_invalid: 'input',
+  unknown_key: 'input',
+  not_supported: 'input',
+  missing_field: 'input',
+  wrong_type: 'input',
+  unknown_adapter: 'input',
+  unknown_persona: 'input',
+  unknown_dependency: 'input',
+  duplicate_step: 'input',
+  dag_cycle: 'input',
+  file_not_found: 'input',
+  env_unset: 'input',
+  unknown_artifact: 'input',
+  conflicting_fields: 'input',
+  input_too_large: 'input',
+  file_exists: 'input',
+  template_invalid: 'input',
+  invalid_argument: 'input',
+  run_not_found: 'input',
+  io_error: 'failure',
+  spawn_failed: 'failure',
+  non_zero_exit: 'failure',
+  timeout: 'failure',
+  stalled: 'failure',
+  aborted: 'interrupted',
+  artifact_missing: 'failure',
+  artifact_path_invalid: 'failure',
+  workspace_failed: 'failure',
+  mount_modified: 'failure',
+  rate_limited: 'failure',
+  auth_failed: 'failure',
+  server_error: 'failure',
+  context_exhausted: 'failure',
+  contract_failed: 'failure',
+  extract_failed: 'failure',
+  sandbox_unavailable: 'failure',
+  egress_denied: 'failure',
+  limit_exceeded: 'failure',
+  internal: 'failure',
+};
 
 /** Where in a file a problem is; line and column are 1-based. */
 export interface SourceLocation {

@@ -16,6 +16,7 @@ export const FAILURE_CLASSES = [
   'aborted',
   'non_zero_exit',
   'artifact_missing',
+  'artifact_path_invalid',
   'contract_failed',
   'extract_failed',
   'limit_exceeded',
@@ -102,6 +103,9 @@ export const RunEventSchema = z
     }),
     z.strictObject({ ...base, type: z.literal('step_fallback'), stepId: z.string(), from: z.string(), to: z.string(), failure: FailureSchema }),
     z.strictObject({ ...base, type: z.literal('artifact_saved'), stepId: z.string(), name: z.string(), path: z.string(), bytes: Count }),
+    z
+      .strictObject({ ...base, type: z.literal('artifact_redacted'), stepId: z.string(), name: z.string(), path: z.string(), count: Count })
+      .describe('Secrets of the run were replaced by [REDACTED] in the stored copy of an artifact; the workspace file is unchanged.'),
     z.strictObject({
       ...base,
       type: z.literal('contract_checked'),

@@ -21,6 +21,8 @@ export type RunEvent = Base &
     | { type: 'step_retrying'; stepId: string; attempt: number; delayMs: number; failure: Failure }
     | { type: 'step_fallback'; stepId: string; from: string; to: string; failure: Failure }
     | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
+    /** The stored copy at `path` had `count` of the run's secrets replaced by [REDACTED]; the workspace file keeps them. */
+    | { type: 'artifact_redacted'; stepId: string; name: string; path: string; count: number }
     | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
     | {
         type: 'step_completed';

@@ -45,23 +45,43 @@ const TOKEN_MAX_CHARS = Math.max(...TOKEN_SHAPES.map((shape) => shape.maxChars))
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
+/** A value as it appears in a URL (a query parameter, a path segment), when that differs from the value. */
+function urlEncoded(value: string): string[] {
+  try {
+    const encoded = encodeURIComponent(value);
+    return encoded === value ? [] : [encoded];
+  } catch {
+    // A lone surrogate cannot be encoded, so it cannot appear encoded either.
+    return [];
+  }
+}
+
 /** A multi-line secret is redacted line by line, so that no pattern ever spans a newline. */
 function secretLines(values: string[]): string[] {
-  const lines = values.flatMap((value) => value.split(/\r?\n/)).filter((line) => line.length >= MIN_SECRET_LENGTH);
+  const lines = values
+    .flatMap((value) => [value, ...urlEncoded(value)])
+    .flatMap((value) => value.split(/\r?\n/))
+    .filter((line) => line.length >= MIN_SECRET_LENGTH);
   // Longest first: a secret that contains another one is replaced whole.
   return [...new Set(lines)].sort((a, b) => b.length - a.length);
 }
 
-function buildRegex(secrets: string[]): RegExp {
-  const alternatives = [...secrets.map(escapeRegex), ...TOKEN_SHAPES.map((shape) => `(?:${shape.source})`)];
-  return new RegExp(alternatives.join('|'), 'g');
+function buildRegex(secrets: string[], tokenShapes: boolean): RegExp {
+  const alternatives = [...secrets.map(escapeRegex), ...(tokenShapes ? TOKEN_SHAPES.map((shape) => `(?:${shape.source})`) : [])];
+  // Nothing to find: a pattern that never matches (an empty one would match everywhere).
+  return new RegExp(alternatives.length ? alternatives.join('|') : '(?!)', 'g');
 }
 
 function replacement(groups: Record<string, string | undefined> | undefined): string {
   return (groups?.keep0 ?? groups?.keep1 ?? '') + REDACTED;
 }
 
-/** Replaces secret values and common token shapes with [REDACTED]. */
+export interface RedactorOptions {
+  /** Also redact common token shapes (sk-…, ghp_…, Bearer …); true by default. Off for artifacts, whose text is data. */
+  tokenShapes?: boolean;
+}
+
+/** Replaces secret values (and their URL-encoded forms) and common token shapes with [REDACTED]. */
 export class Redactor {
   /** Matches on JavaScript strings (events, messages). */
   private readonly textRegex: RegExp;
@@ -70,12 +90,17 @@ export class Redactor {
   /** The most bytes one match can span; a window must overlap the next by this much. */
   readonly maxMatchBytes: number;
 
-  constructor(secretValues: string[]) {
+  /** How many secret lines (values and encoded forms) it looks for, token shapes aside. */
+  readonly secretCount: number;
+
+  constructor(secretValues: string[], options: RedactorOptions = {}) {
     const secrets = secretLines(secretValues);
     const secretBytes = secrets.map((secret) => Buffer.from(secret, 'utf8').toString('latin1'));
-    this.textRegex = buildRegex(secrets);
-    this.byteRegex = buildRegex(secretBytes);
+    const tokenShapes = options.tokenShapes ?? true;
+    this.textRegex = buildRegex(secrets, tokenShapes);
+    this.byteRegex = buildRegex(secretBytes, tokenShapes);
     this.maxMatchBytes = Math.max(TOKEN_MAX_CHARS, ...secretBytes.map((secret) => secret.length + 1));
+    this.secretCount = secrets.length;
   }
 
   /** The text with every secret and token replaced. */
@@ -96,23 +121,38 @@ export class Redactor {
     return this.redactBytesUpTo(bytes, bytes.length - this.maxMatchBytes);
   }
 
-  private redactBytesUpTo(bytes: string, limit: number): { done: string; rest: string } {
+  private redactBytesUpTo(bytes: string, limit: number): { done: string; rest: string; count: number } {
     const regex = this.byteRegex;
     regex.lastIndex = 0;
     let done = '';
     let position = 0;
+    let count = 0;
     for (let match = regex.exec(bytes); match !== null && match.index < limit; match = regex.exec(bytes)) {
       done += bytes.slice(position, match.index) + replacement(match.groups);
       position = match.index + match[0].length;
+      count++;
     }
     const consumed = Math.max(position, Math.min(limit, bytes.length));
-    return { done: done + bytes.slice(position, consumed), rest: bytes.slice(consumed) };
+    return { done: done + bytes.slice(position, consumed), rest: bytes.slice(consumed), count };
+  }
+
+  /** redactBytes, also telling how many matches were replaced. */
+  redactBytesCounted(bytes: string): { done: string; count: number } {
+    const { done, count } = this.redactBytesUpTo(bytes, bytes.length);
+    return { done, count };
+  }
+
+  /** redactBytesWindow, also telling how many matches were replaced. */
+  redactBytesWindowCounted(bytes: string): { done: string; rest: string; count: number } {
+    return this.redactBytesUpTo(bytes, bytes.length - this.maxMatchBytes);
   }
 }
 
 export interface RedactingStreamOptions {
   /** Bytes of an unfinished line gathered before a window of it is redacted and passed on. */
   windowBytes?: number;
+  /** Told how many matches each redacted piece had, when it had any. */
+  onRedacted?: (count: number) => void;
 }
 
 /**
@@ -122,6 +162,9 @@ export interface RedactingStreamOptions {
  */
 export function createRedactingStream(redactor: Redactor, options: RedactingStreamOptions = {}): Transform {
   const windowBytes = options.windowBytes ?? 64 * 1024;
+  const counted = (count: number) => {
+    if (count > 0) options.onRedacted?.(count);
+  };
   let pending = '';
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -129,18 +172,22 @@ export function createRedactingStream(redactor: Redactor, options: RedactingStre
       let out = '';
       const lastNewline = pending.lastIndexOf('\n');
       if (lastNewline !== -1) {
-        out = redactor.redactBytes(pending.slice(0, lastNewline + 1));
+        const lines = redactor.redactBytesCounted(pending.slice(0, lastNewline + 1));
+        counted(lines.count);
+        out = lines.done;
         pending = pending.slice(lastNewline + 1);
       }
       if (pending.length > windowBytes + redactor.maxMatchBytes) {
-        const { done, rest } = redactor.redactBytesWindow(pending);
+        const { done, rest, count } = redactor.redactBytesWindowCounted(pending);
+        counted(count);
         out += done;
         pending = rest;
       }
       callback(null, out.length > 0 ? Buffer.from(out, 'latin1') : undefined);
     },
     flush(callback) {
-      const out = redactor.redactBytes(pending);
+      const { done: out, count } = redactor.redactBytesCounted(pending);
+      counted(count);
       pending = '';
       callback(null, out.length > 0 ? Buffer.from(out, 'latin1') : undefined);
     },

@@ -11,7 +11,7 @@ export interface AccessMode {
 }
 
 /** The API key variables each CLI reads on its own. */
-const KEY_VARIABLES: Partial<Record<AdapterType, string[]>> = {
+export const KEY_VARIABLES: Partial<Record<AdapterType, string[]>> = {
   claude: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
   opencode: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'],
   codex: ['OPENAI_API_KEY', 'CODEX_API_KEY'],

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AdapterType } from '../config/manifest-schema.js';
 import { Redactor } from '../redact.js';
 import { CLI_PACKAGES, resolveBinary } from './binary.js';
-import { abortFailure, limitFailure, spawnFailure } from './spawn-failure.js';
+import { abortFailure, limitFailure, outputFailure, spawnFailure } from './spawn-failure.js';
 import { spawnInGroup, type SpawnResult } from './spawn.js';
 import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type Failure, type StreamEvent, type TokenUsage } from './types.js';
 
@@ -106,6 +106,7 @@ export async function runAgentCli(
   const result = await (config.spawn ?? spawnInGroup)(spec, signal);
   const base = { exitCode: result.exitCode, signal: result.signal, skippedLines: result.skippedLines, outputTail: result.tail };
   if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
+  if (result.outputError) return failed(outputFailure(result.outputError), base);
   if (result.aborted) return failed(abortFailure(result.abortReason), base);
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);

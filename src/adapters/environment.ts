@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 
 /** Parent variables every step gets when the parent has them. */
-const BASE_NAMES = ['HOME', 'PATH', 'TERM', 'TMPDIR'] as const;
+export const BASE_NAMES = ['HOME', 'PATH', 'TERM', 'TMPDIR'] as const;
 
 export interface CuratedEnvInput {
   /** The parent's environment (usually process.env). */

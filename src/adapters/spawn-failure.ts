@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { describeCause, diskFaultHint } from '../io-error.js';
 import type { Redactor } from '../redact.js';
+import { ARGUMENT_MAX_BYTES } from './argument-limit.js';
 import type { Failure, FailureClass } from './types.js';
 import type { SpawnResult, SpawnSpec } from './spawn.js';
 
@@ -20,7 +22,8 @@ export function abortFailure(reason: unknown): Failure {
 /** A spawn_failed Failure whose hint names the binary and the PATH that was searched. */
 export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>): Failure {
   if (error.syscall !== undefined && !error.syscall.startsWith('spawn')) {
-    return { class: 'spawn_failed', message: `could not prepare to start "${spec.command}": ${error.message}`, hint: 'Check that the run folder is writable.' };
+    const path = error.path ?? spec.cwd;
+    return { class: 'spawn_failed', message: `could not prepare to start "${spec.command}": cannot ${error.syscall} ${path}: ${describeCause(error)}`, hint: diskFaultHint(path, error, 'resume the run') };
   }
   if (error.code === 'ENOENT' && !existsSync(spec.cwd)) {
     return { class: 'spawn_failed', message: `could not start "${spec.command}": its working folder ${spec.cwd} does not exist`, hint: 'Check the step workspace; it may have been removed while the run was going.' };
@@ -30,6 +33,13 @@ export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec,
       class: 'spawn_failed',
       message: `could not start "${spec.command}": not found`,
       hint: `Install ${spec.command} or set the adapter's binary to its full path; PATH searched: ${spec.env.PATH ?? '(PATH is not set)'}`,
+    };
+  }
+  if (error.code === 'E2BIG') {
+    return {
+      class: 'spawn_failed',
+      message: `could not start "${spec.command}": its arguments and environment are too large (E2BIG)`,
+      hint: `Linux takes at most ${ARGUMENT_MAX_BYTES} bytes (128 KiB) in one argument or environment variable, and about 2 MiB in all (getconf ARG_MAX): hand large text to the program on stdin or in a file.`,
     };
   }
   if (error.code === 'EACCES') {
@@ -43,9 +53,20 @@ export function limitFailure(message: string): Failure {
   return { class: 'limit_exceeded', message, hint: 'Raise the limit under runtime.sandbox.limits in the manifest, or make the step need less.' };
 }
 
+/** The Failure of a process whose stdout or stderr file could not be written: what, where and why, never "killed by SIGPIPE". */
+export function outputFailure(error: NodeJS.ErrnoException): Failure {
+  const path = error.path ?? "the step's output file";
+  return {
+    class: 'spawn_failed',
+    message: `the step's output could not be saved to ${path}: ${describeCause(error)}; the process was stopped`,
+    hint: diskFaultHint(path, error, 'resume the run'),
+  };
+}
+
 /** The Failure of a finished process, or undefined when it succeeded. */
 export function processFailure(result: SpawnResult, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>, label: string, redactor: Redactor): Failure | undefined {
   if (result.spawnError) return spawnFailure(result.spawnError, spec);
+  if (result.outputError) return outputFailure(result.outputError);
   if (result.aborted) return abortFailure(result.abortReason);
   if (result.limitExceeded) return limitFailure(result.limitExceeded);
   if (result.exitCode === 0) return undefined;

@@ -68,6 +68,8 @@ export interface SpawnResult {
   pid?: number;
   /** The sandbox stopped the process at a resource limit; says which. */
   limitExceeded?: string;
+  /** The stdout or stderr file could not be written (a full or read-only disk; `path` names it): the process was stopped. */
+  outputError?: NodeJS.ErrnoException;
 }
 
 /** The step a process belongs to, from the variables every step's environment carries. */
@@ -114,9 +116,19 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
     ...(stdoutCapture ? { stdoutTail: stdoutCapture.toString() } : {}),
   });
 
+  // Output that cannot be recorded is a failure of the step, said as such; the process is stopped rather than left
+  // to die of a closed pipe (SIGPIPE) or to run on unrecorded.
+  let outputError: NodeJS.ErrnoException | undefined;
+  let stopForOutput: (() => void) | undefined;
+  const failOutput = (error: NodeJS.ErrnoException, path: string) => {
+    if (outputError) return;
+    outputError = Object.assign(error, { path: error.path ?? path });
+    stopForOutput?.();
+  };
+
   const saveStream = (source: Readable | null, name: OutputStreamName): Promise<void> => {
     const path = name === 'stdout' ? spec.stdoutPath : spec.stderrPath;
-    if (!source) return writeFile(path, '');
+    if (!source) return writeFile(path, '').catch((error: NodeJS.ErrnoException) => failOutput(error, path));
     const tap = tapStream((chunk) => {
       combinedTail.push(chunk);
       if (name === 'stderr') stderrTail.push(chunk);
@@ -124,8 +136,10 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
       splitters[name].write(chunk);
     });
     const count = tapStream((chunk) => meter?.add(chunk.length));
+    const file = createWriteStream(path);
+    file.on('error', (error: NodeJS.ErrnoException) => failOutput(error, path));
     // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
-    return pipeline(source, count, createRedactingStream(spec.redactor), tap, createWriteStream(path))
+    return pipeline(source, count, createRedactingStream(spec.redactor), tap, file)
       .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
       .finally(() => splitters[name].end());
   };
@@ -133,13 +147,13 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   if (folders instanceof Error) return finish({ spawnError: folders });
   if (signal?.aborted) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
-    return finish({ aborted: true, abortReason: signal.reason });
+    return finish({ aborted: true, abortReason: signal.reason, outputError });
   }
 
   const started = await launch(spec);
   if ('error' in started) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
-    return finish({ spawnError: started.error });
+    return finish({ spawnError: started.error, outputError });
   }
   const child = started.process;
   if (child.stdin) {
@@ -155,6 +169,10 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   let abortReason: unknown;
   let termination: Promise<void> | undefined;
   const terminate = (): Promise<void> => (termination ??= child.terminate(spec.graceMs));
+  stopForOutput = () => {
+    if (!hasExited) void terminate();
+  };
+  if (outputError) stopForOutput();
   const onAbort = () => {
     if (hasExited) return;
     aborted = true;
@@ -186,5 +204,5 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   const limitExceeded = aborted ? undefined : await child.limitExceeded();
   await child.release();
   const spawnError = child.startError();
-  return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid, ...(limitExceeded ? { limitExceeded } : {}) });
+  return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid, outputError, ...(limitExceeded ? { limitExceeded } : {}) });
 }

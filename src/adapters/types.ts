@@ -15,6 +15,7 @@ export type FailureClass =
   | 'aborted'
   | 'non_zero_exit'
   | 'artifact_missing'
+  | 'artifact_path_invalid'
   | 'contract_failed'
   | 'extract_failed'
   | 'limit_exceeded';
@@ -90,6 +91,11 @@ export interface AdapterRunConfig {
   prompt: string;
   /** `command` runs `prompt` through /bin/sh -c; `prompt` hands it to the adapter. */
   execType: 'prompt' | 'command';
+  /**
+   * A command's template values: the command refers to values[n - 1] as "$WAVE_VALUE_n", and the runner hands each
+   * to the shell in the environment or a file, never as shell text.
+   */
+  values?: readonly string[];
   /** Absolute path of the step's workspace: the process's cwd. */
   workspace: string;
   /** Absolute folder where the runner writes `stdout` and `stderr`. */

@@ -1,7 +1,11 @@
 import { EXIT } from './exit-codes.js';
 import { runCli } from './program.js';
 
-/** Exits once stdout has drained, so piped output is never cut short. */
+// A reader that went away (`wave run --json | head -1`, a closed terminal) must never crash a run: its
+// write errors (EPIPE, EIO) are absorbed, printing stops, and the run goes on and is recorded.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
+/** Exits once stdout has drained, so piped output is never cut short (a closed stdout calls back at once). */
 function exit(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }

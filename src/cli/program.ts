@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { WaveError, WaveErrors, formatError } from '../errors.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.js';
+import { isFileSystemError, ioErrorOf } from '../io-error.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 
 
@@ -29,20 +30,25 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-function reportError(error: unknown): number {
+/** Prints an error the way a user should see it (never a stack trace) and returns its exit code from the one table. */
+export function reportError(error: unknown): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
     return EXIT.invalidInput;
   }
   if (error instanceof WaveErrors) {
     for (const e of error.errors) process.stderr.write(`${formatError(e)}\n`);
-    return EXIT.invalidInput;
+    return exitCodeOfAll(error.errors.map((e) => e.code));
   }
-  if (error instanceof WaveError) {
-    process.stderr.write(`${formatError(error)}\n`);
-    return error.code === 'aborted' ? EXIT.interrupted : EXIT.invalidInput;
+  // A full, read-only or refused disk that reached here unwrapped is still a fault of the machine, not a bug.
+  const wave = error instanceof WaveError ? error : isFileSystemError(error) ? ioErrorOf(error) : undefined;
+  if (wave) {
+    process.stderr.write(`${formatError(wave)}\n`);
+    return exitCodeOf(wave.code);
   }
-  process.stderr.write(`internal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return EXIT.runFailed;
+  const message = error instanceof Error ? error.message : String(error);
+  // The stack is for whoever debugs Wave, on request; a user sees one line.
+  const stack = process.env.WAVE_DEBUG && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+  process.stderr.write(`internal: ${message}\n  hint: This is a bug in Wave; please report it (WAVE_DEBUG=1 prints the stack trace).${stack}\n`);
+  return exitCodeOf('internal');
 }
-

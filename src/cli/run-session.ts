@@ -1,5 +1,4 @@
 import { defaultRegistry } from '../adapters/registry.js';
-import { secretValuesOf } from '../adapters/environment.js';
 import { EventBus, type RunStatus } from '../events.js';
 import type { RunContext } from '../executor/context.js';
 import { recordEgress } from '../executor/egress-record.js';
@@ -7,10 +6,19 @@ import { executeRun } from '../executor/run-pipeline.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
+import { runSecretValues } from '../plan/run-secrets.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunStore } from '../state/run-store.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from './exit-codes.js';
+
+/** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
+const STOP_REASONS: Record<StopSignal, string> = {
+  SIGINT: 'interrupted (Ctrl-C)',
+  SIGTERM: 'cancelled',
+  SIGHUP: 'cancelled: the terminal closed (SIGHUP)',
+  SIGQUIT: 'cancelled (SIGQUIT)',
+};
 
 export interface SessionOptions {
   output: OutputMode;
@@ -23,9 +31,9 @@ export interface SessionOptions {
   sandbox?: ReadySandbox;
 }
 
-/** The redactor of a run: the passthrough variables' values and common token shapes. */
+/** The redactor of a run: every value it takes from the environment (run-secrets.ts), their URL-encoded forms, and common token shapes. */
 export function runRedactor(plan: Plan, env: NodeJS.ProcessEnv = process.env): Redactor {
-  return new Redactor(secretValuesOf(env, [...plan.runtime.envPassthrough]));
+  return new Redactor(runSecretValues(plan, env));
 }
 
 /** Drives one `wave run` or `wave resume`: sinks, signals, execution, cleanup, summary; returns the exit code. */
@@ -36,13 +44,14 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const unsubscribe = bus.subscribe((event) => sink.handle(event));
   const controller = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => {
+  let stoppedBy: StopSignal | undefined;
+  const interrupt = (signal: StopSignal) => {
     if (controller.signal.aborted) return;
+    stoppedBy = signal;
     process.stderr.write(`\n${signal === 'SIGINT' ? 'Interrupted' : 'Cancelled'}: stopping the running steps…\n`);
-    controller.abort({ class: 'aborted', message: signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'cancelled' });
+    controller.abort({ class: 'aborted', message: STOP_REASONS[signal] });
   };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
+  for (const signal of STOP_SIGNALS) process.on(signal, interrupt);
   let status: RunStatus;
   try {
     const context: RunContext = {
@@ -59,8 +68,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
       await context.sandbox?.close();
     }
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
+    for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     unsubscribe();
     sink.close();
     detachStore();
@@ -69,7 +77,8 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId: store.record.id, projectRoot: plan.projectRoot });
   }
   sink.summarize(store.record, store.dir);
-  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
+  if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
+  return status === 'completed' ? EXIT.ok : EXIT.runFailed;
 }
 
 /** Checks the plan's sandbox backend before a run starts and prints its warnings; throws sandbox_unavailable. */

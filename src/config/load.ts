@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { SourceLocation } from '../errors.js';
+import type { EnvTaken } from './env-expand.js';
 import { checkManifestReferences } from './manifest-checks.js';
 import { ManifestSchema, type AdapterConfig, type AdapterType, type Manifest } from './manifest-schema.js';
 import { checkPipelineReferences } from './pipeline-checks.js';
@@ -20,6 +21,8 @@ export interface Located<T> {
   value: T;
   /** Position of the node at a path such as ['steps', 0, 'persona'] (falls back to the nearest parent). */
   locate(path: readonly PropertyKey[]): SourceLocation;
+  /** Variables the file's `${VAR}` references took from the environment: values the run must redact. */
+  envTaken: Readonly<EnvTaken>;
 }
 
 const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ['claude', 'opencode', 'codex', 'gemini', 'llm'];
@@ -46,13 +49,16 @@ export function manifestView(read: ConfigRead<Manifest>): ManifestView {
 
 /** Reads a pipeline against what the manifest declares, reporting every problem; never throws. */
 export async function readPipeline(file: string, view: ManifestView, env: NodeJS.ProcessEnv = process.env): Promise<ConfigRead<Pipeline>> {
-  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator) => checkPipelineReferences(raw, view, locator));
+  // Imported here, not above: ajv is for commands that read pipelines, not for `wave runs` finding its folder.
+  const { schemaProblems } = await import('../contracts/schema-validator.js');
+  const checked: ManifestView = { ...view, inspectSchema: schemaProblems };
+  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator) => checkPipelineReferences(raw, checked, locator));
 }
 
 /** A read without problems as a Located value; throws WaveErrors holding every problem otherwise. */
 export function located<T>(read: ConfigRead<T>): Located<T> {
   const { value, locator } = valueOrThrow(read);
-  return { file: read.file, dir: dirname(resolve(read.file)), value, locate: locator.locate };
+  return { file: read.file, dir: dirname(resolve(read.file)), value, locate: locator.locate, envTaken: read.envTaken };
 }
 
 /** Loads wave.yaml strictly: throws WaveErrors holding every problem found in the file. */

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { WaveError, WaveErrors } from '../errors.js';
-import { expandEnvInDocument } from './env-expand.js';
+import { expandEnvInDocument, hideTakenValues, type EnvTaken } from './env-expand.js';
 import { createLocator, type Locator } from './locator.js';
 import { stripUnsupportedFeatures } from './unsupported-features.js';
 import { isRecord } from './value-path.js';
@@ -25,6 +25,8 @@ export interface ConfigRead<T> {
   value?: T;
   locator?: Locator;
   errors: WaveError[];
+  /** Variables its `${VAR}` references took from the environment (secrets to redact); empty when unread. */
+  envTaken: EnvTaken;
 }
 
 /** Extra checks run on the raw value once it is parsed (cross-references, files). */
@@ -35,7 +37,7 @@ export type RawCheck = (raw: unknown, locator: Locator) => WaveError[];
  * the first. Never throws: every failure, however malformed the input, becomes a WaveError.
  */
 export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.ZodType<T>, env: NodeJS.ProcessEnv, check: RawCheck): Promise<ConfigRead<T>> {
-  const fail = (errors: WaveError[]): ConfigRead<T> => ({ file, raw: undefined, errors });
+  const fail = (errors: WaveError[]): ConfigRead<T> => ({ file, raw: undefined, errors, envTaken: {} });
   let text: string;
   try {
     text = await readText(file);
@@ -49,7 +51,8 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
     return fail(asWaveErrors(error));
   }
   const locator = createLocator(source);
-  const errors = expandEnvInDocument(source, env);
+  const envTaken: EnvTaken = {};
+  const errors = expandEnvInDocument(source, env, envTaken);
   let raw: unknown;
   try {
     raw = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -62,7 +65,7 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
     ]);
   }
   const kindError = checkKind(raw, kind, locator);
-  if (kindError) return { file, raw, locator, errors: [...errors, kindError] };
+  if (kindError) return { file, raw, locator, errors: hideTakenValues([...errors, kindError], envTaken), envTaken };
 
   const stripped = stripUnsupportedFeatures(raw, kind, locator);
   errors.push(...stripped.errors);
@@ -71,7 +74,7 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
   if (!parsed.success) errors.push(...issuesToErrors(parsed.error.issues, { schema, root: raw, locator, suppressed: stripped.suppressed }));
   errors.push(...check(raw, locator));
   const sorted = sortByPosition(withoutEchoesOfEnv(errors));
-  return { file, raw, locator, value: parsed.success ? parsed.data : undefined, errors: capErrors(sorted, MAX_PROBLEMS) };
+  return { file, raw, locator, value: parsed.success ? parsed.data : undefined, errors: hideTakenValues(capErrors(sorted, MAX_PROBLEMS), envTaken), envTaken };
 }
 
 /** Throws the collected problems, or returns the checked value with its locator. */

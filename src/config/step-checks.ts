@@ -1,5 +1,6 @@
 import { WaveError } from '../errors.js';
 import { missingFile } from './file-refs.js';
+import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import type { Locator } from './locator.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from './value-path.js';
@@ -10,6 +11,8 @@ export interface ManifestView {
   dir: string;
   personas?: readonly string[];
   adapters?: readonly string[];
+  /** Checks JSON Schemas of contracts and extracts when given (it loads ajv, which only pipeline readers need). */
+  inspectSchema?: SchemaInspector;
 }
 
 /** Problems inside one step that need the manifest: personas, adapters, exec, and files it names. */
@@ -55,6 +58,12 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     if (!isRecord(contract)) continue;
     push(missingFile(contract.schema_path, view.dir, `${label} names schema_path`, locator.locate([...path, 'schema_path'])));
     adapterRef(contract.adapter, [...path, 'adapter']);
+    const isExtract = path.at(-1) === 'extract';
+    // Wave's `validate: false` switches a contract off; its schema is never read.
+    if (view.inspectSchema && (isExtract || (contract.type === 'json_schema' && contract.validate !== false))) {
+      const what = isExtract ? `${label} extract` : `${label} contract ${typeof path.at(-1) === 'number' ? Number(path.at(-1)) + 1 : 1} (json_schema)`;
+      errors.push(...checkSchemaSource(contract, path, what, view.dir, locator, view.inspectSchema));
+    }
   }
   const memory = isRecord(step.memory) ? step.memory : {};
   if (Array.isArray(memory.inject_artifacts)) {

@@ -1,73 +1,138 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readdir, realpath, rename, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import type { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WaveError } from '../errors.js';
+import { createRedactingStream, type Redactor } from '../redact.js';
+import { listFolder, loopError, openBeneath, openRoot, type ContainedEntry, type HeldFolder, type OpenLabel } from './contained-open.js';
 import { removeTree } from './workspace-files.js';
-import { isInside, realpathOfNearest } from './workspace-paths.js';
 
 /** What a copy is called in messages: the artifact and where it was taken from. */
-export interface CopyLabel {
-  artifact: string;
-  /** The path as the pipeline wrote it. */
-  path: string;
+export type CopyLabel = OpenLabel;
+
+/** A file or folder opened inside its root (see contained-open.ts), ready to be copied from its descriptor. */
+export interface OpenedSource {
+  entry: ContainedEntry;
+  label: CopyLabel;
+  /** Closes the entry and the root. */
+  close(): Promise<void>;
 }
 
-function escapeError(label: CopyLabel, inner: string, target: string): WaveError {
-  const where = inner === '' ? `\`${label.path}\`` : `\`${label.path}/${inner}\``;
-  return new WaveError('artifact_path_invalid', `artifact \`${label.artifact}\`: ${where} leads outside the workspace (to ${target}); nothing was copied`, {
-    hint: 'An artifact must be a file or folder inside the step workspace; symlinks out of it are refused.',
-  });
+/** What one copy wrote. */
+export interface CopyResult {
+  /** Bytes written to the copy (after redaction). */
+  bytes: number;
+  /** Secrets replaced by [REDACTED] in the copy. */
+  redactions: number;
+}
+
+export interface CopyOptions {
+  /** Replaces the run's secrets in the copy; the source is left as it is. */
+  redactor?: Redactor;
 }
 
 /**
- * Copies the file or folder `source` to `dest` (replacing it) and returns the bytes copied. Symlinks are followed
- * only while their real path stays inside `root`; one leading out refuses the whole copy, and nothing lands at
- * `dest` unless everything was copied (the copy is made beside it and renamed).
+ * Opens `relativePath` inside `root` without the kernel following a symlink anywhere on the way (symlinks inside the
+ * root are followed by hand). Resolves undefined when nothing is there; throws artifact_path_invalid for a path out.
  */
-export async function copyContained(source: string, dest: string, root: string, label: CopyLabel): Promise<number> {
-  const realRoot = await realpath(root);
+export async function openContained(root: string, relativePath: string, label: CopyLabel): Promise<OpenedSource | undefined> {
+  const rootFolder = await openRoot(root);
+  const closeRoot = () => rootFolder.handle.close().catch(() => undefined);
+  let entry: ContainedEntry | undefined;
+  try {
+    entry = await openBeneath([rootFolder], relativePath, label, '');
+  } catch (error) {
+    await closeRoot();
+    throw error;
+  }
+  if (!entry) {
+    await closeRoot();
+    return undefined;
+  }
+  const opened = entry;
+  return {
+    entry: opened,
+    label,
+    close: async () => {
+      await opened.release();
+      await closeRoot();
+    },
+  };
+}
+
+/**
+ * Copies an opened file or folder to `dest` (replacing it), reading only through descriptors opened inside the root.
+ * A symlink leading out, anywhere in a folder, refuses the whole copy; nothing lands at `dest` unless everything
+ * was copied (the copy is made beside it and renamed).
+ */
+export async function copyOpened(source: OpenedSource, dest: string, options: CopyOptions = {}): Promise<CopyResult> {
   await mkdir(dirname(dest), { recursive: true });
   const partial = join(dirname(dest), `.${basename(dest)}.partial-${randomBytes(4).toString('hex')}`);
+  const result: CopyResult = { bytes: 0, redactions: 0 };
   try {
-    const bytes = await copyEntry(source, partial, '', { realRoot, label, ancestors: new Set() });
+    await copyEntry(source.entry, partial, '', { label: source.label, redactor: options.redactor, ancestors: new Set(), result });
     await removeTree(dest);
     await rename(partial, dest);
-    return bytes;
+    return result;
   } catch (error) {
     await removeTree(partial);
     throw error;
   }
 }
 
-interface CopyWalk {
-  realRoot: string;
-  label: CopyLabel;
-  ancestors: ReadonlySet<string>;
+/** Copies the file or folder `source`, which must lie inside `root`, to `dest`; returns the bytes copied. */
+export async function copyContained(source: string, dest: string, root: string, label: CopyLabel): Promise<number> {
+  const opened = await openContained(root, relative(root, source), label);
+  if (!opened) throw new WaveError('artifact_missing', `artifact \`${label.artifact}\`: nothing at ${source}`);
+  try {
+    return (await copyOpened(opened, dest)).bytes;
+  } finally {
+    await opened.close();
+  }
 }
 
-async function copyEntry(source: string, dest: string, inner: string, walk: CopyWalk): Promise<number> {
-  const target = await realpathOfNearest(source);
-  if (!isInside(walk.realRoot, target)) throw escapeError(walk.label, inner, target);
-  const link = await lstat(source);
-  // A broken symlink inside the workspace has nothing to copy.
-  if (link.isSymbolicLink() && !(await stat(target).then(() => true, () => false))) return 0;
-  const real = await realpath(source);
-  const stats = await stat(real);
-  if (stats.isFile()) {
-    await copyFile(real, dest);
-    return stats.size;
+interface CopyWalk {
+  label: CopyLabel;
+  redactor?: Redactor;
+  /** Folders being copied, as dev:inode: meeting one again is a symlink loop. */
+  ancestors: ReadonlySet<string>;
+  result: CopyResult;
+}
+
+async function copyEntry(entry: ContainedEntry, dest: string, inner: string, walk: CopyWalk): Promise<void> {
+  if (entry.stats.isFile()) {
+    await copyFileFrom(entry, dest, walk);
+    return;
   }
-  if (!stats.isDirectory()) return 0;
-  if (walk.ancestors.has(real)) {
-    throw new WaveError('artifact_path_invalid', `artifact \`${walk.label.artifact}\`: \`${walk.label.path}/${inner}\` is a symlink loop`, {
-      hint: 'Remove the symlink that points at a folder containing it.',
-    });
-  }
+  // Sockets, FIFOs and devices hold nothing to copy.
+  if (!entry.stats.isDirectory()) return;
+  const identity = `${entry.stats.dev}:${entry.stats.ino}`;
+  if (walk.ancestors.has(identity)) throw loopError(walk.label, inner);
   await mkdir(dest);
-  const ancestors = new Set([...walk.ancestors, real]);
-  let bytes = 0;
-  for (const name of (await readdir(real)).sort()) {
-    bytes += await copyEntry(join(real, name), join(dest, name), inner === '' ? name : `${inner}/${name}`, { ...walk, ancestors });
+  const folder: HeldFolder = { handle: entry.handle, path: entry.path };
+  const within = { ...walk, ancestors: new Set([...walk.ancestors, identity]) };
+  for (const name of await listFolder(folder)) {
+    const childInner = inner === '' ? name : `${inner}/${name}`;
+    const child = await openBeneath([...entry.parents, folder], name, walk.label, childInner);
+    // Gone since the listing, or a broken symlink inside the root: nothing to copy.
+    if (!child) continue;
+    try {
+      await copyEntry(child, join(dest, name), childInner, within);
+    } finally {
+      await child.release();
+    }
   }
-  return bytes;
+}
+
+/** Streams the opened file to `dest`, redacting the run's secrets when asked; never reopens the source by path. */
+async function copyFileFrom(entry: ContainedEntry, dest: string, walk: CopyWalk): Promise<void> {
+  const read = entry.handle.createReadStream({ start: 0, autoClose: false });
+  const write = createWriteStream(dest, { flags: 'wx' });
+  const redacting: Transform | undefined = walk.redactor
+    ? createRedactingStream(walk.redactor, { onRedacted: (count) => (walk.result.redactions += count) })
+    : undefined;
+  await (redacting ? pipeline(read, redacting, write) : pipeline(read, write));
+  walk.result.bytes += write.bytesWritten;
 }

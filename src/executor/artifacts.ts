@@ -1,10 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { ArtifactDef } from '../config/pipeline-schema.js';
 import { WaveError } from '../errors.js';
-import { copyContained } from './artifact-copy.js';
+import type { Redactor } from '../redact.js';
+import { copyOpened, openContained, type OpenedSource } from './artifact-copy.js';
 import { removeTree } from './workspace-files.js';
-import { isSingleSegment, resolveInside } from './workspace-paths.js';
+import { isInside, isSingleSegment } from './workspace-paths.js';
 
 export type { ArtifactDef };
 
@@ -14,6 +14,8 @@ export interface SavedArtifact {
   path: string;
   bytes: number;
   type?: string;
+  /** Secrets replaced by [REDACTED] in the copy (the workspace file keeps them); absent when none. */
+  redactions?: number;
 }
 
 export interface MissingArtifact {
@@ -30,6 +32,8 @@ export interface CollectArtifactsOptions {
   stdoutPath?: string;
   /** `<run>/artifacts/<step>`. */
   destDir: string;
+  /** Replaces the run's secrets in the stored copies. */
+  redactor?: Redactor;
 }
 
 /** File extensions for stdout artifacts by declared type, so a saved copy opens as what it is. */
@@ -52,37 +56,40 @@ export function isRequired(def: ArtifactDef): boolean {
 
 interface PlannedCopy {
   def: ArtifactDef;
-  from: string;
-  /** Folder a followed symlink must stay in. */
-  root: string;
+  /** Opened inside its root (the workspace, or the attempt folder for stdout): copied from its descriptor. */
+  source: OpenedSource;
   extension: string;
 }
 
 /**
  * Copies a finished step's declared artifacts into `destDir`: files and folders from the workspace (`source: file`,
  * the default; saved under the artifact's name with the file's extension) and the stdout file (`source: stdout`).
- * A path escaping the workspace is refused with artifact_path_invalid before anything is copied; absent artifacts
- * are listed in `missing` (the caller fails the step for a required one).
+ * Each source is opened without following a symlink out of the workspace (contained-open.ts) and copied from that
+ * descriptor: a path escaping the workspace, also through a symlink swapped in meanwhile, is refused with
+ * artifact_path_invalid and nothing is copied. Absent artifacts are listed in `missing` (the caller fails the step
+ * for a required one). The run's secrets are redacted in the copies when a redactor is given.
  */
 export async function collectArtifacts(options: CollectArtifactsOptions): Promise<{ saved: SavedArtifact[]; missing: MissingArtifact[] }> {
   const planned: PlannedCopy[] = [];
   const missing: MissingArtifact[] = [];
-  for (const def of options.defs) {
-    const copy = await planCopy(options, def);
-    if ('lookedAt' in copy) missing.push(copy);
-    else planned.push(copy);
-  }
   const saved: SavedArtifact[] = [];
   try {
-    for (const { def, from, root, extension } of planned) {
+    for (const def of options.defs) {
+      const copy = await planCopy(options, def);
+      if ('lookedAt' in copy) missing.push(copy);
+      else planned.push(copy);
+    }
+    for (const { def, source, extension } of planned) {
       const path = join(options.destDir, def.name.endsWith(extension) ? def.name : def.name + extension);
-      const bytes = await copyContained(from, path, root, { artifact: def.name, path: def.path ?? def.name });
-      saved.push({ name: def.name, path, bytes, ...(def.type === undefined ? {} : { type: def.type }) });
+      const { bytes, redactions } = await copyOpened(source, path, { redactor: options.redactor });
+      saved.push({ name: def.name, path, bytes, ...(def.type === undefined ? {} : { type: def.type }), ...(redactions ? { redactions } : {}) });
     }
   } catch (error) {
     // A refusal found inside a folder undoes this step's copies too: all or nothing.
     for (const artifact of saved) await removeTree(artifact.path);
     throw error;
+  } finally {
+    for (const { source } of planned) await source.close();
   }
   return { saved, missing };
 }
@@ -95,28 +102,25 @@ async function planCopy(options: CollectArtifactsOptions, def: ArtifactDef): Pro
   }
   const absent = (lookedAt: string): MissingArtifact => ({ name: def.name, lookedAt, required: isRequired(def) });
   if (def.source === 'stdout') {
-    if (!options.stdoutPath || !(await exists(options.stdoutPath))) return absent(options.stdoutPath ?? '(no stdout recorded)');
-    const extension = EXTENSION_BY_TYPE[def.type?.toLowerCase() ?? ''] ?? '';
-    return { def, from: options.stdoutPath, root: dirname(options.stdoutPath), extension };
+    if (!options.stdoutPath) return absent('(no stdout recorded)');
+    const label = { artifact: def.name, path: 'stdout' };
+    const source = await openContained(dirname(options.stdoutPath), basename(options.stdoutPath), label).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!source) return absent(options.stdoutPath);
+    return { def, source, extension: EXTENSION_BY_TYPE[def.type?.toLowerCase() ?? ''] ?? '' };
   }
   const written = def.path ?? def.name;
-  const from = await resolveInside(options.workspace, written);
-  if (!from) {
+  const lexical = resolve(options.workspace, written);
+  if (written.includes('\0') || isAbsolute(written) || !isInside(options.workspace, lexical, false)) {
     throw new WaveError('artifact_path_invalid', `artifact \`${def.name}\`: path \`${written}\` escapes the workspace ${options.workspace}; nothing was copied`, {
       hint: 'An artifact path is relative to the step workspace and stays inside it: no absolute path, no `..` out, no symlink out.',
     });
   }
-  if (!(await exists(from))) return absent(resolve(options.workspace, written));
-  const isFolder = (await stat(from)).isDirectory();
-  return { def, from, root: options.workspace, extension: isFolder ? '' : extname(from) };
-}
-
-/** True when `path` (followed if a symlink) exists. */
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+  const source = await openContained(options.workspace, written, { artifact: def.name, path: written });
+  if (!source) return absent(lexical);
+  return { def, source, extension: source.entry.stats.isDirectory() ? '' : extname(lexical) };
 }
 
 export { injectArtifacts, INJECTED_ARTIFACTS_DIR, type InjectArtifactsOptions, type InjectRef } from './artifact-inject.js';

@@ -1,5 +1,6 @@
+import { valueReference } from '../adapters/process/command-values.js';
 import type { PlannedStep } from '../plan/plan-types.js';
-import { renderTemplate, shellQuote } from '../plan/templates.js';
+import { renderTemplate } from '../plan/templates.js';
 import { outputValue } from './step-output.js';
 
 export interface TemplateValues {
@@ -13,9 +14,37 @@ export interface TemplateValues {
   outputs: ReadonlyMap<string, string>;
 }
 
-/** Renders a step's prompt (or command, with every value shell-quoted) from the run's values. */
+/** A command step's text with references in place of its values, and the values, slot n at index n - 1. */
+export interface RenderedCommand {
+  command: string;
+  values: string[];
+}
+
+/** Renders a prompt (or a branch name) from the run's values, each inserted once as it is. */
 export function renderStepTemplate(step: PlannedStep, template: string, values: TemplateValues): string {
-  const lookup = (name: string): string | undefined => {
+  return renderTemplate(template, lookupIn(step, values));
+}
+
+/**
+ * Renders a command step: each value becomes a quoted reference to a shell variable ("$WAVE_VALUE_n", one slot per
+ * variable name) and is returned apart, so no value's text is ever part of what the shell parses.
+ */
+export function renderStepCommand(step: PlannedStep, template: string, values: TemplateValues): RenderedCommand {
+  const slots = new Map<string, number>();
+  const list: string[] = [];
+  const command = renderTemplate(template, lookupIn(step, values), (value, name) => {
+    let slot = slots.get(name);
+    if (slot === undefined) {
+      slot = list.push(value);
+      slots.set(name, slot);
+    }
+    return valueReference(slot);
+  });
+  return { command, values: list };
+}
+
+function lookupIn(step: PlannedStep, values: TemplateValues): (name: string) => string | undefined {
+  return (name) => {
     const [head, second, , ...rest] = name.split('.');
     if (name === 'input') return values.input;
     if (name === 'run.id') return values.runId;
@@ -26,5 +55,4 @@ export function renderStepTemplate(step: PlannedStep, template: string, values: 
     if (head === 'steps') return outputValue(second!, values.outputs.get(second!) ?? '', rest);
     return undefined;
   };
-  return renderTemplate(template, lookup, step.execType === 'command' ? shellQuote : undefined);
 }

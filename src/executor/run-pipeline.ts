@@ -4,6 +4,8 @@ import PQueue from 'p-queue';
 import type { Failure } from '../adapters/types.js';
 import type { RunStatus, StepStatus } from '../events.js';
 import type { PlannedStep } from '../plan/plan-types.js';
+import { WaveError } from '../errors.js';
+import { isFileSystemError } from '../io-error.js';
 import { emit, type RunContext } from './context.js';
 import { runStep } from './step-runner.js';
 import { addTokens } from './tokens.js';
@@ -32,6 +34,16 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   const queue = new PQueue({ concurrency: plan.runtime.maxConcurrency });
   const inFlight = new Map<string, Promise<void>>();
   let failed = false;
+  // What ends the run from outside its steps' own outcomes: the run folder cannot be written, or a step crashed.
+  let fatal: unknown;
+  const failRun = (error: unknown) => {
+    fatal ??= error;
+    failed = true;
+    if (!halt.signal.aborted) halt.abort({ class: 'aborted', message: `halted: ${error instanceof Error ? error.message : String(error)}` });
+  };
+  // Nothing can run once the run folder cannot be written (resume on a full disk, say).
+  if (store.fault) throw store.fault;
+  const stopWatchingStore = store.onFault(failRun);
   /** Failed steps whose contract said `continue`: the run fails, but their dependents still run. */
   const continued = new Set<string>();
 
@@ -65,7 +77,14 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
 
   const start = async (step: PlannedStep) => {
     if (halt.signal.aborted) return;
-    const outcome = await runStep(context, step, outputs, halt.signal);
+    let outcome;
+    try {
+      outcome = await runStep(context, step, outputs, halt.signal);
+    } catch (error) {
+      // A step that throws (a run-folder write it could not make) is recorded as failed and stops the run; it never crashes it.
+      failRun(recordCrash(context, step, error));
+      return;
+    }
     if (outcome.status === 'completed' || outcome.dependentsRun) outputs.set(step.id, outcome.output ?? '');
     if (outcome.dependentsRun) continued.add(step.id);
     if (outcome.status === 'failed' && !step.optional) {
@@ -83,8 +102,26 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     schedule();
   }
   options.signal.removeEventListener('abort', cancelAll);
-  const status: RunStatus = options.signal.aborted ? 'cancelled' : failed ? 'failed' : 'completed';
-  return finishRun(context, status, Date.now() - started);
+  stopWatchingStore();
+  const status: RunStatus = options.signal.aborted && fatal === undefined ? 'cancelled' : failed ? 'failed' : 'completed';
+  finishRun(context, status, Date.now() - started);
+  // The run is recorded as far as the disk allows; the caller reports why it failed (an io_error names the path).
+  const error = fatal ?? store.fault;
+  if (error !== undefined) throw error;
+  return status;
+}
+
+/** Records a step whose runner threw as failed, with the error as its failure; returns the error (an io_error for a disk fault). */
+function recordCrash(context: RunContext, step: PlannedStep, error: unknown): unknown {
+  const reported = isFileSystemError(error) ? context.store.reportFault(error) : error;
+  const failure: Failure = {
+    class: 'spawn_failed',
+    message: reported instanceof Error ? reported.message : String(reported),
+    ...(reported instanceof WaveError && reported.hint ? { hint: reported.hint } : {}),
+  };
+  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'failed' as StepStatus, finishedAt: new Date().toISOString(), failure }));
+  emit(context, { type: 'step_failed', stepId: step.id, attempt: Math.max(1, context.store.record.steps[step.id]!.attempts.length), durationMs: 0, failure, optional: step.optional });
+  return reported;
 }
 
 function haltReason(stepId: string, failure?: Failure): Failure {
@@ -96,7 +133,7 @@ function skip(context: RunContext, step: PlannedStep, reason: string): void {
   emit(context, { type: 'step_skipped', stepId: step.id, reason });
 }
 
-function finishRun(context: RunContext, status: RunStatus, durationMs: number): RunStatus {
+function finishRun(context: RunContext, status: RunStatus, durationMs: number): void {
   const { store } = context;
   const steps = Object.values(store.record.steps);
   const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
@@ -105,7 +142,6 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   store.update((r) => Object.assign(r, { status, finishedAt: new Date().toISOString(), durationMs, tokens, costUsd, pid: undefined }));
   store.flush();
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
-  return status;
 }
 
 /** The outputs of steps completed earlier (a resumed run), read back from the run folder. */

@@ -1,14 +1,20 @@
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
+import { isDiskFault } from '../io-error.js';
 import type { Failure } from '../adapters/types.js';
 import type { PlannedStep } from '../plan/plan-types.js';
+import { WaveError } from '../errors.js';
+import { artifactRedactor } from './artifact-redaction.js';
 import { collectArtifacts, injectArtifacts } from './artifacts.js';
 import { emit, type RunContext } from './context.js';
-import { renderStepTemplate } from './render-prompt.js';
+import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
 
 export interface PreparedStep {
   workspace: string;
+  /** The rendered prompt, or a command whose values are references (see `values`). */
   prompt: string;
+  /** A command's template values, handed to its shell apart from the command; empty for a prompt. */
+  values: string[];
   readonlyMounts: ReadonlyMount[];
 }
 
@@ -22,7 +28,7 @@ export async function prepareStepWorkspace(
   const runId = store.record.id;
   const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs };
   const branch = step.workspace.branch
-    ? renderStepTemplate({ ...step, execType: 'prompt' }, step.workspace.branch, { ...values, artifacts: {} })
+    ? renderStepTemplate(step, step.workspace.branch, { ...values, artifacts: {} })
     : undefined;
   const workspace = await prepareWorkspace({
     workspaceRoot: plan.runtime.workspaceRoot,
@@ -40,8 +46,11 @@ export async function prepareStepWorkspace(
       return saved ? join(store.dir, saved.path) : undefined;
     },
   });
-  const prompt = renderStepTemplate(step, step.template, { ...values, artifacts });
-  return { workspace: workspace.path, prompt, readonlyMounts: workspace.readonlyMounts };
+  const rendered =
+    step.execType === 'command'
+      ? renderStepCommand(step, step.template, { ...values, artifacts })
+      : { command: renderStepTemplate(step, step.template, { ...values, artifacts }), values: [] };
+  return { workspace: workspace.path, prompt: rendered.command, values: rendered.values, readonlyMounts: workspace.readonlyMounts };
 }
 
 /** Copies the step's output artifacts into the run folder; a missing required one fails the step. */
@@ -55,20 +64,26 @@ export async function collectStepArtifacts(
   const mountProblem = await verifyReadonlyMounts(prepared.readonlyMounts);
   if (mountProblem) return { class: 'non_zero_exit', message: mountProblem.message, hint: mountProblem.hint };
   if (!step.outputArtifacts.length) return undefined;
+  // Outside the try: a run folder that cannot be written stops the run (an io_error), it is no missing artifact.
+  const stdoutPath = join(store.attemptDir(step.id, attempt), 'stdout');
+  const destDir = store.artifactsDir(step.id);
   let collected;
   try {
-    collected = await collectArtifacts({
-      workspace: prepared.workspace,
-      defs: [...step.outputArtifacts],
-      stdoutPath: join(store.attemptDir(step.id, attempt), 'stdout'),
-      destDir: store.artifactsDir(step.id),
-    });
+    const redactor = artifactRedactor(context);
+    collected = await collectArtifacts({ workspace: prepared.workspace, defs: [...step.outputArtifacts], stdoutPath, destDir, redactor });
   } catch (error) {
+    if (isRunFolderFault(store.dir, error)) throw store.reportFault(error);
+    // A path out of the workspace (a symlink out, also one swapped in while copying) is refused, not missing.
+    if (error instanceof WaveError && error.code === 'artifact_path_invalid') return { class: 'artifact_path_invalid', message: error.message, hint: error.hint };
     return { class: 'artifact_missing', message: error instanceof Error ? error.message : String(error) };
   }
-  const saved = collected.saved.map((a) => ({ ...a, path: relative(store.dir, a.path) }));
+  const saved = collected.saved.map(({ redactions: _, ...a }) => ({ ...a, path: relative(store.dir, a.path) }));
   store.update((r) => void (r.steps[step.id]!.artifacts = saved));
   for (const a of saved) emit(context, { type: 'artifact_saved', stepId: step.id, name: a.name, path: a.path, bytes: a.bytes });
+  for (const a of collected.saved) {
+    // Never silently: the stored copy differs from the workspace file.
+    if (a.redactions) emit(context, { type: 'artifact_redacted', stepId: step.id, name: a.name, path: relative(store.dir, a.path), count: a.redactions });
+  }
   const missing = collected.missing.find((m) => m.required);
   if (missing) {
     return {
@@ -80,3 +95,11 @@ export async function collectStepArtifacts(
   return undefined;
 }
 
+/** A copy into the run folder failed (the disk is full or read-only: only the copy writes), not a read of the workspace. */
+function isRunFolderFault(runDir: string, error: unknown): boolean {
+  if (!isDiskFault(error)) return false;
+  if (['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG'].includes(error.code!)) return true;
+  const path = error.path ?? (error as { dest?: string }).dest;
+  const rel = path === undefined ? '..' : relative(runDir, path);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}

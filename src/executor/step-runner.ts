@@ -15,6 +15,7 @@ import { extractJson } from './extract.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { addTokens } from './tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
+import { attemptsOf } from '../state/step-logs.js';
 
 export interface StepOutcome {
   status: 'completed' | 'failed' | 'cancelled';
@@ -35,8 +36,9 @@ export async function runStep(
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const { store } = context;
-  // A resumed step keeps its earlier attempts; numbering goes on so no attempt folder is overwritten.
-  const firstAttempt = store.record.steps[step.id]!.attempts.length + 1;
+  // A resumed step keeps its earlier attempts; numbering goes on after the highest one run.json or the disk
+  // knows (a kill can come before run.json records an attempt), so no attempt folder is ever reused.
+  const firstAttempt = Math.max(0, ...attemptsOf(store.dir, store.record, step.id)) + 1;
   store.update((r) => {
     const s = r.steps[step.id]!;
     Object.assign(s, { status: 'running', startedAt: new Date().toISOString(), failure: undefined });
@@ -60,7 +62,7 @@ export async function runStep(
   const contractRetries = new Map<number, number>();
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
-    const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared.workspace, signal);
+    const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared, signal);
     const { output, failure, verdict } = await judgeAttempt(context, step, prepared, attempt, result, contractRetries, signal);
     recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
     if (verdict?.retry) {
@@ -136,10 +138,11 @@ async function attemptOnce(
   adapter: ResolvedAdapter,
   attempt: number,
   prompt: string,
-  workspace: string,
+  prepared: PreparedStep,
   signal: AbortSignal,
 ): Promise<AdapterResult> {
   const { plan, store } = context;
+  const { workspace } = prepared;
   const model = adapter === step.adapter ? step.model : adapter.model;
   store.update((r) =>
     r.steps[step.id]!.attempts.push({
@@ -167,6 +170,7 @@ async function attemptOnce(
       model,
       prompt,
       execType: step.execType,
+      values: prepared.values,
       workspace,
       attemptDir,
       env,

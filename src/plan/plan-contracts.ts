@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Manifest } from '../config/manifest-schema.js';
 import type { ArtifactDef, Contract, Step } from '../config/pipeline-schema.js';
-import { compileSchema } from '../contracts/schema-validator.js';
+import { schemaProblems } from '../contracts/schema-validator.js';
 import type { PlannedContract } from '../contracts/types.js';
 import { WaveError } from '../errors.js';
 import type { PlannedExtract } from './plan-types.js';
@@ -33,8 +33,9 @@ export function readSchema(
     } else if (typeof spec.schema === 'string') schema = JSON.parse(spec.schema);
     else schema = spec.schema;
     if (schema === undefined) return undefined;
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new Error('a JSON Schema is an object');
-    compileSchema(schema as Record<string, unknown>);
+    // The pipeline reader reports these at their line (src/config/schema-checks.ts); this guards a file changed since.
+    const [problem] = schemaProblems(schema);
+    if (problem) throw new Error(problem.message);
   } catch (error) {
     throw new WaveError('pipeline_invalid', `${where}: ${from} is not a usable JSON Schema: ${(error as Error).message}`, {
       hint: 'Give a JSON Schema object (draft-07, or 2020-12 with $schema).',

@@ -70,4 +70,6 @@ export interface Plan {
   /** Groups of step ids that may run in parallel, in dependency order. */
   readonly layers: readonly (readonly string[])[];
   readonly runtime: PlanRuntime;
+  /** Variables the manifest's and pipeline's `${VAR}` references took from the environment (run-secrets.ts redacts them). */
+  readonly envTaken: Readonly<Record<string, string>>;
 }

@@ -19,6 +19,7 @@ import {
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
 import { explainUnknownVariable } from './template-vars.js';
+import { shellContexts, type QuotedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -38,9 +39,17 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const steps = pipeline.value.steps.map((step, index) => {
     const { template, location } = readTemplate(step, index, pipeline, projectRoot);
     const ancestors = ancestorsOf(step.id, stepsById);
-    for (const ref of templateReferences(template)) {
+    const refs = templateReferences(template);
+    for (const ref of refs) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
       if (why) problems.push(templateError(why, template, ref, location));
+    }
+    if (step.exec.type === 'command') {
+      const contexts = shellContexts(template, refs);
+      refs.forEach((ref, i) => {
+        const context = contexts[i];
+        if (context) problems.push(quotedReferenceError(step.id, context, template, ref, location));
+      });
     }
     if (step.workspace?.branch) {
       for (const ref of templateReferences(step.workspace.branch)) {
@@ -71,6 +80,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
       sandbox: resolveSandboxPolicy(runtime),
     },
+    envTaken: { ...manifest.envTaken, ...pipeline.envTaken },
   });
 }
 
@@ -127,15 +137,41 @@ function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, pr
 }
 
 function templateError(why: string, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
-  const at = lineColumnAt(template, ref.offset);
-  const line = (start.line ?? 1) + at.line - 1;
-  // The file line shows the true column (indentation and quotes are not in the template text).
-  const column = sourceLine(start.file, line)?.indexOf(ref.text) ?? -1;
-  const location = { ...start, line, column: column >= 0 ? column + 1 : at.column };
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
-    location,
+    location: referenceLocation(template, ref, start),
     hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
   });
+}
+
+/** A command's reference inside quotes or a heredoc: its value would not arrive as one word there, so it is refused. */
+function quotedReferenceError(stepId: string, context: QuotedContext, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
+  const hint =
+    context === 'a heredoc'
+      ? `A heredoc cannot take a value: put it on a command line, bare, e.g. \`printf '%s\\n' ${ref.text} | your-command\`; Wave hands it to the shell as one quoted word.`
+      : `Write ${ref.text} bare, outside any quotes: Wave hands each value to the shell as one quoted word, whatever it holds. Quote only the text around it, e.g. \`echo "Review:" ${ref.text}\`.`;
+  return new WaveError('template_invalid', `\`${ref.text}\` is inside ${context} in the command of step \`${stepId}\``, {
+    location: referenceLocation(template, ref, start),
+    hint,
+  });
+}
+
+/** Where a reference is in its file: the template's start plus its line, and its true column on that line. */
+function referenceLocation(template: string, ref: TemplateReference, start: SourceLocation): SourceLocation {
+  const at = lineColumnAt(template, ref.offset);
+  const line = (start.line ?? 1) + at.line - 1;
+  // The file line shows the true column (indentation and quotes are not in the template text): the same
+  // occurrence of the reference's text, counted from where the template starts on that line.
+  const lineStart = template.lastIndexOf('\n', ref.offset - 1) + 1;
+  const earlier = template.slice(lineStart, ref.offset).split(ref.text).length - 1;
+  const text = sourceLine(start.file, line);
+  let column = -1;
+  let from = at.line === 1 ? Math.max(0, (start.column ?? 1) - 1) : 0;
+  for (let seen = 0; text !== undefined && seen <= earlier; seen++) {
+    column = text.indexOf(ref.text, from);
+    if (column < 0) break;
+    from = column + ref.text.length;
+  }
+  return { ...start, line, column: column >= 0 ? column + 1 : at.column };
 }
 
 /** One line of a file (1-based), or undefined when it cannot be read. */

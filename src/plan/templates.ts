@@ -13,21 +13,19 @@ export function templateReferences(template: string): TemplateReference[] {
   return [...template.matchAll(REFERENCE)].map((m) => ({ name: m[1]!, offset: m.index, text: m[0] }));
 }
 
-/** Replaces each reference once; inserted values are never scanned again, so they cannot inject references. */
+/**
+ * Replaces each reference once with `insert(value, name)` (the value itself by default); inserted text is never
+ * scanned again, so a value cannot inject references.
+ */
 export function renderTemplate(
   template: string,
   lookup: (name: string) => string | undefined,
-  quote: (value: string) => string = (value) => value,
+  insert: (value: string, name: string) => string = (value) => value,
 ): string {
   return template.replace(REFERENCE, (whole, name: string) => {
     const value = lookup(name);
-    return value === undefined ? whole : quote(value);
+    return value === undefined ? whole : insert(value, name);
   });
-}
-
-/** Quotes a value for a POSIX shell, so a command step treats it as one word. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** 1-based line and column of an offset in a text. */

@@ -40,10 +40,29 @@ export interface CreateSinkOptions extends SinkOptions {
 
 /** The sink for `--output <mode>`: auto is the live view on a TTY and plain text elsewhere. */
 export function createSink(mode: OutputMode, options: CreateSinkOptions): RunSink {
-  const sink = pick(mode, options);
+  const sink = stopsWhenClosed(pick(mode, options), options.out);
   const { redactor } = options;
   if (!redactor) return sink;
   return { ...sink, handle: (event: RunEvent) => sink.handle(redactValues(event, redactor)) };
+}
+
+const absorbing = new WeakSet<Output>();
+
+/**
+ * A sink whose output may be closed under it (`--json | head -1`): the stream's write errors (EPIPE) are
+ * absorbed instead of crashing the process, and the sink stops printing once the stream is no longer writable.
+ */
+function stopsWhenClosed(sink: RunSink, out: Output): RunSink {
+  if (!absorbing.has(out)) {
+    absorbing.add(out);
+    out.on('error', () => undefined);
+  }
+  const open = () => out.writable !== false;
+  return {
+    handle: (event) => void (open() && sink.handle(event)),
+    summarize: (record, runDir) => void (open() && sink.summarize(record, runDir)),
+    close: () => sink.close(),
+  };
 }
 
 function pick(mode: OutputMode, options: SinkOptions): RunSink {

@@ -155,6 +155,10 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
     case 'run_finished':
       run.durationMs = event.durationMs;
       return;
+    case 'artifact_redacted':
+      // Kept beside the step once it completes: its stored artifact differs from the workspace file.
+      view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
+      return;
     case 'artifact_saved':
     case 'contract_checked':
       return;

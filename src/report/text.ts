@@ -42,6 +42,8 @@ function describeEvent(event: RunEvent, step: (id: string) => string): string | 
       return `${step(event.stepId)} falling back from ${event.from} to ${event.to}: ${withDetail(event.failure)}`;
     case 'artifact_saved':
       return `${step(event.stepId)} artifact ${event.name} saved: ${event.path} (${formatBytes(event.bytes)})`;
+    case 'artifact_redacted':
+      return `${step(event.stepId)} artifact ${event.name}: ${plural(event.count, 'secret')} redacted in the stored copy ${event.path} (the workspace file is unchanged)`;
     case 'contract_checked':
       return event.passed
         ? `${step(event.stepId)} contract ${event.contract} passed`

@@ -10,18 +10,20 @@ export function writeFileAtomicSync(file: string, content: string): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${++counter}.tmp`);
   const fd = openSync(temp, 'w', 0o644);
   try {
-    const bytes = Buffer.from(content);
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
+    try {
+      const bytes = Buffer.from(content);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, file);
   } catch (error) {
-    rmSync(temp, { force: true });
+    // A full or read-only disk: the target keeps its last good content and no temp file is left behind.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Nothing more can be done on this disk.
+    }
     throw error;
   }
 }

@@ -1,15 +1,21 @@
 import { NO_TOKENS } from '../adapters/types.js';
 import { EVENT_VERSION } from '../events.js';
+import { markInterruptedAttempts } from './interrupted-attempts.js';
+import type { RunLock } from './run-lock.js';
 import type { RunStore } from './run-store.js';
 import { stopOrphanedAttempts } from './stop-orphans.js';
 
-/** Records as cancelled a run whose driving process is gone: stops attempts it left behind, then records steps and run. */
-export function recordOrphanCancelled(store: RunStore, now: Date = new Date()): void {
-  stopOrphanedAttempts(store.record, store.dir);
+/**
+ * Records as cancelled a run whose driving process is gone: stops attempts it left behind, records them as
+ * interrupted, then records steps and run. Only the holder of the run's lock may.
+ */
+export function recordOrphanCancelled(store: RunStore, lock: RunLock, now: Date = new Date()): void {
+  stopOrphanedAttempts(store.record, store.dir, lock);
   const ts = now.toISOString();
   const base = { v: EVENT_VERSION, ts, runId: store.record.id } as const;
   const cancelled: string[] = [];
   store.update((record) => {
+    markInterruptedAttempts(record, store.dir);
     for (const step of Object.values(record.steps)) {
       if (step.status !== 'running' && step.status !== 'retrying') continue;
       step.status = 'cancelled';

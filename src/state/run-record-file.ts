@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { WaveError } from '../errors.js';
+import { ioError } from '../io-error.js';
 import type { RunRecord } from './run-record.js';
 
 /** Reads and sanity-checks a run.json; an unreadable or foreign file is an io_error. */
@@ -8,7 +9,11 @@ export function readRunRecord(file: string): RunRecord {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (cause) {
-    throw new WaveError('io_error', `cannot read run record ${file}: ${(cause as Error).message}`, { cause });
+    if (typeof (cause as NodeJS.ErrnoException).code === 'string') throw ioError('read the run record', file, cause);
+    throw new WaveError('io_error', `cannot read run record ${file}: ${(cause as Error).message}`, {
+      hint: 'Wave writes run.json whole (a new file renamed into place); one that does not parse was changed by something else.',
+      cause,
+    });
   }
   if (!isRunRecord(parsed)) {
     throw new WaveError('io_error', `${file} is not a Wave run record`, {

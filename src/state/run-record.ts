@@ -14,6 +14,8 @@ export interface AttemptRecord {
   tokens: TokenUsage;
   costUsd?: number;
   failure?: Failure;
+  /** The Wave process driving it was killed before it ended (its failure says so too); set by resume or cancel. */
+  interrupted?: boolean;
 }
 
 export interface ArtifactRecord {

@@ -1,9 +1,11 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WaveError } from '../errors.js';
+import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
 import { RunEventSchema } from '../event-schema.js';
 import type { EventBus, RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { FaultLatch } from './fault-latch.js';
 import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
 import { readRunRecord } from './run-record-file.js';
 import type { RunRecord } from './run-record.js';
@@ -26,6 +28,11 @@ export class RunStore {
   private lastWrite = 0;
   private pendingWrite: NodeJS.Timeout | undefined;
   private eventsFd: number | undefined;
+  /** The record changed since run.json was last written successfully. */
+  private dirty = false;
+  /** An append failed part-way: the next one starts on a fresh line so the torn one stays alone. */
+  private tornEvent = false;
+  private readonly faults = new FaultLatch();
   private readonly redactEvent: <T>(value: T) => T;
   private readonly recordReplacer: ((key: string, value: unknown) => unknown) | undefined;
 
@@ -45,12 +52,28 @@ export class RunStore {
     const dir = join(runsRoot, record.id);
     try {
       mkdirSync(runsRoot, { recursive: true });
+    } catch (cause) {
+      throw ioError('create the runs folder', runsRoot, cause, 'run it again');
+    }
+    try {
       mkdirSync(dir);
     } catch (cause) {
-      throw new WaveError('io_error', `cannot create run folder ${dir}: ${(cause as Error).message}`, { cause });
+      if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new WaveError('io_error', `cannot create run folder ${dir}: it exists`, { cause });
+      throw ioError('create the run folder', dir, cause, 'run it again');
     }
     const store = new RunStore(dir, record, redactor);
-    store.writeRecord();
+    try {
+      writeFileAtomicSync(store.recordFile, store.serialized());
+    } catch (cause) {
+      // A run without its first run.json is no run: leave no empty folder behind for `wave runs` to trip over.
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // Left behind; `wave runs` skips a folder without run.json.
+      }
+      throw new WaveError('io_error', `cannot write ${store.recordFile}: ${describeCause(cause)}`, { hint: diskFaultHint(dir, cause, 'run it again'), cause });
+    }
+    store.lastWrite = Date.now();
     return store;
   }
 
@@ -74,35 +97,50 @@ export class RunStore {
     return records.sort((a, b) => compareDesc(a.startedAt, b.startedAt) || compareDesc(a.id, b.id));
   }
 
+  /** The first write to the run folder that failed (a full disk, a read-only folder…), as an io_error; undefined while all is well. */
+  get fault(): WaveError | undefined {
+    return this.faults.fault;
+  }
+
+  /** Calls `listener` once with the store's first fault (at once when it already has one); returns the unsubscribe function. */
+  onFault(listener: (fault: WaveError) => void): () => void {
+    return this.faults.onFault(listener);
+  }
+
+  /** Records a failed write to the run folder as an io_error (the first one is kept) and tells the listeners; returns it. */
+  reportFault(error: unknown, path?: string, action = 'write'): WaveError {
+    const then = `\`wave resume ${this.current.id}\` finishes the run`;
+    // Without a path, an errno error names its own (and its system call says what was being done).
+    return this.faults.report(path === undefined && isErrno(error) && error.path ? ioErrorOf(error, then) : ioError(action, path ?? this.dir, error, then));
+  }
+
   /** The live record; change it only through update() so every change reaches run.json. */
   get record(): RunRecord {
     return this.current;
   }
 
   /** Applies a change to the record; run.json is rewritten atomically at once, or within WRITE_INTERVAL_MS when writes come faster. */
+  // A failed write never throws here (it is a fault, see onFault): the caller is mid-run, with steps to stop first.
   update(mutate: (record: RunRecord) => void): void {
     mutate(this.current);
+    this.dirty = true;
     if (this.pendingWrite) return;
     const wait = this.lastWrite + WRITE_INTERVAL_MS - Date.now();
     if (wait <= 0) this.writeRecord();
     else this.pendingWrite = setTimeout(() => this.flushLater(), wait);
   }
 
-  /** A burst's delayed write: a failure there has no caller to throw to, so it is reported and the next write retries. */
+  /** A burst's delayed write: a failure there is a fault (the next write retries). */
   private flushLater(): void {
-    try {
-      this.flush();
-    } catch (error) {
-      process.stderr.write(`wave: could not save ${join(this.dir, RUN_FILE)}: ${(error as Error).message}\n`);
-    }
+    this.pendingWrite = undefined;
+    this.flush();
   }
 
-  /** Writes run.json now if an update is waiting (a step finished, the run ended). */
-  flush(): void {
-    if (!this.pendingWrite) return;
-    clearTimeout(this.pendingWrite);
+  /** Writes run.json now if it is behind the record (an update is waiting, or the last write failed); true when it is saved. */
+  flush(): boolean {
+    if (this.pendingWrite) clearTimeout(this.pendingWrite);
     this.pendingWrite = undefined;
-    this.writeRecord();
+    return this.dirty ? this.writeRecord() : true;
   }
 
   /** Re-reads run.json from disk (another process may have changed it). */
@@ -111,11 +149,21 @@ export class RunStore {
     return this.current;
   }
 
-  /** Appends one event, redacted, as a line of events.ndjson. */
+  /** Appends one event, redacted, as a line of events.ndjson; a failed append is a fault (see onFault), never thrown. */
   appendEvent(event: RunEvent): void {
-    this.eventsFd ??= openSync(join(this.dir, EVENTS_FILE), 'a');
-    const bytes = Buffer.from(`${JSON.stringify(this.redactEvent(event))}\n`);
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.eventsFd, bytes, done);
+    const file = join(this.dir, EVENTS_FILE);
+    const line = `${JSON.stringify(this.redactEvent(event))}\n`;
+    const bytes = Buffer.from(this.tornEvent ? `\n${line}` : line);
+    let done = 0;
+    try {
+      this.eventsFd ??= openSync(file, 'a');
+      for (; done < bytes.length; ) done += writeSync(this.eventsFd, bytes, done);
+      this.tornEvent = false;
+    } catch (error) {
+      // Part of a line may be on disk; readEvents skips it, and the next append must not extend it.
+      if (done > 0) this.tornEvent = true;
+      this.reportFault(error, file);
+    }
   }
 
   /** Appends every event the bus emits from now on; returns the unsubscribe function. */
@@ -123,11 +171,9 @@ export class RunStore {
     return bus.subscribe((event) => this.appendEvent(event));
   }
 
-  /** `steps/<stepId>/attempt-<n>/`, created on demand: where the process layer writes stdout and stderr. */
+  /** `steps/<stepId>/attempt-<n>/`, created on demand: where the process layer writes stdout and stderr; throws io_error. */
   attemptDir(stepId: string, attempt: number): string {
-    const dir = this.attemptPath(stepId, attempt);
-    mkdirSync(dir, { recursive: true });
-    return dir;
+    return this.makeDir(this.attemptPath(stepId, attempt));
   }
 
   /** The path of attemptDir() without creating it, for a caller that creates it off the main thread. */
@@ -140,17 +186,21 @@ export class RunStore {
   /** `artifacts/<stepId>/`, created on demand. */
   artifactsDir(stepId: string): string {
     assertSafeSegment(stepId, 'step id');
-    const dir = join(this.dir, 'artifacts', stepId);
-    mkdirSync(dir, { recursive: true });
-    return dir;
+    return this.makeDir(join(this.dir, 'artifacts', stepId));
   }
 
   /** Every event stored so far; lines that are torn or not events are skipped. */
   readEvents(): RunEvent[] {
     const file = join(this.dir, EVENTS_FILE);
     if (!existsSync(file)) return [];
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (cause) {
+      throw ioError('read', file, cause);
+    }
     const events: RunEvent[] = [];
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
+    for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {
         const parsed = RunEventSchema.safeParse(JSON.parse(line));
@@ -162,17 +212,48 @@ export class RunStore {
     return events;
   }
 
-  /** Closes events.ndjson; later appends reopen it. */
+  /** Writes what is pending and closes events.ndjson (later appends reopen it); throws the store's fault, if it had one. */
   close(): void {
     this.flush();
-    if (this.eventsFd === undefined) return;
-    closeSync(this.eventsFd);
-    this.eventsFd = undefined;
+    if (this.eventsFd !== undefined) {
+      try {
+        closeSync(this.eventsFd);
+      } catch {
+        // Nothing buffered is lost on close: every append was written synchronously.
+      }
+      this.eventsFd = undefined;
+    }
+    if (this.faults.fault) throw this.faults.fault;
   }
 
-  private writeRecord(): void {
+  private get recordFile(): string {
+    return join(this.dir, RUN_FILE);
+  }
+
+  private serialized(): string {
+    return `${JSON.stringify(this.current, this.recordReplacer, 2)}\n`;
+  }
+
+  /** Rewrites run.json atomically (temp file + rename: a failure leaves the last good one); a failure is a fault. */
+  private writeRecord(): boolean {
     this.lastWrite = Date.now();
-    writeFileAtomicSync(join(this.dir, RUN_FILE), `${JSON.stringify(this.current, this.recordReplacer, 2)}\n`);
+    try {
+      writeFileAtomicSync(this.recordFile, this.serialized());
+    } catch (error) {
+      this.reportFault(error, this.recordFile);
+      return false;
+    }
+    this.dirty = false;
+    return true;
+  }
+
+  private makeDir(dir: string): string {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (cause) {
+      throw this.reportFault(cause, dir, 'create the folder');
+    }
+    return dir;
   }
 }
 
@@ -202,6 +283,10 @@ function runFolderNames(runsRoot: string): string[] {
 
 function assertSafeSegment(value: string, what: string): void {
   if (!SAFE_SEGMENT.test(value)) throw new WaveError('internal', `${what} \`${value}\` cannot be used as a folder name`);
+}
+
+function isErrno(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
 
 function compareDesc(a: string, b: string): number {

@@ -1,5 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { WaveError } from '../errors.js';
+import type { RunLock } from './run-lock.js';
 import type { RunRecord } from './run-record.js';
 
 /** Whether `pid` is a process started for this run (its environment carries WAVE_RUN_ID), so a reused pid is never killed. */
@@ -29,8 +31,12 @@ function attemptPids(runDir: string, stepId: string): number[] {
   }
 }
 
-/** Kills the process groups of attempts a killed `wave run` left behind; returns the pids stopped. */
-export function stopOrphanedAttempts(record: RunRecord, runDir: string): number[] {
+/**
+ * Kills the process groups of attempts a killed `wave run` left behind; returns the pids stopped. Only the
+ * run's lock holder may: anyone else would take the live steps of the run's owner for orphans.
+ */
+export function stopOrphanedAttempts(record: RunRecord, runDir: string, lock: RunLock): number[] {
+  if (!lock.isHeld || resolve(lock.runDir) !== resolve(runDir)) throw new WaveError('internal', `stopping the orphans of run ${record.id} without holding its lock`);
   const stopped: number[] = [];
   for (const step of Object.values(record.steps)) {
     if (step.status === 'completed' || step.status === 'skipped') continue;

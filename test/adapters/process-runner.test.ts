@@ -6,30 +6,14 @@ import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import type { AdapterRunConfig, ResolvedAdapter, StreamEvent } from '../../src/adapters/types.js';
 import { REDACTED, Redactor } from '../../src/redact.js';
-import { firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
+import { commandRunConfig, firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
 
 let dir: string;
 const groups = scratchPerTest((scratch) => (dir = scratch));
 
 const processAdapter = (extra: Partial<ResolvedAdapter> = {}): ResolvedAdapter => ({ name: 'tool', type: 'process', env: {}, isolated: false, ...extra });
 
-function config(extra: Partial<AdapterRunConfig>): AdapterRunConfig {
-  return {
-    runId: 'test-20250101-000000-abcd',
-    stepId: 'step',
-    attempt: 1,
-    adapter: processAdapter(),
-    prompt: 'true',
-    execType: 'command',
-    workspace: dir,
-    attemptDir: join(dir, 'attempt-1'),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    graceMs: 500,
-    maxLineBytes: 10 * 1024 * 1024,
-    onSpawn: (pid) => groups.push(pid),
-    ...extra,
-  };
-}
+const config = (extra: Partial<AdapterRunConfig>): AdapterRunConfig => commandRunConfig(dir, groups, extra);
 
 async function run(extra: Partial<AdapterRunConfig>, options: { runner?: ProcessRunner; signal?: AbortSignal } = {}) {
   const events: StreamEvent[] = [];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
 import { signalGroup } from '../../src/adapters/kill-group.js';
+import type { AdapterRunConfig } from '../../src/adapters/types.js';
 
 /** Absolute path of a fixture script in test/fixtures/processes. */
 export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/processes/${name}`, import.meta.url));
@@ -63,5 +64,24 @@ export function firstMatch<T, A extends unknown[]>(take: (...args: A) => T | und
         resolve(value);
       }
     },
+  };
+}
+
+/** An attempt of a command step in `dir`, whose group pid is pushed to `groups` (reaped after the test). */
+export function commandRunConfig(dir: string, groups: number[], extra: Partial<AdapterRunConfig> = {}): AdapterRunConfig {
+  return {
+    runId: 'test-20250101-000000-abcd',
+    stepId: 'step',
+    attempt: 1,
+    adapter: { name: 'tool', type: 'process', env: {}, isolated: false },
+    prompt: 'true',
+    execType: 'command',
+    workspace: dir,
+    attemptDir: join(dir, 'attempt-1'),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    graceMs: 500,
+    maxLineBytes: 10 * 1024 * 1024,
+    onSpawn: (pid) => groups.push(pid),
+    ...extra,
   };
 }

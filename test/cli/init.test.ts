@@ -10,7 +10,6 @@ const SCAFFOLD = [
   'personas/navigator.md',
   'personas/craftsman.md',
   'personas/reviewer.md',
-  'personas/shell.md',
   'pipelines/review.yaml',
 ];
 let scratch: string;

@@ -61,6 +61,12 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
   ['pipeline/missing-exec-and-id.yaml', [['missing_field', 5, 5], ['missing_field', 5, 5], ['missing_field', 6, 5]], ['`id` is required', '`exec` is required']],
   ['pipeline/missing-steps.yaml', [['missing_field', 1, 1]], ['`steps` is required']],
   ['pipeline/prompt-without-persona.yaml', [['missing_field', 5, 5]], ['neither `persona` nor `adapter`', '`navigator`']],
+  [
+    'pipeline/schema-invalid.yaml',
+    [['pipeline_invalid', 8, 54], ['pipeline_invalid', 17, 32], ['pipeline_invalid', 19, 19], ['pipeline_invalid', 21, 24], ['missing_field', 24, 14]],
+    ['step `inline` contract 1', '`type` must be equal to one of the allowed values', '`properties.verdict.type`', 'is not JSON',
+      'schema_path `schemas/not-a-schema.json`', '`required` must be array', 'step `none` extract needs `schema` or `schema_path`'],
+  ],
   ['pipeline/self-cycle.yaml', [['dag_cycle', 8, 23]], ['loop → loop']],
   ['pipeline/unknown-adapter.yaml', [['unknown_adapter', 6, 14]], ['did you mean `shell`?']],
   ['pipeline/unknown-dependency.yaml', [['unknown_dependency', 8, 20], ['unknown_dependency', 8, 27]], ['did you mean `build`?', 'steps of this pipeline: `build`, `test`']],
@@ -98,7 +104,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
     'pipeline/wrong-values.yaml',
     [
       ['wrong_type', 4, 12], ['wrong_type', 6, 9], ['wrong_type', 8, 22], ['wrong_type', 9, 15], ['wrong_type', 11, 13],
-      ['wrong_type', 14, 16], ['wrong_type', 15, 19], ['wrong_type', 16, 21], ['wrong_type', 20, 21], ['wrong_type', 21, 20],
+      ['wrong_type', 14, 16], ['wrong_type', 15, 19], ['wrong_type', 16, 21], ['missing_field', 19, 9], ['wrong_type', 20, 21], ['wrong_type', 21, 20],
     ],
     ['did you mean `prompt`?', 'did you mean `exponential`?', '`fail`, `warn`, `continue`, `skip`, `retry`', 'use letters, digits', 'at most 1'],
   ],

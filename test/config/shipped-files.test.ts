@@ -22,11 +22,14 @@ async function strictly<T>(load: Promise<T>): Promise<T> {
 describe('the shipped files', () => {
   it('wave.yaml loads strictly, with the adapters, personas and runtime the project promises', async () => {
     const manifest = await strictly(loadManifest(join(ROOT, 'wave.yaml'), {}));
-    expect(Object.keys(manifest.value.adapters ?? {})).toEqual(['claude', 'opencode', 'codex', 'gemini', 'llm', 'shell']);
+    expect(Object.keys(manifest.value.adapters ?? {})).toEqual(['claude', 'opencode', 'codex', 'gemini', 'llm']);
     expect(manifest.value.adapters?.llm).toMatchObject({ type: 'llm', base_url: 'http://127.0.0.1:11434/v1' });
     expect(manifest.value.personas?.critic?.adapter).toBe('llm');
-    expect(manifest.value.adapters?.shell).toMatchObject({ type: 'process', binary: 'sh', args: ['-c', '{{prompt}}'] });
-    expect(manifest.value.personas?.shell?.adapter).toBe('shell');
+    // No adapter evaluates a prompt as a shell script: a prompt carries run-time text, which must never become code.
+    for (const [name, adapter] of Object.entries(manifest.value.adapters ?? {})) {
+      expect(adapter.args ?? [], name).not.toEqual(expect.arrayContaining([expect.stringMatching(/\{\{\s*prompt\s*\}\}/)]));
+    }
+    expect(manifest.value.personas?.shell).toBeUndefined();
     for (const role of ['navigator', 'craftsman', 'reviewer']) expect(manifest.value.personas?.[role]?.adapter).toBe('claude');
     expect(manifest.value.runtime).toMatchObject({
       workspace_root: '.wave/workspaces',
@@ -56,8 +59,8 @@ describe('the shipped files', () => {
   it('every persona prompt exists, and the base protocol sits beside them', () => {
     const manifest = parse(readFileSync(join(ROOT, 'wave.yaml'), 'utf8')) as { personas: Record<string, { system_prompt_file: string }> };
     const files = Object.values(manifest.personas).map((p) => p.system_prompt_file);
-    expect(files.sort()).toEqual(['personas/craftsman.md', 'personas/critic.md', 'personas/navigator.md', 'personas/reviewer.md', 'personas/shell.md']);
-    expect(readdirSync(join(ROOT, 'personas')).sort()).toEqual(['base-protocol.md', 'craftsman.md', 'critic.md', 'navigator.md', 'reviewer.md', 'shell.md']);
+    expect(files.sort()).toEqual(['personas/craftsman.md', 'personas/critic.md', 'personas/navigator.md', 'personas/reviewer.md']);
+    expect(readdirSync(join(ROOT, 'personas')).sort()).toEqual(['base-protocol.md', 'craftsman.md', 'critic.md', 'navigator.md', 'reviewer.md']);
   });
 
   it('every shipped YAML file starts with a schema line that points at an existing schema', () => {

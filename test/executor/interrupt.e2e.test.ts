@@ -89,7 +89,7 @@ describe('interrupting and resuming a run', () => {
     const { child, bPid } = await startAndWaitForB(dir);
     const cancel = await runWave(['cancel', latestRun(dir).id], { cwd: dir });
     expect(cancel.code).toBe(0);
-    expect((await child).exitCode).toBe(130);
+    expect((await child).exitCode).toBe(143); // cancel sends SIGTERM: 128 + 15
     expect(latestRun(dir).status).toBe('cancelled');
     await waitFor(() => !isAlive(bPid), 'the step process to be gone', 10_000);
   });

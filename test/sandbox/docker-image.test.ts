@@ -137,9 +137,9 @@ describe.skipIf(!dockerReady)('the sandbox image, built and run by a real Docker
 });
 
 describe('`wave sandbox image` without a daemon', () => {
-  it('exits 2 with sandbox_unavailable and the hint; the default tag is wave-sandbox:local', async () => {
+  it('exits 1 with sandbox_unavailable and the hint; the default tag is wave-sandbox:local', async () => {
     const result = await runWave(['sandbox', 'image'], { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `sandbox_unavailable: cannot build the sandbox image ${DEFAULT_SANDBOX_IMAGE}: connect ENOENT /nonexistent/docker.sock\n  hint: Start the Docker daemon (dockerd) or set DOCKER_HOST.`,
     );

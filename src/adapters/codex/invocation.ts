@@ -1,4 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
+import { promptTooLargeForArgument } from '../argument-limit.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** The provider name Wave declares for an adapter with a base_url. */
@@ -43,10 +44,16 @@ export function codexSettings(config: AdapterRunConfig): Array<[string, string]>
   return settings.map(([key, value]) => [key, toml(value)]);
 }
 
-/** The argv of `codex exec --json`: settings as -c overrides unless an isolated config.toml holds them. */
+/** Whether Codex gets the prompt on stdin (`codex exec -`): one too large for an argument (E2BIG) goes there. */
+export function codexPromptOnStdin(config: AdapterRunConfig): boolean {
+  return promptTooLargeForArgument(config.prompt);
+}
+
+/** The argv of `codex exec --json`: settings as -c overrides unless an isolated config.toml holds them; the prompt last, or `-` when it goes to stdin. */
 export function buildCodexArgs(config: AdapterRunConfig): string[] {
   const overrides = config.adapter.isolated ? [] : codexSettings(config).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
-  return ['exec', '--json', '--skip-git-repo-check', '-C', config.workspace, ...overrides, ...(config.adapter.args ?? []), config.prompt];
+  const prompt = codexPromptOnStdin(config) ? '-' : config.prompt;
+  return ['exec', '--json', '--skip-git-repo-check', '-C', config.workspace, ...overrides, ...(config.adapter.args ?? []), prompt];
 }
 
 /** Codex's environment: the step's env, CODEX_HOME in the attempt when isolated, a placeholder key for a local server. */

@@ -1,4 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
+import { promptTooLargeForArgument } from '../argument-limit.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
@@ -14,10 +15,16 @@ export function geminiSettings(): Record<string, unknown> {
   };
 }
 
-/** The argv of `gemini -p <prompt> --output-format stream-json`, approving tools (--yolo needs --skip-trust). */
+/** Whether Gemini gets the prompt on stdin (headless, as stdin is not a terminal): one too large for an argument (E2BIG) goes there. */
+export function geminiPromptOnStdin(config: AdapterRunConfig): boolean {
+  return promptTooLargeForArgument(config.prompt);
+}
+
+/** The argv of `gemini -p <prompt> --output-format stream-json`, approving tools (--yolo needs --skip-trust); no -p when the prompt goes to stdin. */
 export function buildGeminiArgs(config: AdapterRunConfig): string[] {
   const model = config.model ?? config.adapter.model;
-  return ['-p', config.prompt, '--output-format', 'stream-json', '--yolo', '--skip-trust', ...(model ? ['-m', model] : []), ...(config.adapter.args ?? [])];
+  const prompt = geminiPromptOnStdin(config) ? [] : ['-p', config.prompt];
+  return [...prompt, '--output-format', 'stream-json', '--yolo', '--skip-trust', ...(model ? ['-m', model] : []), ...(config.adapter.args ?? [])];
 }
 
 /** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
+import { promptTooLargeForArgument } from '../argument-limit.js';
 
 /** Variables that keep OpenCode from updating, sharing or downloading anything on its own. */
 export const OPENCODE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({
@@ -20,10 +21,16 @@ export function openCodeModel(config: AdapterRunConfig): string | undefined {
   return config.adapter.baseUrl && !model.startsWith(`${OPENCODE_PROVIDER}/`) ? `${OPENCODE_PROVIDER}/${model}` : model;
 }
 
-/** The argv of `opencode run --format json`; the prompt is the last argument (stdin stays closed). */
+/** Whether OpenCode gets the prompt on stdin (`run` with no message reads it all): one too large for an argument (E2BIG) goes there. */
+export function openCodePromptOnStdin(config: AdapterRunConfig): boolean {
+  return promptTooLargeForArgument(config.prompt);
+}
+
+/** The argv of `opencode run --format json`; the prompt is the last argument (stdin stays closed), or absent when it goes to stdin. */
 export function buildOpenCodeArgs(config: AdapterRunConfig): string[] {
   const model = openCodeModel(config);
-  return ['run', '--format', 'json', ...(model ? ['--model', model] : []), ...(config.adapter.args ?? []), config.prompt];
+  const prompt = openCodePromptOnStdin(config) ? [] : [config.prompt];
+  return ['run', '--format', 'json', ...(model ? ['--model', model] : []), ...(config.adapter.args ?? []), ...prompt];
 }
 
 /** OpenCode's environment: quiet defaults, the step's env over them, XDG folders in the attempt when isolated. */

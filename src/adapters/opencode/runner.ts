@@ -1,15 +1,15 @@
 import type { AgentCli } from '../agent-process.js';
 import type { AdapterRunConfig } from '../types.js';
-import { buildOpenCodeArgs, buildOpenCodeEnv } from './invocation.js';
+import { buildOpenCodeArgs, buildOpenCodeEnv, openCodePromptOnStdin } from './invocation.js';
 import { OpenCodeStream } from './outcome.js';
 import { prepareOpenCodeWorkspace } from './workspace.js';
 
-/** OpenCode as the shared agent runner drives it: `opencode run --format json <prompt>`. */
+/** OpenCode as the shared agent runner drives it: `opencode run --format json <prompt>` (a large prompt on stdin). */
 export const OPENCODE_CLI: AgentCli = {
   defaultBinary: 'opencode',
   async prepare(config: AdapterRunConfig) {
     await prepareOpenCodeWorkspace(config);
-    return { args: buildOpenCodeArgs(config), env: buildOpenCodeEnv(config) };
+    return { args: buildOpenCodeArgs(config), env: buildOpenCodeEnv(config), ...(openCodePromptOnStdin(config) ? { stdin: config.prompt } : {}) };
   },
   stream: () => new OpenCodeStream(),
 };

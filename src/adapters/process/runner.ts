@@ -3,6 +3,7 @@ import { Redactor } from '../../redact.js';
 import { processFailure } from '../spawn-failure.js';
 import { spawnInGroup } from '../spawn.js';
 import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type StreamEvent } from '../types.js';
+import { planShellValues, VALUE_FILES_DIR, writeValueFiles } from './command-values.js';
 import { buildProcessInvocation } from './invocation.js';
 
 /** The part of stdout kept as a command's result text. */
@@ -28,22 +29,37 @@ export class ProcessRunner implements AdapterRunner {
   /** Runs one attempt; resolves with its result and never rejects. */
   async run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
     const started = Date.now();
-    const invocation = buildProcessInvocation(config);
-    if ('missingBinary' in invocation) {
-      return {
-        ...emptyResult(Date.now() - started),
-        failure: {
-          class: 'spawn_failed',
-          message: `adapter "${config.adapter.name}" has no binary to run`,
-          hint: `Set adapters.${config.adapter.name}.binary in the manifest, or make the step a command (exec.type: command).`,
-        },
-      };
+    const shellValues = planShellValues(config.execType === 'command' ? (config.values ?? []) : []);
+    let written;
+    try {
+      written = await writeValueFiles(config.workspace, config.stepId, shellValues.files);
+    } catch (error) {
+      const message = `could not write the command's values into ${VALUE_FILES_DIR} of the workspace: ${error instanceof Error ? error.message : String(error)}`;
+      return { ...emptyResult(Date.now() - started), failure: { class: 'spawn_failed', message } };
     }
+    try {
+      return await this.start(config, shellValues.env, written.prelude, started, signal, onEvent);
+    } finally {
+      await written.remove();
+    }
+  }
+
+  private async start(
+    config: AdapterRunConfig,
+    valueEnv: Record<string, string>,
+    prelude: string,
+    started: number,
+    signal: AbortSignal,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AdapterResult> {
+    const invocation = buildProcessInvocation(config, prelude);
+    if ('failure' in invocation) return { ...emptyResult(Date.now() - started), failure: invocation.failure };
     const spec = {
       command: invocation.command,
       args: invocation.args,
       cwd: config.workspace,
-      env: config.env,
+      // The values come last: a step's own WAVE_VALUE_n must not replace what its command refers to.
+      env: { ...config.env, ...valueEnv },
       stdin: invocation.stdin,
       stdoutPath: join(config.attemptDir, 'stdout'),
       stderrPath: join(config.attemptDir, 'stderr'),

@@ -14,7 +14,6 @@ const SCAFFOLD: ReadonlyArray<{ path: string; schema?: SchemaName }> = [
   { path: 'personas/navigator.md' },
   { path: 'personas/craftsman.md' },
   { path: 'personas/reviewer.md' },
-  { path: 'personas/shell.md' },
   { path: 'personas/critic.md' },
   { path: 'pipelines/review.yaml', schema: 'pipeline' },
 ];

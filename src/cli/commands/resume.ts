@@ -2,6 +2,9 @@ import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline } from '../../config/load.js';
 import { WaveError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
+import { markInterruptedAttempts } from '../../state/interrupted-attempts.js';
+import { isProcessAlive } from '../../state/liveness.js';
+import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
 import { reconcileWithEvents } from '../../state/reconcile-events.js';
@@ -31,45 +34,50 @@ export function registerResume(program: Command): void {
       const projectManifest = await loadManifest(findManifest(process.cwd(), flags.manifest));
       const runsRoot = `${projectManifest.dir}/.wave/runs`;
       const probe = RunStore.open(runsRoot, runArg);
-      const recorded = probe.record;
-      const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
-      const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
-      const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
-      const redactor = runRedactor(plan);
-      const store = RunStore.open(runsRoot, recorded.id, redactor);
-      if (store.record.status === 'running' && store.record.pid && isAlive(store.record.pid) && store.record.pid !== process.pid) {
-        throw new WaveError('invalid_argument', `run ${store.record.id} is still running (pid ${store.record.pid})`, {
-          hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
-        });
+      // One owner per run: taken before the run is read for good or anything is stopped or changed.
+      const lock = await RunLock.acquire(probe.dir, probe.record.id, 'resume');
+      try {
+        process.exitCode = await resumeOwned(runsRoot, probe.record.id, projectManifest, flags, lock);
+      } finally {
+        lock.release();
       }
-      if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
-        throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
-      }
-      const sandbox = await readySandbox(plan);
-      stopOrphanedAttempts(store.record, store.dir);
-      await removeOrphanedContainers(plan, store.record.id);
-      const events = store.readEvents();
-      store.update((r) => {
-        reconcileWithEvents(r, events);
-        resetForResume(r, plan, flags.fromStep);
-      });
-      const selected = selection(plan.steps.map((s) => s.id), recorded.options.steps, recorded.options.exclude);
-      process.exitCode = await driveRun(plan, store, {
-        output: outputModeOf(flags),
-        onFailure: recorded.options.onFailure,
-        selected,
-        keepWorkspaces: recorded.options.keepWorkspaces,
-        redactor,
-        sandbox,
-      });
     });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+/** The resume itself, by the holder of the run's lock. */
+async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awaited<ReturnType<typeof loadManifest>>, flags: ResumeFlags, lock: RunLock): Promise<number> {
+  const recorded = RunStore.open(runsRoot, runId).record;
+  const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
+  const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
+  const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
+  const redactor = runRedactor(plan);
+  const store = RunStore.open(runsRoot, recorded.id, redactor);
+  const { pid, status } = store.record;
+  // A run no lock was ever taken for (an earlier Wave drives it): its recorded pid is the owner.
+  if (!lock.replaced && status === 'running' && pid !== undefined && pid !== process.pid && isProcessAlive(pid)) {
+    throw new WaveError('invalid_argument', `run ${store.record.id} is still running (pid ${pid})`, {
+      hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
+    });
   }
+  if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
+    throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
+  }
+  const sandbox = await readySandbox(plan);
+  stopOrphanedAttempts(store.record, store.dir, lock);
+  await removeOrphanedContainers(plan, store.record.id);
+  const events = store.readEvents();
+  store.update((r) => {
+    reconcileWithEvents(r, events);
+    markInterruptedAttempts(r, store.dir, events);
+    resetForResume(r, plan, flags.fromStep);
+  });
+  const selected = selection(plan.steps.map((s) => s.id), recorded.options.steps, recorded.options.exclude);
+  return driveRun(plan, store, {
+    output: outputModeOf(flags),
+    onFailure: recorded.options.onFailure,
+    selected,
+    keepWorkspaces: recorded.options.keepWorkspaces,
+    redactor,
+    sandbox,
+  });
 }

@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
 import { WaveError } from '../../errors.js';
+import { describeCause } from '../../io-error.js';
 import { describePlan } from '../../plan/describe-plan.js';
 import { buildPlan } from '../../plan/plan.js';
 import { newRunId } from '../../state/run-id.js';
+import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
@@ -46,11 +48,12 @@ export function registerRun(program: Command): void {
       const cwd = process.cwd();
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
-      const input = flags.inputFile ? readFileSync(resolve(cwd, flags.inputFile), 'utf8') : (flags.input ?? pipeline.value.input?.default ?? '');
+      const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
       const selected = selection(plan.steps.map((s) => s.id), flags.steps, flags.exclude);
       if (flags.dryRun) {
-        process.stdout.write(describePlan(plan));
+        // The plan holds what `${VAR}` took from the environment (commands, env, URLs): hidden like everything else.
+        process.stdout.write(runRedactor(plan).redact(describePlan(plan)));
         return;
       }
       const sandbox = await readySandbox(plan);
@@ -66,14 +69,20 @@ export function registerRun(program: Command): void {
         }),
         redactor,
       );
-      process.exitCode = await driveRun(plan, store, {
-        output: outputModeOf(flags),
-        onFailure: flags.onFailure,
-        selected,
-        keepWorkspaces: flags.keepWorkspaces ?? false,
-        redactor,
-        sandbox,
-      });
+      // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
+      const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
+      try {
+        process.exitCode = await driveRun(plan, store, {
+          output: outputModeOf(flags),
+          onFailure: flags.onFailure,
+          selected,
+          keepWorkspaces: flags.keepWorkspaces ?? false,
+          redactor,
+          sandbox,
+        });
+      } finally {
+        lock.release();
+      }
     });
 }
 
@@ -90,4 +99,13 @@ function positiveNumber(value: string): number {
   const n = Number(value);
   if (!(n > 0)) throw new WaveError('invalid_argument', `--timeout expects a positive number of minutes, got \`${value}\``);
   return n;
+}
+
+/** The text of --input-file; a file that cannot be read is a wrong argument, not a fault of the run. */
+function readInputFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new WaveError('invalid_argument', `--input-file ${path}: ${describeCause(cause)}`, { hint: 'Point --input-file at a readable file, or pass the text with --input.', cause });
+  }
 }

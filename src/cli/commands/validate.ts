@@ -6,7 +6,7 @@ import type { Pipeline } from '../../config/pipeline-schema.js';
 import { WaveError, WaveErrors, formatError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
-import { EXIT } from '../exit-codes.js';
+import { exitCodeOfAll } from '../exit-codes.js';
 
 interface ValidateFlags {
   manifest?: string;
@@ -30,7 +30,7 @@ export function registerValidate(program: Command): void {
     .action(async (pipelines: string[], flags: ValidateFlags) => {
       const reports = await validateProject(pipelines, flags.manifest, process.cwd());
       process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
-      if (reports.some((r) => r.errors.length > 0)) process.exitCode = EXIT.invalidInput;
+      if (reports.some((r) => r.errors.length > 0)) process.exitCode = exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
       else await warnUnusableSandbox(flags.manifest, process.cwd());
     });
 }
