@@ -9,7 +9,7 @@ import { LineSplitter } from '../stream/lines.js';
 import { OutputMeter } from '../stream/output-meter.js';
 import { launchLocal } from './launch-local.js';
 import type { Launcher } from './launched-process.js';
-import { endStrayProcesses, type StepOwner } from './stray-processes.js';
+import { endStrayProcesses, sweepMark, type StepOwner } from './stray-processes.js';
 
 /** Characters of combined output kept for a retry's prompt. */
 export const TAIL_CHARS = 2_000;
@@ -150,6 +150,8 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
     return finish({ aborted: true, abortReason: signal.reason, outputError });
   }
 
+  // Only processes started from here on can be the step's: the stray sweep reads no older one.
+  const since = sweepMark();
   const started = await launch(spec);
   if ('error' in started) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
@@ -187,7 +189,7 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   // what left the group (setsid, double forks) but still carries the step's identity in its environment.
   if (termination || (await child.hasLeftovers())) await terminate();
   const owner = spec.owner ?? ownerOf(spec.env);
-  if (owner) await endStrayProcesses(owner);
+  if (owner) await endStrayProcesses(owner, since);
   let drainTimer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([
     child.closed.then(() => true),
