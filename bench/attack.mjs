@@ -8,6 +8,7 @@ import { constants, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectArtifacts } from '../dist/executor/artifacts.js';
+import { FLIPPER, PAYLOADS } from '../test/support/attacks.mjs';
 
 const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const NODE = process.execPath;
@@ -296,19 +297,6 @@ async function killNine() {
 // ---------------------------------------------------------------------------------------------------------------
 // Injection payloads across every step form
 
-/** What an attacker puts in --input, an issue, or an earlier step's output. */
-const PAYLOADS = [
-  '$(touch PWNED)',
-  '`touch PWNED`',
-  "'; touch PWNED; '",
-  '"; touch PWNED; "',
-  'fine\ntouch PWNED\n',
-  'EOF\n$(touch PWNED)\nEOF\ntouch PWNED',
-  '`;touch PWNED;`',
-  "'`;touch PWNED;`'",
-  '{{ input }} {{ steps.gen.output }} $(touch PWNED)',
-  '"$WAVE_VALUE_1" $WAVE_VALUE_2 ${WAVE_VALUE_1} $(touch PWNED)',
-];
 
 /** A process adapter that is no shell: writes its argument (or stdin, for "-") to `got`. */
 const CATCHER = `import { readFileSync, writeFileSync } from 'node:fs';
@@ -395,18 +383,6 @@ async function injection() {
 const COLLECTIONS = 200;
 const BENIGN = 'benign artifact content\n';
 
-// Replaces `<dir>/d` by a symlink to `folder`, then to /etc, as fast as it can: each swap is an atomic rename.
-const FLIPPER = `
-const { symlinkSync, renameSync, rmSync } = require('node:fs');
-const [dir] = process.argv.slice(1);
-const tmp = dir + '/.flip-' + process.pid;
-for (;;) {
-  for (const target of ['folder', '/etc']) {
-    rmSync(tmp, { force: true });
-    symlinkSync(target, tmp);
-    renameSync(tmp, dir + '/d');
-  }
-}`;
 
 async function symlinkRace() {
   const dir = tempDir();

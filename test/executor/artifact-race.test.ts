@@ -10,22 +10,11 @@ import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 import { tempDir } from '../fixtures/workspace/helpers.js';
+import { FLIPPER } from '../support/attacks.mjs';
 
 const HOST_FILE = readFileSync('/etc/passwd', 'utf8');
 const BENIGN = 'benign artifact content\n';
 
-// Replaces `<dir>/d` by a symlink to `folder`, then to /etc, as fast as it can: each swap is an atomic rename.
-const FLIPPER = `
-const { symlinkSync, renameSync, rmSync } = require('node:fs');
-const [dir] = process.argv.slice(1);
-const tmp = dir + '/.flip-' + process.pid;
-for (;;) {
-  for (const target of ['folder', '/etc']) {
-    rmSync(tmp, { force: true });
-    symlinkSync(target, tmp);
-    renameSync(tmp, dir + '/d');
-  }
-}`;
 
 /** Starts the flipping daemon in `dir` and waits until it has flipped at least once. */
 async function startFlipper(dir: string): Promise<ChildProcess> {

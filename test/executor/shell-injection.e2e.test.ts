@@ -10,20 +10,8 @@ import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 import { latestRun, runDirs } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
+import { PAYLOADS } from '../support/attacks.mjs';
 
-/** What an attacker puts in --input, an issue, or an earlier step's output. */
-const PAYLOADS = [
-  '$(touch PWNED)',
-  '`touch PWNED`',
-  "'; touch PWNED; '",
-  '"; touch PWNED; "',
-  'fine\ntouch PWNED\n',
-  'EOF\n$(touch PWNED)\nEOF\ntouch PWNED',
-  '`;touch PWNED;`',
-  "'`;touch PWNED;`'",
-  '{{ input }} {{ steps.gen.output }} $(touch PWNED)',
-  '"$WAVE_VALUE_1" $WAVE_VALUE_2 ${WAVE_VALUE_1} $(touch PWNED)',
-];
 
 /** Writes its argument (or stdin, for "-") to `got` in its working folder: a process adapter that is no shell. */
 const CATCHER = `import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,4 @@
+/** What an attacker puts in --input, an issue, or an earlier step's output. */
+export declare const PAYLOADS: readonly string[];
+/** A node -e script flipping `<dir>/d` between a symlink to `folder` and one to /etc. */
+export declare const FLIPPER: string;

@@ -1,0 +1,28 @@
+// The attacks of the containment tests and bench/attack.mjs, in one place.
+
+/** What an attacker puts in --input, an issue, or an earlier step's output. */
+export const PAYLOADS = [
+  '$(touch PWNED)',
+  '`touch PWNED`',
+  "'; touch PWNED; '",
+  '"; touch PWNED; "',
+  'fine\ntouch PWNED\n',
+  'EOF\n$(touch PWNED)\nEOF\ntouch PWNED',
+  '`;touch PWNED;`',
+  "'`;touch PWNED;`'",
+  '{{ input }} {{ steps.gen.output }} $(touch PWNED)',
+  '"$WAVE_VALUE_1" $WAVE_VALUE_2 ${WAVE_VALUE_1} $(touch PWNED)',
+];
+
+// Replaces `<dir>/d` by a symlink to `folder`, then to /etc, as fast as it can: each swap is an atomic rename.
+export const FLIPPER = `
+const { symlinkSync, renameSync, rmSync } = require('node:fs');
+const [dir] = process.argv.slice(1);
+const tmp = dir + '/.flip-' + process.pid;
+for (;;) {
+  for (const target of ['folder', '/etc']) {
+    rmSync(tmp, { force: true });
+    symlinkSync(target, tmp);
+    renameSync(tmp, dir + '/d');
+  }
+}`;
