@@ -8,7 +8,7 @@ import { constants, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectArtifacts } from '../dist/executor/artifacts.js';
-import { FLIPPER, PAYLOADS } from '../test/support/attacks.mjs';
+import { FLIPPER, PAYLOADS, QUOTED_TEMPLATES } from '../test/support/attacks.mjs';
 
 const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
 const NODE = process.execPath;
@@ -325,15 +325,7 @@ const SOURCES = [
   ['output', '{{ steps.gen.output }}', ['gen']],
 ];
 
-/** Templates inside quotes or a heredoc: wave run must refuse them before any step. */
-const QUOTED = [
-  'echo "{{ input }}" > got',
-  "echo '{{ input }}' > got",
-  'echo "before {{ steps.gen.output }} after" > got',
-  'x="$(echo "{{ input }}")"; echo "$x" > got',
-  'cat <<EOF > got\n{{ input }}\nEOF',
-  "cat <<'EOF' > got\n{{ steps.gen.output }}\nEOF",
-];
+
 
 /** gen prints the payload (and a newline, which output values drop); then one step per form and source. */
 function injectionPipeline() {
@@ -364,7 +356,7 @@ async function injection() {
     created += pwned(dir);
   }
   let refused = 0;
-  for (const template of QUOTED) {
+  for (const template of QUOTED_TEMPLATES) {
     const dir = project({ 'pipelines/p.yaml': pipeline('p', step('gen', { command: `printf '%s' '$(touch PWNED)'` }), step('use', { deps: ['gen'], command: template })) });
     const result = await runWave(dir, ['run', 'p', '--input', PAYLOADS[0], '--output', 'quiet']);
     if (result.code === 2 && result.stderr.includes('template_invalid') && runDirs(dir).length === 0) refused++;
@@ -373,7 +365,7 @@ async function injection() {
   return [
     `injection, ${PAYLOADS.length} payloads × ${FORMS.length} step forms (4 command templates, 2 process adapter prompts) × ${SOURCES.length} sources (--input, a previous step's output):`,
     `${figure('files created by payloads', created)};`,
-    `values delivered intact ${intact} of ${cases} (goal ${cases}), quoted or heredoc templates refused before any step ${refused} of ${QUOTED.length} (goal ${QUOTED.length})`,
+    `values delivered intact ${intact} of ${cases} (goal ${cases}), quoted or heredoc templates refused before any step ${refused} of ${QUOTED_TEMPLATES.length} (goal ${QUOTED_TEMPLATES.length})`,
   ].join(' ');
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { hasExited, parseProcessStat, type ProcessStat } from '../proc-stat.js';
 
 const POLL_MS = 50;
 /** How long to wait for the kernel to finish off a SIGKILLed group. */
@@ -18,13 +19,10 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** State and group of a process from /proc/<pid>/stat, or undefined when it is gone. */
-async function readProcStat(pid: string): Promise<{ state: string; pgid: number } | undefined> {
+/** The /proc stat of a process, read off the main thread, or undefined when it is gone. */
+async function readProcStat(pid: string): Promise<ProcessStat | undefined> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // The command name may contain spaces and parentheses: fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
+    return parseProcessStat(await readFile(`/proc/${pid}/stat`, 'latin1'));
   } catch {
     return undefined;
   }
@@ -39,7 +37,7 @@ export async function isGroupAlive(pgid: number): Promise<boolean> {
   if (!HAS_PROC) return true;
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
   const stats = await Promise.all(pids.map(readProcStat));
-  return stats.some((stat) => stat !== undefined && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X');
+  return stats.some((stat) => stat !== undefined && stat.pgid === pgid && !hasExited(stat));
 }
 
 async function waitForGroupGone(pgid: number, ms: number): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hasExited, readProcessStat } from '../proc-stat.js';
 
 const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/environ') && existsSync('/proc/uptime');
 /** The kernel's clock ticks per second for /proc times (USER_HZ), 100 on every Linux Wave runs on. */
@@ -43,18 +44,6 @@ function pidsSince(mark: SweepMark): string[] {
   return readdirSync('/proc').filter((name) => /^\d+$/.test(name));
 }
 
-/** State and start time (ticks since boot) of a process, or undefined when it is gone. */
-function readStat(pid: string): { state: string; started: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name may contain spaces and parentheses: fields start after the last ')', at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', started: Number(fields[19]) };
-  } catch {
-    return undefined;
-  }
-}
-
 function environOf(pid: string): string[] {
   try {
     return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
@@ -74,9 +63,9 @@ export function stepProcesses(owner: StepOwner, mark: SweepMark = { ticks: 0, la
   const found: number[] = [];
   for (const pid of pidsSince(mark)) {
     if (Number(pid) === process.pid) continue;
-    const stat = readStat(pid);
+    const stat = readProcessStat(pid);
     // The start time guards against pids that wrapped around; a tick of slack, as they are rounded down.
-    if (!stat || stat.state === 'Z' || stat.state === 'X' || stat.started < mark.ticks - 1) continue;
+    if (!stat || hasExited(stat) || stat.startTime < mark.ticks - 1) continue;
     const environ = environOf(pid);
     if (marks.every((mark) => environ.includes(mark))) found.push(Number(pid));
   }

@@ -10,7 +10,7 @@ import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 import { latestRun, runDirs } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
-import { PAYLOADS } from '../support/attacks.mjs';
+import { PAYLOADS, QUOTED_TEMPLATES } from '../support/attacks.mjs';
 
 
 /** Writes its argument (or stdin, for "-") to `got` in its working folder: a process adapter that is no shell. */
@@ -96,16 +96,7 @@ describe('shell injection: no value ever becomes shell text', () => {
     afterEach(() => scratch && rmSync(scratch, { recursive: true, force: true }));
 
     // What validate refuses, run anyway: quotes and heredocs change how the value reads, never whether it runs.
-    const QUOTED = [
-      'echo "{{ input }}" > got',
-      "echo '{{ input }}' > got",
-      'echo "before {{ steps.gen.output }} after" > got',
-      'x="$(echo "{{ input }}")"; echo "$x" > got',
-      'cat <<EOF > got\n{{ input }}\nEOF',
-      "cat <<'EOF' > got\n{{ steps.gen.output }}\nEOF",
-    ];
-
-    it.each(QUOTED)('%j: 0 payloads execute', async (template) => {
+    it.each(QUOTED_TEMPLATES)('%j: 0 payloads execute', async (template) => {
       scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
       const step = { id: 'use', execType: 'command' } as PlannedStep;
       const runner = new ProcessRunner();

@@ -138,7 +138,8 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: containment', (bac
       expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
       expect(latestRun(project).steps.step!.status).toBe('completed');
       expect(execFileSync('docker', ['ps', '-aq', '--filter', `label=wave.run=${latestRun(project).id}`], { encoding: 'utf8' }).trim()).toBe('');
-      expect(processesWith(`sleep ${nap}`)).toEqual([]);
+      const left = processesWith(`sleep ${nap}`);
+      expect(left, execFileSync('ps', ['-eo', 'pid,ppid,stat,lstart,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(nap) || /bwrap|wave\.cjs/.test(l)).join('\n')).toEqual([]);
     });
   });
 });

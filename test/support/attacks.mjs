@@ -14,6 +14,16 @@ export const PAYLOADS = [
   '"$WAVE_VALUE_1" $WAVE_VALUE_2 ${WAVE_VALUE_1} $(touch PWNED)',
 ];
 
+/** Templates inside quotes or a heredoc of a command: what validate refuses, and what must stay inert if run anyway. */
+export const QUOTED_TEMPLATES = [
+  'echo "{{ input }}" > got',
+  "echo '{{ input }}' > got",
+  'echo "before {{ steps.gen.output }} after" > got',
+  'x="$(echo "{{ input }}")"; echo "$x" > got',
+  'cat <<EOF > got\n{{ input }}\nEOF',
+  "cat <<'EOF' > got\n{{ steps.gen.output }}\nEOF",
+];
+
 // Replaces `<dir>/d` by a symlink to `folder`, then to /etc, as fast as it can: each swap is an atomic rename.
 export const FLIPPER = `
 const { symlinkSync, renameSync, rmSync } = require('node:fs');
