@@ -325,8 +325,6 @@ const SOURCES = [
   ['output', '{{ steps.gen.output }}', ['gen']],
 ];
 
-
-
 /** gen prints the payload (and a newline, which output values drop); then one step per form and source. */
 function injectionPipeline() {
   const gen = step('gen', { command: 'cat payload.txt; echo', more: ['workspace: { mount: [{ source: payload.txt }] }'] });
