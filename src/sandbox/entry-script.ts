@@ -14,13 +14,15 @@ function listeningLine(port: number): string {
 }
 
 /**
- * The script every sandboxed process starts through: one socat per forward (127.0.0.1:<port> inside -> a unix socket
+ * The script every sandboxed process starts through: one socat per forward, tied to the step's program (127.0.0.1:<port> inside -> a unix socket
  * Wave serves outside, since the sandbox has no network), a wait until each listens, then `exec "$@"` so the step's
  * program is the process Wave watches.
  */
 export function entryScript(forwards: readonly InsideForward[]): string {
+  // Each forwarder dies with its parent, which `exec` makes the step's program: a forwarder left running would keep
+  // the sandbox alive after the program ended (seen when Wave itself was killed).
   const start = forwards.map(
-    (f) => `socat TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>/dev/null &`,
+    (f) => `setpriv --pdeathsig KILL socat TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>/dev/null &`,
   );
   const ready = forwards.map((f) => `grep -q '${listeningLine(f.port)}' /proc/net/tcp`).join(' && ');
   return [
