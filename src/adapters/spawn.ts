@@ -182,6 +182,8 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
     void terminate();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
+  // A cancel that landed while the process was being launched (a container start takes a while) fires no event.
+  if (signal?.aborted) onAbort();
 
   const [exitCode, exitSignal] = await child.exited;
   hasExited = true;

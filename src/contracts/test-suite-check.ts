@@ -38,6 +38,7 @@ export async function checkTestSuite(contract: PlannedContract, env: CheckEnviro
   const stop = () => void (child.pid !== undefined && terminateGroup(child.pid, 2000));
   const timer = setTimeout(() => ((timedOut = true), stop()), timeout);
   env.signal.addEventListener('abort', stop, { once: true });
+  if (env.signal.aborted) stop();
   const result = await child;
   clearTimeout(timer);
   env.signal.removeEventListener('abort', stop);

@@ -3,6 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { Launcher } from '../../src/adapters/launched-process.js';
+import { launchLocal } from '../../src/adapters/launch-local.js';
 import { spawnInGroup, type SpawnSpec } from '../../src/adapters/spawn.js';
 import { Redactor } from '../../src/redact.js';
 import { waitFor } from '../support/wait.js';
@@ -85,6 +87,18 @@ describe('spawnInGroup: killing the process group', () => {
     expect(result.pid).toBeUndefined();
     await expect(stat(marker)).rejects.toThrow();
     expect(await readFile(join(dir, 'attempt', 'stdout'), 'utf8')).toBe('');
+  });
+
+  it('stops a process whose cancel landed while it was being launched', async () => {
+    const controller = new AbortController();
+    const launchThenCancel: Launcher = async (launched) => {
+      const started = await launchLocal(launched);
+      controller.abort({ class: 'aborted', message: 'cancelled during the launch' });
+      return started;
+    };
+    const result = await spawnInGroup(spec('/bin/sh', ['-c', 'sleep 60'], { onSpawn: (pid) => groups.push(pid) }), controller.signal, launchThenCancel);
+    expect(result).toMatchObject({ aborted: true, abortReason: { message: 'cancelled during the launch' } });
+    expect(isRunning(result.pid!)).toBe(false);
   });
 });
 
