@@ -1,28 +1,13 @@
 import { z } from 'zod';
-import type { Failure, FailureClass, StreamEvent, TokenUsage } from './adapters/types.js';
+import type { StreamEvent } from './adapters/types.js';
+import type { Failure } from './core/failure.js';
+import { FAILURE_CLASSES, type FailureClass } from './core/error-codes.js';
+import type { TokenUsage } from './core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from './events.js';
 
-/** Every FailureClass, as a value (the type lives in src/adapters/types.ts). */
-export const FAILURE_CLASSES = [
-  'spawn_failed',
-  'auth_failed',
-  'rate_limited',
-  'server_error',
-  'context_exhausted',
-  'max_turns',
-  'budget_exhausted',
-  'timeout',
-  'stalled',
-  'aborted',
-  'non_zero_exit',
-  'artifact_missing',
-  'artifact_path_invalid',
-  'contract_failed',
-  'extract_failed',
-  'limit_exceeded',
-] as const satisfies readonly FailureClass[];
-
 const Count = z.number().int().nonnegative();
+
+const FailureClassSchema = z.enum(FAILURE_CLASSES as [FailureClass, ...FailureClass[]]);
 
 export const TokenUsageSchema = z
   .strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count })
@@ -30,14 +15,13 @@ export const TokenUsageSchema = z
 
 export const FailureSchema = z
   .strictObject({
-    class: z.enum(FAILURE_CLASSES),
+    class: FailureClassSchema,
     message: z.string(),
     hint: z.string().optional(),
     retryAfterMs: z.number().nonnegative().optional(),
   })
   .describe('Why an attempt failed.');
 
-const FailureClassSchema = z.enum(FAILURE_CLASSES);
 
 /** A parsed agent stream event as stored (raw `output` byte counts are never stored). */
 export const StreamEventSchema = z.discriminatedUnion('kind', [

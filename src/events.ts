@@ -1,4 +1,6 @@
-import type { Failure, StreamEvent, TokenUsage } from './adapters/types.js';
+import type { StreamEvent } from './adapters/types.js';
+import type { Failure } from './core/failure.js';
+import type { TokenUsage } from './core/tokens.js';
 
 /** The version of the event format; bumped when a field changes meaning. */
 export const EVENT_VERSION = 1;

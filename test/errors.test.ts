@@ -1,19 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, WaveError, formatError } from '../src/errors.js';
+import { WaveError, formatError } from '../src/errors.js';
+import { exitCodeOf } from '../src/cli/exit-codes.js';
+import { ERROR_CODES, FAILURE_CLASSES, isFailureClass, isRetried, type ErrorCode } from '../src/core/error-codes.js';
 import { ROOT } from './support/cli.js';
 
 describe('error codes', () => {
-  it('documents every code in the README error table', () => {
+  it('documents every code in the README error table, with its exit code and its retry', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const documented = [...readme.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d+) \| ([^|]+) \|/gm)].map((m) => [m[1], Number(m[2]), m[3]!.trim()]);
+    const expected = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [
+      code,
+      exitCodeOf(code),
+      isFailureClass(code) ? (isRetried(code) ? 'retried' : 'not retried') : '—',
+    ]);
+    expect(rows).toEqual(expected);
+  });
+
+  it('lets a step fail with the classes its agents report, and never retries what a new attempt cannot fix', () => {
+    expect(FAILURE_CLASSES).toEqual(expect.arrayContaining(['max_turns', 'budget_exhausted', 'template_invalid', 'mount_modified', 'io_error']));
+    expect(FAILURE_CLASSES).not.toContain('dag_cycle');
+    expect(FAILURE_CLASSES.filter((c) => !isRetried(c)).sort()).toEqual(
+      ['aborted', 'auth_failed', 'contract_failed', 'internal', 'io_error', 'mount_modified', 'sandbox_unavailable', 'spawn_failed', 'template_invalid', 'workspace_failed'].sort(),
+    );
   });
 
   it('formats location, code, message and hint', () => {
-    const error = new WaveError('dag_cycle', 'a → b → a', { location: { file: 'p.yaml', line: 3, column: 5 }, hint: 'break the cycle' });
-    expect(formatError(error)).toBe('p.yaml:3:5: dag_cycle: a → b → a\n  hint: break the cycle');
-    expect(error.toJSON()).toEqual({ code: 'dag_cycle', file: 'p.yaml', line: 3, column: 5, message: 'a → b → a', hint: 'break the cycle' });
+    const error = new WaveError('dag_cycle', 'a → b → a', { location: { file: 'p.yaml', line: 3, column: 5 }, hint: 'Break the cycle.' });
+    expect(formatError(error)).toBe('p.yaml:3:5: dag_cycle: a → b → a\n  hint: Break the cycle.');
+    expect(error.toJSON()).toEqual({ code: 'dag_cycle', file: 'p.yaml', line: 3, column: 5, message: 'a → b → a', hint: 'Break the cycle.' });
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AdapterType } from '../config/manifest-schema.js';
-import type { ResolvedAdapter } from './types.js';
+import type { AdapterType } from '../core/resolved-adapter.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 
 /** How an adapter reaches its model: a local/explicit base URL, an API key, or the user's own CLI login. */
 export interface AccessMode {
@@ -16,6 +16,7 @@ export const KEY_VARIABLES: Partial<Record<AdapterType, string[]>> = {
   opencode: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'],
   codex: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
   gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  cursor: ['CURSOR_API_KEY'],
 };
 
 /** The login files each CLI keeps under the user's home (or its own config home variable). */
@@ -67,6 +68,8 @@ const MODEL_ENDPOINTS: Partial<Record<AdapterType, { variables: string[]; fallba
   codex: { variables: ['OPENAI_BASE_URL'], fallback: 'https://api.openai.com/v1' },
   gemini: { variables: ['GOOGLE_GEMINI_BASE_URL'], fallback: 'https://generativelanguage.googleapis.com' },
   opencode: { variables: [] },
+  // cursor-agent has no base-URL option: it always talks to Cursor's own API.
+  cursor: { variables: [], fallback: 'https://api2.cursor.sh' },
 };
 
 /** The model endpoints an adapter's process talks to: its base_url, the base-URL variables it is given, else the CLI's default. */

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
-import type { AdapterType } from '../config/manifest-schema.js';
+import type { AdapterType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
-import { CLI_PACKAGES, resolveBinary } from './binary.js';
+import { CLI_INSTALLERS, CLI_PACKAGES, resolveBinary } from './binary.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from './spawn-failure.js';
-import { spawnInGroup, type SpawnResult } from './spawn.js';
-import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type Failure, type StreamEvent, type TokenUsage } from './types.js';
+import { spawnInGroup } from './spawn.js';
+import type { SpawnResult } from './spawn-spec.js';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
+import { NO_TOKENS, priceTableCost } from '../core/tokens.js';
+import type { Failure } from '../core/failure.js';
 
 /** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */
 export interface AgentInvocation {
@@ -24,6 +27,8 @@ export interface AgentStream {
   line(line: string): StreamEvent[];
   /** The outcome once the process has exited on its own. */
   finish(spawn: SpawnResult): AgentOutcome;
+  /** Non-blank stdout lines that were not JSON objects: counted into the result's skippedLines. */
+  readonly malformedLines?: number;
 }
 
 /** One agent CLI as the shared runner sees it. */
@@ -35,21 +40,16 @@ export interface AgentCli {
   stream(config: AdapterRunConfig): AgentStream;
 }
 
-/** A spawn_failed Failure for a binary that is not installed, naming the npm package that provides it. */
+/** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */
 export function missingBinaryFailure(binary: string, defaultBinary: string, adapterName: string): Failure {
   const pkg = CLI_PACKAGES[defaultBinary];
+  const installer = CLI_INSTALLERS[defaultBinary];
+  const install = pkg ? `Install it: npm install --save-dev ${pkg} (or globally with -g), or set` : installer ? `Install it: ${installer}, or set` : 'Set';
   return {
     class: 'spawn_failed',
     message: `could not start "${binary}": not found on PATH or in node_modules/.bin`,
-    hint: `${pkg ? `Install it: npm install --save-dev ${pkg} (or globally with -g), or set` : 'Set'} adapters.${adapterName}.binary to its full path.`,
+    hint: `${install} adapters.${adapterName}.binary to its full path.`,
   };
-}
-
-/** Cost from the manifest's price table (US dollars per million tokens), when the CLI reports none. */
-export function priceTableCost(tokens: TokenUsage, prices: AdapterRunConfig['adapter']['prices']): number | undefined {
-  if (!prices) return undefined;
-  const perToken = (price: number | undefined, count: number) => ((price ?? 0) * count) / 1_000_000;
-  return perToken(prices.input, tokens.input) + perToken(prices.output, tokens.output) + perToken(prices.cache_read, tokens.cacheRead) + perToken(prices.cache_write, tokens.cacheWrite);
 }
 
 /**
@@ -96,6 +96,7 @@ export async function runAgentCli(
     stderrPath: join(config.attemptDir, 'stderr'),
     redactor,
     graceMs: config.graceMs,
+    drainMs: config.drainMs,
     maxLineBytes: config.maxLineBytes,
     onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
     onLine: (line: string, from: 'stdout' | 'stderr') => {
@@ -104,7 +105,7 @@ export async function runAgentCli(
     onSpawn: config.onSpawn,
   };
   const result = await (config.spawn ?? spawnInGroup)(spec, signal);
-  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines: result.skippedLines, outputTail: result.tail };
+  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines: result.skippedLines + (stream.malformedLines ?? 0), outputTail: result.tail };
   if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
   if (result.outputError) return failed(outputFailure(result.outputError), base);
   if (result.aborted) return failed(abortFailure(result.abortReason), base);
@@ -129,15 +130,6 @@ export function exitedWithoutResult(spawn: SpawnResult, label: string): Failure 
   const how = spawn.exitCode === null ? `was killed by ${spawn.signal ?? 'a signal'}` : `exited with code ${spawn.exitCode}`;
   const stderr = spawn.stderrTail.trim().slice(-1_000);
   return { class: 'non_zero_exit', message: `${label} ${how} without a result${stderr ? `:\n${stderr}` : ''}` };
-}
-
-/** The failure class of an HTTP status the model API answered with, when it decides one. */
-export function httpStatusClass(status: number | undefined): Failure['class'] | undefined {
-  if (status === undefined) return undefined;
-  if (status === 401 || status === 403) return 'auth_failed';
-  if (status === 429) return 'rate_limited';
-  if (status >= 500 && status < 600) return 'server_error';
-  return undefined;
 }
 
 /** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { LaunchedProcess, Launcher } from './launched-process.js';
-import { isGroupAlive, terminateGroup, trackGroup } from './kill-group.js';
+import { isGroupAlive } from '../core/liveness.js';
+import { terminateGroup, trackGroup } from '../core/process-group.js';
 
 /** Starts a spec as a host process leading its own process group. */
 export const launchLocal: Launcher = async (spec) => {

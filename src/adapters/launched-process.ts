@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { SpawnSpec } from './spawn.js';
+import type { SpawnSpec } from './spawn-spec.js';
 
 /** A started process as spawnInGroup drives it: a host process group, or a container. */
 export interface LaunchedProcess {

@@ -4,6 +4,7 @@ import { LlmRunner } from './llm/runner.js';
 import { AgentCliRunner } from './agent-process.js';
 import { CLAUDE_CLI } from './claude/runner.js';
 import { CODEX_CLI } from './codex/runner.js';
+import { CURSOR_CLI } from './cursor/runner.js';
 import { GEMINI_CLI } from './gemini/runner.js';
 import { OPENCODE_CLI } from './opencode/runner.js';
 import { ProcessRunner } from './process/runner.js';
@@ -47,5 +48,6 @@ export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRe
     .register(new AgentCliRunner('claude', CLAUDE_CLI, options))
     .register(new AgentCliRunner('opencode', OPENCODE_CLI, options))
     .register(new AgentCliRunner('codex', CODEX_CLI, options))
-    .register(new AgentCliRunner('gemini', GEMINI_CLI, options));
+    .register(new AgentCliRunner('gemini', GEMINI_CLI, options))
+    .register(new AgentCliRunner('cursor', CURSOR_CLI, options));
 }

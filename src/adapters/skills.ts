@@ -1,8 +1,8 @@
 import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WaveError } from '../errors.js';
-import type { AdapterType } from '../config/manifest-schema.js';
-import type { ResolvedPersona } from './types.js';
+import type { AdapterType } from '../core/resolved-adapter.js';
+import type { ResolvedPersona } from '../core/resolved-adapter.js';
 
 /** The file Wave leaves in every skill folder it installs: only folders carrying it are ever replaced or removed. */
 export const SKILL_MARKER_FILE = '.wave-skill';

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { describeCause, diskFaultHint } from '../io-error.js';
 import type { Redactor } from '../redact.js';
 import { ARGUMENT_MAX_BYTES } from './argument-limit.js';
-import type { Failure, FailureClass } from './types.js';
-import type { SpawnResult, SpawnSpec } from './spawn.js';
+import type { Failure } from '../core/failure.js';
+import type { FailureClass } from '../core/error-codes.js';
+import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
 const ABORT_CLASSES: ReadonlySet<FailureClass> = new Set(['timeout', 'stalled', 'aborted']);
 const STDERR_IN_MESSAGE_CHARS = 1_000;
@@ -32,7 +33,7 @@ export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec,
     return {
       class: 'spawn_failed',
       message: `could not start "${spec.command}": not found`,
-      hint: `Install ${spec.command} or set the adapter's binary to its full path; PATH searched: ${spec.env.PATH ?? '(PATH is not set)'}`,
+      hint: `Install ${spec.command} or set the adapter's binary to its full path (PATH searched: ${spec.env.PATH ?? 'none, PATH is not set'}).`,
     };
   }
   if (error.code === 'E2BIG') {

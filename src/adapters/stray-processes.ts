@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { hasExited, readProcessStat } from '../proc-stat.js';
+import { hasExited, readProcessStat } from '../core/proc-stat.js';
+import { sleep } from '../core/sleep.js';
 
 const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/environ') && existsSync('/proc/uptime');
 /** The kernel's clock ticks per second for /proc times (USER_HZ), 100 on every Linux Wave runs on. */
@@ -90,6 +91,6 @@ export async function endStrayProcesses(owner: StepOwner, mark?: SweepMark): Pro
         // Already gone.
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }

@@ -1,42 +1,8 @@
-import type { AdapterType } from '../config/manifest-schema.js';
-import type { SpawnResult, SpawnSpec } from './spawn.js';
-
-/** Why an attempt failed; decides what happens next (retry, wait, fall back, stop). */
-export type FailureClass =
-  | 'spawn_failed'
-  | 'auth_failed'
-  | 'rate_limited'
-  | 'server_error'
-  | 'context_exhausted'
-  | 'max_turns'
-  | 'budget_exhausted'
-  | 'timeout'
-  | 'stalled'
-  | 'aborted'
-  | 'non_zero_exit'
-  | 'artifact_missing'
-  | 'artifact_path_invalid'
-  | 'contract_failed'
-  | 'extract_failed'
-  | 'limit_exceeded';
-
-export interface Failure {
-  class: FailureClass;
-  message: string;
-  hint?: string;
-  /** For rate_limited: how long the provider asked us to wait. */
-  retryAfterMs?: number;
-}
-
-/** Tokens kept separate, as the providers report them. */
-export interface TokenUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-export const NO_TOKENS: TokenUsage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+import type { FailureClass } from '../core/error-codes.js';
+import type { Failure } from '../core/failure.js';
+import type { AdapterType, ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
+import type { TokenUsage } from '../core/tokens.js';
+import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
 /** One typed event parsed from an agent's stream (or produced by a runner). */
 export type StreamEvent =
@@ -51,33 +17,6 @@ export type StreamEvent =
   | { kind: 'result'; ok: boolean; text?: string; subtype?: string; tokens?: TokenUsage; costUsd?: number }
   /** Raw output arrived (bytes only, throttled): keeps the stall watchdog fed, never stored. */
   | { kind: 'output'; bytes: number };
-
-/** The resolved adapter a step runs on. */
-export interface ResolvedAdapter {
-  name: string;
-  type: AdapterType;
-  binary?: string;
-  args?: string[];
-  model?: string;
-  env: Record<string, string>;
-  isolated: boolean;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  prices?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
-}
-
-/** The persona a step runs as, with its prompt already read from disk. */
-export interface ResolvedPersona {
-  name: string;
-  systemPrompt: string;
-  allowedTools: string[];
-  deniedTools: string[];
-  /** The persona's own sandbox.allowed_domains (the manifest's defaults are added by the executor). */
-  allowedDomains: string[];
-  skills: string[];
-  /** Absolute folder holding one sub-folder per skill (`<manifestDir>/skills`); absent when unknown. */
-  skillsDir?: string;
-}
 
 /** Everything a runner needs for one attempt; the executor builds it, the runner never reads config. */
 export interface AdapterRunConfig {
@@ -104,6 +43,8 @@ export interface AdapterRunConfig {
   env: Record<string, string>;
   /** Grace between SIGTERM and SIGKILL to the process group. */
   graceMs: number;
+  /** How long a stopped process's output pipes are still read (runtime.timeouts.stdout_drain_seconds). */
+  drainMs?: number;
   /** Lines longer than this are counted and skipped. */
   maxLineBytes: number;
   /** Told the pid of the process-group leader once it starts, so a later resume can stop an orphan. */
@@ -132,6 +73,6 @@ export interface AdapterResult {
 
 /** The socket every adapter plugs into. `signal` aborts: the runner kills its process group and resolves. */
 export interface AdapterRunner {
-  readonly type: AdapterType | 'mock';
+  readonly type: AdapterType;
   run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult>;
 }

@@ -1,3 +1,4 @@
+import { WaveError } from '../errors.js';
 import type { OutputMode } from '../report/sink.js';
 
 /** Parses a comma-separated list of step ids. */
@@ -8,4 +9,16 @@ export function stepList(value: string): string[] {
 /** --json wins over --output. */
 export function outputModeOf(flags: { output: OutputMode; json?: boolean }): OutputMode {
   return flags.json ? 'json' : flags.output;
+}
+
+/** Refuses a step id the pipeline does not have. */
+export function requireStep(all: readonly string[], id: string): void {
+  if (!all.includes(id)) throw new WaveError('invalid_argument', `no step \`${id}\` in this pipeline`, { hint: `Name one of its steps: ${all.join(', ')}.` });
+}
+
+/** The steps to run given --steps and --exclude (shared by run and resume); unknown ids are an error. */
+export function selection(all: string[], steps?: string[], exclude?: string[]): Set<string> | undefined {
+  for (const id of [...(steps ?? []), ...(exclude ?? [])]) requireStep(all, id);
+  if (!steps && !exclude) return undefined;
+  return new Set((steps ?? all).filter((id) => !exclude?.includes(id)));
 }

@@ -6,7 +6,7 @@ import { executeRun } from '../executor/run-pipeline.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
-import { runSecretValues } from '../plan/run-secrets.js';
+import { runSecretValues } from '../executor/run-secrets.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunStore } from '../state/run-store.js';

@@ -48,7 +48,7 @@ export function expandEnvInDocument(source: YamlSource, env: NodeJS.ProcessEnv, 
         errors.push(
           new WaveError('env_unset', `\${${name}} is not set and has no default`, {
             location: positionAt(source, node.range?.[0] ?? 0),
-            hint: `set ${name}, give a default with \${${name}:-value}, or write $\${${name}} for a literal \${${name}} (e.g. in a shell command)`,
+            hint: `Set ${name}, give a default with \${${name}:-value}, or write $\${${name}} for a literal \${${name}} (e.g. in a shell command).`,
           }),
         );
       }

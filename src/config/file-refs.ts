@@ -17,6 +17,6 @@ export function missingFile(value: unknown, manifestDir: string, subject: string
   if (existsSync(absolute)) return undefined;
   return new WaveError('file_not_found', `${subject} \`${value}\`, which does not exist (looked for ${absolute})`, {
     location,
-    hint: 'paths are relative to the folder of wave.yaml, not to the current directory',
+    hint: 'Paths are relative to the folder of wave.yaml, not to the current directory.',
   });
 }

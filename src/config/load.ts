@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { SourceLocation } from '../errors.js';
 import type { EnvTaken } from './env-expand.js';
 import { checkManifestReferences } from './manifest-checks.js';
-import { ManifestSchema, type AdapterConfig, type AdapterType, type Manifest } from './manifest-schema.js';
+import { ManifestSchema, type Manifest } from './manifest-schema.js';
 import { checkPipelineReferences } from './pipeline-checks.js';
 import { PipelineSchema, type Pipeline } from './pipeline-schema.js';
 import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
@@ -25,13 +25,7 @@ export interface Located<T> {
   envTaken: Readonly<EnvTaken>;
 }
 
-const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ['claude', 'opencode', 'codex', 'gemini', 'llm'];
-
-/** An adapter's runner: its explicit `type`, else its name when that names one (claude, …, llm), else process. */
-export function adapterTypeOf(name: string, adapter: AdapterConfig): AdapterType {
-  if (adapter.type) return adapter.type;
-  return NAMED_ADAPTER_TYPES.find((type) => type === name) ?? 'process';
-}
+export { adapterTypeOf } from './adapter-type.js';
 
 /** Reads a manifest and reports every problem in it; never throws. */
 export async function readManifest(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigRead<Manifest>> {

@@ -4,8 +4,8 @@ import { positionAt, type YamlSource } from './yaml-source.js';
 
 /** Finds where a value (or its key) sits in the YAML file, by its path in the parsed value. */
 export interface Locator {
-  /** Position of the value at `path`; falls back to its key, then to the nearest parent. */
-  locate(path: readonly PropertyKey[]): SourceLocation;
+  /** Position of the value at `path`; falls back to its key, then to the nearest parent. Safe to pass around unbound. */
+  locate: (path: readonly PropertyKey[]) => SourceLocation;
   /** Position of the key of the value at `path`; falls back like `locate`. */
   locateKey(path: readonly PropertyKey[]): SourceLocation;
 }

@@ -1,25 +1,28 @@
 import { WaveError } from '../errors.js';
+import { adapterErrors } from './adapter-checks.js';
 import { parseEgressPattern } from './egress-pattern.js';
 import { missingFile } from './file-refs.js';
 import { skillErrors } from './skill-refs.js';
+import { temperatureErrors } from './temperature-check.js';
 import type { Locator } from './locator.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from './value-path.js';
 
 /**
  * Cross-references inside a manifest, checked on the raw value so they are found even when the
- * schema check failed elsewhere: adapters named by personas, fallbacks and extract; prompt files; egress allowlists.
+ * schema check failed elsewhere: adapters named by personas, fallbacks and extract; prompt files; egress allowlists;
+ * adapter settings their CLI cannot honour.
  */
 export function checkManifestReferences(root: unknown, manifestDir: string, locator: Locator): WaveError[] {
   if (!isRecord(root)) return [];
   const adapters = isRecord(root.adapters) ? Object.keys(root.adapters) : [];
-  const errors: WaveError[] = [];
+  const errors: WaveError[] = adapterErrors(root.adapters, locator);
   const adapterRef = (value: unknown, path: Path, who: string) => {
     if (typeof value !== 'string' || adapters.includes(value)) return;
     errors.push(
       new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, which \`adapters\` does not declare`, {
         location: locator.locate(path),
-        hint: didYouMean(value, adapters, 'declared adapters'),
+        hint: didYouMean(value, adapters, 'Declared adapters'),
       }),
     );
   };
@@ -47,7 +50,7 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
         errors.push(
           new WaveError('unknown_adapter', `\`runtime.fallbacks\` names adapter \`${from}\`, which \`adapters\` does not declare`, {
             location: locator.locateKey(at),
-            hint: didYouMean(from, adapters, 'declared adapters'),
+            hint: didYouMean(from, adapters, 'Declared adapters'),
           }),
         );
       }
@@ -55,6 +58,7 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
     }
   }
   if (isRecord(root.extract)) adapterRef(root.extract.adapter, ['extract', 'adapter'], '`extract`');
+  errors.push(...temperatureErrors(root, locator));
   return errors;
 }
 

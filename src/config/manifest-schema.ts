@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { ADAPTER_TYPES } from '../core/resolved-adapter.js';
 import { Duration, EnvMap, Permissions, StringList } from './common-schema.js';
-
-export const ADAPTER_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'process', 'llm'] as const;
-export type AdapterType = (typeof ADAPTER_TYPES)[number];
 
 export const Prices = z
   .strictObject({
@@ -15,7 +13,7 @@ export const Prices = z
 
 export const AdapterSchema = z
   .strictObject({
-    type: z.enum(ADAPTER_TYPES).optional().describe('Which runner drives this adapter; defaults from the adapter\'s name (claude, opencode, codex, gemini, llm), else process.'),
+    type: z.enum(ADAPTER_TYPES).optional().describe('Which runner drives this adapter; defaults from the adapter\'s name (claude, opencode, codex, gemini, cursor, llm), else process.'),
     binary: z.string().optional().describe('The executable, found on PATH or in node_modules/.bin.'),
     args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
     model: z.string().optional().describe('The model used when the persona and step name none.'),
@@ -27,7 +25,7 @@ export const AdapterSchema = z
     prices: Prices.optional(),
     mode: z.string().optional().describe('Accepted for Wave compatibility (headless is the only mode).'),
     output_format: z.string().optional().describe('Accepted for Wave compatibility; Wave always reads the CLI\'s stream format.'),
-    project_files: StringList.optional().describe('Accepted for Wave compatibility.'),
+    project_files: StringList.optional().describe('Accepted for Wave compatibility: Wave lists them and reads them nowhere.'),
     default_permissions: Permissions.optional(),
   })
   .describe('An agent CLI, a plain process or an HTTP model.');
@@ -38,7 +36,7 @@ export const PersonaSchema = z
     description: z.string().optional(),
     system_prompt_file: z.string().optional().describe('A Markdown file with the persona\'s instructions, relative to the manifest.'),
     model: z.string().optional(),
-    temperature: z.number().min(0).max(2).optional(),
+    temperature: z.number().min(0).max(2).optional().describe('Sampling temperature: sent by llm adapters, written into opencode.json (OpenCode) and, with isolated: true, Gemini CLI\'s settings; refused for claude, codex and process adapters, which take none.'),
     permissions: Permissions.optional(),
     sandbox: z
       .strictObject({ allowed_domains: StringList.optional().describe('Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.') })
@@ -53,22 +51,10 @@ export const TimeoutsSchema = z
   .strictObject({
     step_default_minutes: z.number().positive().optional(),
     process_grace_seconds: z.number().nonnegative().optional(),
-    stdout_drain_seconds: z.number().nonnegative().optional(),
+    stdout_drain_seconds: z.number().nonnegative().optional().describe('How long a stopped step\'s output is still read before its pipes are closed; default 5.'),
     retry_max_delay_seconds: z.number().nonnegative().optional(),
-    relay_compaction_minutes: z.number().optional(),
-    meta_default_minutes: z.number().optional(),
-    skill_install_seconds: z.number().optional(),
-    skill_cli_seconds: z.number().optional(),
-    skill_http_seconds: z.number().optional(),
-    skill_http_header_seconds: z.number().optional(),
-    skill_publish_seconds: z.number().optional(),
-    gate_approval_hours: z.number().optional(),
-    gate_poll_interval_seconds: z.number().optional(),
-    gate_poll_timeout_minutes: z.number().optional(),
-    git_command_seconds: z.number().optional(),
-    forge_api_seconds: z.number().optional(),
   })
-  .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3.');
+  .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
 
 export const SandboxLimitsSchema = z
   .strictObject({
@@ -102,10 +88,11 @@ export const RuntimeSchema = z
     max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
     artifacts: z
       .strictObject({
-        max_stdout_size: z.number().int().positive().optional(),
-        default_artifact_dir: z.string().optional(),
+        max_stdout_size: z.number().int().positive().optional().describe('Largest stdout, in bytes, a step with a `source: stdout` artifact may produce; past it the step fails. Default 10 MiB.'),
+        default_artifact_dir: z.string().optional().describe('When set, each `source: stdout` artifact is also written into the step\'s workspace at <dir>/<step-id>/<name> (Wave\'s default is .agents/artifacts).'),
       })
-      .optional(),
+      .optional()
+      .describe('Output artifact limits and locations.'),
   })
   .describe('How steps run.');
 

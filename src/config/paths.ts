@@ -15,7 +15,7 @@ export function findManifest(cwd: string, explicit?: string): string {
     if (existsSync(path) && statSync(path).isDirectory()) return findManifestIn(path, explicit);
     if (existsSync(path)) return path;
     throw new WaveError('file_not_found', `the manifest \`${explicit}\` does not exist (looked for ${path})`, {
-      hint: 'check the path given to -m, or run `wave init` to create a wave.yaml',
+      hint: 'Check the path given to -m, or run `wave init` to create a wave.yaml.',
     });
   }
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
@@ -24,7 +24,7 @@ export function findManifest(cwd: string, explicit?: string): string {
     if (dirname(dir) === dir) break;
   }
   throw new WaveError('file_not_found', `no ${MANIFEST_NAME} in ${resolve(cwd)} or any parent folder`, {
-    hint: 'run `wave init` to create one, or pass -m <path/to/wave.yaml>',
+    hint: 'Run `wave init` to create one, or pass -m <path/to/wave.yaml>.',
   });
 }
 
@@ -32,7 +32,7 @@ function findManifestIn(dir: string, given: string): string {
   const candidate = join(dir, MANIFEST_NAME);
   if (existsSync(candidate)) return candidate;
   throw new WaveError('file_not_found', `the folder \`${given}\` holds no ${MANIFEST_NAME}`, {
-    hint: `run \`wave init ${given}\` to create one`,
+    hint: `Run \`wave init ${given}\` to create one.`,
   });
 }
 
@@ -63,6 +63,6 @@ export function resolvePipelinePath(nameOrPath: string, manifestDir: string, cwd
   }
   const known = listPipelineFiles(manifestDir).map((file) => basename(file, extname(file)));
   throw new WaveError('file_not_found', `no pipeline \`${nameOrPath}\`: neither a file nor a name in ${join(manifestDir, 'pipelines')}`, {
-    hint: known.length > 0 ? `pipelines of this project: ${known.join(', ')}` : 'this project has no pipelines/ folder yet; `wave init` creates one',
+    hint: known.length > 0 ? `Name one of the pipelines of this project: ${known.join(', ')}.` : 'This project has no pipelines/ folder yet; `wave init` creates one.',
   });
 }

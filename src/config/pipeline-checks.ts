@@ -1,5 +1,5 @@
 import { WaveError } from '../errors.js';
-import { findCycle } from '../plan/dag.js';
+import { ancestorsOf, findCycle } from '../core/dag.js';
 import type { Locator } from './locator.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { didYouMean } from './suggest.js';
@@ -25,7 +25,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
     return [
       new WaveError('input_too_large', `refusing to check ${root.steps.length} steps (at most ${MAX_STEPS})`, {
         location: locator.locate(['steps']),
-        hint: 'split the work into several pipelines',
+        hint: 'Split the work into several pipelines.',
       }),
     ];
   }
@@ -41,7 +41,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
       errors.push(
         new WaveError('duplicate_step', `step id \`${raw.id}\` is already used by the step at line ${line}`, {
           location: locator.locate(['steps', index, 'id']),
-          hint: 'give every step its own id',
+          hint: 'Give every step its own id.',
         }),
       );
       return;
@@ -57,7 +57,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
       errors.push(
         new WaveError('unknown_dependency', `step \`${step.id}\` depends on \`${dep}\`, which is not a step of this pipeline`, {
           location: locator.locate(['steps', step.index, 'dependencies', i]),
-          hint: didYouMean(dep, ids, 'steps of this pipeline'),
+          hint: didYouMean(dep, ids, 'Steps of this pipeline'),
         }),
       );
     });
@@ -73,7 +73,7 @@ function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Loca
   const entry = (from.raw.dependencies as unknown[]).indexOf(cycle[1]);
   return new WaveError('dag_cycle', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, {
     location: locator.locate(['steps', from.index, 'dependencies', entry]),
-    hint: 'remove one of these dependencies: a step can only use what runs before it',
+    hint: 'Remove one of these dependencies: a step can only use what runs before it.',
   });
 }
 
@@ -81,7 +81,7 @@ function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Loca
 function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator): WaveError[] {
   const memory = step.raw.memory;
   if (!isRecord(memory) || !Array.isArray(memory.inject_artifacts)) return [];
-  const ancestors = ancestorsOf(step, byId);
+  const ancestors = ancestorsOf(step.id, byId);
   const errors: WaveError[] = [];
   memory.inject_artifacts.forEach((ref, i) => {
     if (!isRecord(ref) || typeof ref.step !== 'string') return;
@@ -94,8 +94,8 @@ function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator:
           : `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which is not a step of this pipeline`, {
           location: locator.locate([...at, 'step']),
           hint: source
-            ? `add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first`
-            : didYouMean(ref.step, [...ancestors], 'steps it depends on'),
+            ? `Add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first.`
+            : didYouMean(ref.step, [...ancestors], 'Steps it depends on'),
         }),
       );
       return;
@@ -108,23 +108,10 @@ function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator:
       errors.push(
         new WaveError('unknown_artifact', `step \`${ref.step}\` declares no output artifact \`${ref.artifact}\``, {
           location: locator.locate([...at, 'artifact']),
-          hint: didYouMean(ref.artifact, declared, `output_artifacts of \`${ref.step}\``),
+          hint: didYouMean(ref.artifact, declared, `Artifacts \`${ref.step}\` declares`),
         }),
       );
     }
   });
   return errors;
-}
-
-/** Every step `step` depends on, directly or not. */
-function ancestorsOf(step: StepEntry, byId: Map<string, StepEntry>): Set<string> {
-  const seen = new Set<string>();
-  const queue = [...step.dependencies];
-  while (queue.length > 0) {
-    const id = queue.pop()!;
-    if (seen.has(id) || !byId.has(id)) continue;
-    seen.add(id);
-    queue.push(...byId.get(id)!.dependencies);
-  }
-  return seen;
 }

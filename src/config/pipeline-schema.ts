@@ -38,8 +38,8 @@ export const InjectArtifactSchema = z.strictObject({
   step: z.string(),
   artifact: z.string(),
   as: z.string().optional().describe('The file name in the consumer\'s workspace; default the artifact name.'),
-  type: z.string().optional(),
-  schema_path: z.string().optional(),
+  type: z.string().optional().describe('json: the artifact must parse as JSON before the step runs.'),
+  schema_path: z.string().optional().describe('A JSON Schema file (relative to the manifest) the artifact must match before the step runs.'),
   optional: z.boolean().optional(),
 });
 
@@ -58,8 +58,8 @@ export const RetrySchema = z.strictObject({
   backoff: z.enum(['fixed', 'linear', 'exponential']).optional(),
   base_delay: Duration.optional(),
   max_delay: Duration.optional(),
-  adapt_prompt: z.boolean().optional(),
-  on_failure: z.enum(['fail', 'skip', 'continue']).optional(),
+  adapt_prompt: z.boolean().optional().describe('true (default): a retry\'s prompt carries the previous failure; false: the original prompt. Contract retries always carry their errors.'),
+  on_failure: z.enum(['fail', 'skip', 'continue']).optional().describe('When the attempts are spent: fail (default) fails the step and halts the run; skip records it skipped (dependents skipped, the run not failed); continue fails it and the run, but lets independent steps go on.'),
 });
 
 export const StepSchema = z.strictObject({
@@ -124,7 +124,7 @@ export const PipelineSchema = z
       description: z.string().optional(),
       release: z.boolean().optional(),
       category: z.string().optional(),
-      disabled: z.boolean().optional(),
+      disabled: z.boolean().optional().describe('true switches the pipeline off: `wave run` refuses it, `wave validate` still checks it.'),
     }),
     input: z
       .strictObject({

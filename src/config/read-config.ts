@@ -60,7 +60,7 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
     return fail([
       new WaveError('input_too_large', `refusing to load: ${error instanceof Error ? error.message : String(error)}`, {
         location: { file, line: 1, column: 1 },
-        hint: 'use fewer YAML aliases (*name); a Wave file rarely needs any',
+        hint: 'Use fewer YAML aliases (*name); a Wave file rarely needs any.',
       }),
     ]);
   }
@@ -89,13 +89,13 @@ async function readText(file: string): Promise<string> {
   const path = resolve(file);
   const info = await stat(path).catch(() => undefined);
   if (!info) {
-    throw new WaveError('file_not_found', `${file} does not exist`, { location: { file }, hint: 'check the path' });
+    throw new WaveError('file_not_found', `${file} does not exist`, { location: { file }, hint: 'Check the path.' });
   }
-  if (!info.isFile()) throw new WaveError('io_error', `${file} is not a file`, { location: { file }, hint: 'name a YAML file' });
+  if (!info.isFile()) throw new WaveError('io_error', `${file} is not a file`, { location: { file }, hint: 'Name a YAML file.' });
   if (info.size > MAX_FILE_BYTES) {
     throw new WaveError('input_too_large', `refusing to load: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`, {
       location: { file },
-      hint: 'a Wave manifest or pipeline is a small hand-written file; check that this is the file you meant',
+      hint: 'A Wave manifest or pipeline is a small hand-written file; check that this is the file you meant.',
     });
   }
   try {
@@ -117,13 +117,13 @@ function checkKind(raw: unknown, kind: ConfigKind, locator: Locator): WaveError 
   if (!isRecord(raw)) {
     return new WaveError('wrong_type', `a ${kind} must be a mapping starting with \`kind: ${expected}\`, not ${raw == null ? 'an empty file' : describeValue(raw)}`, {
       location: locator.locate([]),
-      hint: kind === 'manifest' ? 'run `wave init` for a working example' : 'see pipelines/review.yaml from `wave init` for a working example',
+      hint: kind === 'manifest' ? 'Run `wave init` for a working example.' : 'See pipelines/review.yaml from `wave init` for a working example.',
     });
   }
   if (typeof raw.kind === 'string' && raw.kind !== expected && Object.values(KIND_NAMES).includes(raw.kind)) {
     return new WaveError('wrong_type', `this file is a ${raw.kind === KIND_NAMES.manifest ? 'manifest' : 'pipeline'}, but a ${kind} was expected here`, {
       location: locator.locate(['kind']),
-      hint: kind === 'manifest' ? 'pass the manifest with -m wave.yaml' : 'pass a pipeline file, e.g. pipelines/review.yaml',
+      hint: kind === 'manifest' ? 'Pass the manifest with -m wave.yaml.' : 'Pass a pipeline file, e.g. pipelines/review.yaml.',
     });
   }
   return undefined;

@@ -26,7 +26,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     errors.push(
       new WaveError('unknown_persona', `${label} names persona \`${step.persona}\`, which the manifest does not declare`, {
         location: locator.locate([...at, 'persona']),
-        hint: didYouMean(step.persona, view.personas, 'declared personas'),
+        hint: didYouMean(step.persona, view.personas, 'Declared personas'),
       }),
     );
   }
@@ -35,7 +35,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     errors.push(
       new WaveError('unknown_adapter', `${label} names adapter \`${value}\`, which the manifest does not declare`, {
         location: locator.locate(path),
-        hint: didYouMean(value, view.adapters, 'declared adapters'),
+        hint: didYouMean(value, view.adapters, 'Declared adapters'),
       }),
     );
   };
@@ -85,7 +85,7 @@ function checkExec(step: Record<string, unknown>, label: string, at: Path, view:
     errors.push(
       new WaveError('missing_field', `${label} runs a prompt but names neither \`persona\` nor \`adapter\``, {
         location: locator.locate(at),
-        hint: `add \`persona: <name>\`${personas}, or set \`exec.type: command\` to run a shell command`,
+        hint: `Add \`persona: <name>\`${personas}, or set \`exec.type: command\` to run a shell command.`,
       }),
     );
   }
@@ -95,14 +95,14 @@ function checkExec(step: Record<string, unknown>, label: string, at: Path, view:
     errors.push(
       new WaveError('conflicting_fields', `\`exec\` of ${label} sets both \`source\` and \`source_path\``, {
         location: locator.locateKey([...at, 'exec', 'source_path']),
-        hint: 'keep one: `source` holds the prompt or command inline, `source_path` names a file holding it',
+        hint: 'Keep one: `source` holds the prompt or command inline, `source_path` names a file holding it.',
       }),
     );
   } else if (!hasSource && !hasPath) {
     errors.push(
       new WaveError('missing_field', `\`exec\` of ${label} needs \`source\` or \`source_path\``, {
         location: locator.locate([...at, 'exec']),
-        hint: '`source` holds the prompt or command inline, `source_path` names a file holding it (relative to wave.yaml)',
+        hint: 'Set `source` to the prompt or command inline, or `source_path` to a file holding it (relative to wave.yaml).',
       }),
     );
   }

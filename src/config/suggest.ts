@@ -37,11 +37,11 @@ export function closestMatch(name: string, candidates: Iterable<string>): string
   return bestDistance <= allowed ? best : undefined;
 }
 
-/** A hint: "did you mean `x`?" when one candidate is close, else `label: a, b, c` (or `label: none`). */
+/** A hint: "Did you mean `x`?" when one candidate is close, else `Label: a, b, c.` (or `Label: none.`); `label` starts with a capital. */
 export function didYouMean(name: string, candidates: readonly string[], label: string): string {
   const match = closestMatch(name, candidates);
-  if (match !== undefined) return `did you mean \`${match}\`?`;
-  if (candidates.length === 0) return `${label}: none`;
+  if (match !== undefined) return `Did you mean \`${match}\`?`;
+  if (candidates.length === 0) return `${label}: none.`;
   const shown = candidates.slice(0, 12).map((c) => `\`${c}\``).join(', ');
-  return `${label}: ${shown}${candidates.length > 12 ? ', …' : ''}`;
+  return `${label}: ${shown}${candidates.length > 12 ? ', …' : ''}.`;
 }

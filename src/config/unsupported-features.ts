@@ -39,6 +39,11 @@ const WAVE_ONLY_CONTRACT_TYPES = new Set([
 const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file and llm_judge';
 const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
 
+/** The `runtime.timeouts` keys of a feature this version does not run: a limit of something that never happens. */
+function timeoutsOf(keys: readonly string[], what: string): UnsupportedFeature[] {
+  return keys.map((key) => ({ at: ['runtime', 'timeouts'], key, name: `\`runtime.timeouts.${key}\``, what }));
+}
+
 const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   { at: [], key: 'ontology', name: '`ontology`', what: 'project ontology injected into prompts' },
   { at: [], key: 'hooks', name: '`hooks`', what: 'lifecycle hooks' },
@@ -50,6 +55,12 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['runtime'], key: 'circuit_breaker', name: '`runtime.circuit_breaker`', what: 'failure circuit breaking' },
   { at: ['runtime'], key: 'cost', name: '`runtime.cost`', what: 'cost budgets' },
   { at: ['runtime'], key: 'pipeline_id_hash_length', name: '`runtime.pipeline_id_hash_length`', what: 'run id format' },
+  ...timeoutsOf(['relay_compaction_minutes'], 'context relay and compaction'),
+  ...timeoutsOf(['meta_default_minutes'], 'meta pipelines'),
+  ...timeoutsOf(['skill_install_seconds', 'skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds'], 'skill installation and publishing'),
+  ...timeoutsOf(['gate_approval_hours', 'gate_poll_interval_seconds', 'gate_poll_timeout_minutes'], 'approval, timer and merge gates'),
+  ...timeoutsOf(['git_command_seconds'], 'time limits of git commands'),
+  ...timeoutsOf(['forge_api_seconds'], 'forge API calls'),
   { at: ['adapters', '*'], key: 'tier_models', name: 'adapter `tier_models`', what: 'model tiers' },
   { at: ['adapters', '*'], key: 'hooks_template', name: 'adapter `hooks_template`', what: 'hook templates' },
   { at: ['personas', '*'], key: 'hooks', name: 'persona `hooks`', what: 'tool-use hooks' },
@@ -65,6 +76,9 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['input'], key: 'type', name: '`input.type`', what: 'typed pipeline input' },
   { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },
   { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
+  { at: ['input'], key: 'source', name: '`input.source: {value}`', what: 'input read from a file or stdin (use --input-file)', value: (v) => v !== 'cli', example: 'file | stdin' },
+  { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
+  { at: ['input', 'schema'], key: 'type', name: '`input.schema.type: {value}`', what: 'typed pipeline input (the input is a string)', value: (v) => v !== 'string', example: 'object, …' },
   { at: STEP, key: 'gate', name: '`gate`', what: 'approval, timer and merge gates', moot: ['exec'] },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
   { at: STEP, key: 'pipeline', name: '`pipeline`', what: 'sub-pipelines', with: ['input'], moot: ['exec'] },
@@ -127,7 +141,7 @@ export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipe
       errors.push(
         new WaveError('not_supported', `${name} (${feature.what}) is not supported yet`, {
           location: feature.value ? locator.locate(path) : locator.locateKey(path),
-          hint: 'remove it to load this file; the README section "Wave compatibility" lists what this version runs',
+          hint: 'Remove it to load this file; the README section "Wave compatibility" lists what this version runs.',
         }),
       );
       if (feature.dropParent) {

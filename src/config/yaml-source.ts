@@ -53,7 +53,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       errors.push(
         new WaveError('yaml_syntax', 'this quoted text is never closed', {
           location: positionAt(source, quote),
-          hint: 'add the closing quote: everything up to the end of the file was read as one string',
+          hint: 'Add the closing quote: everything up to the end of the file was read as one string.',
         }),
       );
     } else errors.push(new WaveError('yaml_syntax', firstLine(error.message), { location: at, hint: syntaxHint(error.code) }));
@@ -62,7 +62,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     errors.push(
       new WaveError('yaml_syntax', 'the file holds more than one YAML document', {
         location: positionAt(source, docs[1]!.range[0]),
-        hint: 'keep a single document: remove the `---` separator and what follows it, or move it to its own file',
+        hint: 'Keep a single document: remove the `---` separator and what follows it, or move it to its own file.',
       }),
     );
   }
@@ -88,7 +88,7 @@ export function capErrors(errors: WaveError[], max: number): WaveError[] {
     ...errors.slice(0, max),
     new WaveError(first.code, `…and ${rest} more problem${rest === 1 ? '' : 's'} from here on`, {
       location: first.location,
-      hint: 'fix the problems above first; many of the rest are likely consequences of them',
+      hint: 'Fix the problems above first; many of the rest are likely consequences of them.',
     }),
   ];
 }
@@ -107,7 +107,7 @@ function firstPerLine(errors: WaveError[]): WaveError[] {
 function tooLarge(location: SourceLocation, why: string): WaveError {
   return new WaveError('input_too_large', `refusing to load: ${why}`, {
     location,
-    hint: 'a Wave manifest or pipeline is a small hand-written file; check that this is the file you meant',
+    hint: 'A Wave manifest or pipeline is a small hand-written file; check that this is the file you meant.',
   });
 }
 
@@ -118,16 +118,16 @@ function firstLine(message: string): string {
 function syntaxHint(code: string): string {
   switch (code) {
     case 'DUPLICATE_KEY':
-      return 'each key may appear once per mapping; remove or rename one of them';
+      return 'Each key may appear once per mapping; remove or rename one of them.';
     case 'BAD_INDENT':
     case 'MISSING_CHAR':
-      return 'check the indentation: nested keys must be indented further than their parent, with spaces';
+      return 'Check the indentation: nested keys must be indented further than their parent, with spaces.';
     case 'TAB_AS_INDENT':
-      return 'YAML indentation must use spaces, not tabs';
+      return 'Indent YAML with spaces, not tabs.';
     case 'MULTILINE_IMPLICIT_KEY':
-      return 'a key must fit on one line; check for a missing `:` or a missing quote on the line before';
+      return 'A key must fit on one line; check for a missing `:` or a missing quote on the line before.';
     default:
-      return 'fix the YAML syntax at this position (quote values that contain `: `, `#`, `{` or `[`)';
+      return 'Fix the YAML syntax at this position (quote values that contain `: `, `#`, `{` or `[`).';
   }
 }
 
@@ -193,7 +193,7 @@ function complexKeys(doc: Document.Parsed, source: Pick<YamlSource, 'file' | 'li
       errors.push(
         new WaveError('wrong_type', 'a key must be plain text, not a mapping, list or alias', {
           location: positionAt(source, offset),
-          hint: 'write the key as a plain word such as `name:`',
+          hint: 'Write the key as a plain word such as `name:`.',
         }),
       );
       return visit.SKIP;

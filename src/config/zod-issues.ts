@@ -43,7 +43,7 @@ function unknownKey(path: Path, key: string, context: IssueContext): WaveError {
   const allowed = keysAllowedAt(context.schema, path);
   return new WaveError('unknown_key', `unknown key \`${key}\` in ${formatPath(path)}`, {
     location: context.locator.locateKey([...path, key]),
-    hint: didYouMean(key, allowed, 'keys allowed here'),
+    hint: didYouMean(key, allowed, 'Keys allowed here'),
   });
 }
 
@@ -62,7 +62,7 @@ function missingField(path: Path, context: IssueContext): WaveError {
   const description = descriptionAt(context.schema, path);
   return new WaveError('missing_field', `\`${key}\` is required in ${formatPath(parentPath)}`, {
     location: context.locator.locate(parentPath),
-    hint: `add ${example}${description ? ` — ${description}` : ''}`,
+    hint: `Add ${example}${description ? ` (${description.replace(/\.$/, '')})` : ''}.`,
   });
 }
 
@@ -75,23 +75,23 @@ function wrongType(issue: Issue, path: Path, context: IssueContext): WaveError {
     case 'invalid_value': {
       const allowed = issue.values.map(String);
       const suggestion = typeof actual === 'string' ? closestMatch(actual, allowed) : undefined;
-      const list = `allowed: ${allowed.map((v) => `\`${v}\``).join(', ')}`;
+      const list = allowed.map((v) => `\`${v}\``).join(', ');
       return new WaveError('wrong_type', `${where} is ${describeValue(actual)}, which is not allowed`, {
         location,
-        hint: suggestion ? `did you mean \`${suggestion}\`? (${list})` : list,
+        hint: `${suggestion ? `Did you mean \`${suggestion}\`? ` : ''}Allowed: ${list}.`,
       });
     }
     case 'invalid_type':
       return new WaveError('wrong_type', `${where} must be ${typeName(issue.expected)}, not ${describeValue(actual)}`, {
         location,
-        hint: description ?? `write ${typeName(issue.expected)} here`,
+        hint: description ?? `Write ${typeName(issue.expected)} here.`,
       });
     case 'too_small':
     case 'too_big': {
       const bound = boundText(issue);
       return new WaveError('wrong_type', `${where} must be ${bound}, not ${describeValue(actual)}`, {
         location,
-        hint: `use ${bound}`,
+        hint: `Use ${bound}.`,
       });
     }
     case 'invalid_format':
@@ -108,7 +108,7 @@ function wrongType(issue: Issue, path: Path, context: IssueContext): WaveError {
 function unionErrors(issue: Extract<Issue, { code: 'invalid_union' }>, context: IssueContext): WaveError[] {
   const path = issue.path as Path;
   const base = path.length;
-  const branches = issue.errors.map((branch) => branch.map((i) => ({ ...i, path: [...path, ...i.path] }) as Issue));
+  const branches = issue.errors.map((branch) => branch.map((i) => ({ ...i, path: [...path, ...i.path] })));
   const typed = branches.find((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === base));
   if (typed && typed.length > 0) return issuesToErrors(typed, context);
   const expected = [...new Set(branches.flat().flatMap((i) => (i.code === 'invalid_type' ? [typeName(i.expected)] : [])))];
@@ -117,7 +117,7 @@ function unionErrors(issue: Extract<Issue, { code: 'invalid_union' }>, context: 
   return [
     new WaveError('wrong_type', `${formatPath(path)} must be ${expected.join(' or ') || 'something else'}, not ${describeValue(actual)}`, {
       location: context.locator.locate(path),
-      hint: descriptionAt(context.schema, path) ?? `write ${expected.join(' or ')} here`,
+      hint: descriptionAt(context.schema, path) ?? `Write ${expected.join(' or ')} here.`,
     }),
   ];
 }

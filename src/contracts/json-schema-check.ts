@@ -7,7 +7,7 @@ export function checkJsonSchema(schema: Record<string, unknown>, target: Contrac
   if (target.text === undefined) return { passed: false, errors: [`${target.label} does not exist`] };
   let parseError: string | undefined;
   try {
-    const value = JSON.parse(target.text);
+    const value: unknown = JSON.parse(target.text);
     const errors = schemaErrors(schema, value);
     if (!errors.length) return { passed: true, errors: [] };
     return { passed: false, errors };

@@ -1,5 +1,5 @@
 import { DEFAULT_JUDGE_THRESHOLD } from './llm-judge-check.js';
-import type { PlannedContract } from './types.js';
+import { targetLabel, type PlannedContract } from './types.js';
 
 /** The heading of the requirements block appended to a prompt step's prompt. */
 export const REQUIREMENTS_HEADING = '## Requirements your output is checked against';
@@ -10,17 +10,17 @@ export function contractRequirements(contracts: readonly PlannedContract[]): str
     switch (c.type) {
       case 'json_schema':
         return [
-          `- ${c.targetLabel === "the step's output" ? 'Your final answer must be' : `Write \`${c.targetLabel}\` containing`} JSON only, valid against this JSON Schema:`,
+          `- ${c.target.kind === 'output' ? 'Your final answer must be' : `Write \`${c.target.path}\` containing`} JSON only, valid against this JSON Schema:`,
           '```json',
           JSON.stringify(c.schemaObject ?? {}, null, 2),
           '```',
         ].join('\n');
       case 'non_empty_file':
-        return c.targetLabel === "the step's output" ? '- Your final answer must not be empty.' : `- The file \`${c.targetLabel}\` must exist and must not be empty.`;
+        return c.target.kind === 'output' ? '- Your final answer must not be empty.' : `- The file \`${c.target.path}\` must exist and must not be empty.`;
       case 'test_suite':
         return `- The command \`${c.command ?? ''}\` will run in the ${c.dir === 'project_root' ? 'project root' : c.dir && c.dir !== 'workspace' ? `folder ${c.dir}` : 'workspace'} and must exit with code 0.`;
       case 'llm_judge':
-        return [`- A reviewer will score ${c.targetLabel} from 0 to 1 (passing: ${c.threshold ?? DEFAULT_JUDGE_THRESHOLD}) against:`, ...(c.criteria ?? []).map((x) => `  - ${x}`)].join('\n');
+        return [`- A reviewer will score ${targetLabel(c.target)} from 0 to 1 (passing: ${c.threshold ?? DEFAULT_JUDGE_THRESHOLD}) against:`, ...(c.criteria ?? []).map((x) => `  - ${x}`)].join('\n');
     }
   });
   return lines.length ? `\n\n${REQUIREMENTS_HEADING}\n${lines.join('\n')}\n` : '';

@@ -52,7 +52,7 @@ function metaSchemaProblems(errors: ErrorObject[]): SchemaProblem[] {
 }
 
 function is2020(schema: Record<string, unknown>): boolean {
-  return String(schema.$schema ?? '').includes('2020-12');
+  return typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
 }
 
 /** Compiles a JSON Schema (draft-07 unless it declares 2020-12); throws with ajv's message when it is not a schema. */

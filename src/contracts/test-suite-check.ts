@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { terminateGroup, trackGroup } from '../adapters/kill-group.js';
+import { terminateGroup, trackGroup } from '../core/process-group.js';
 import { durationMs } from '../config/common-schema.js';
 import type { PlannedContract, CheckResult, CheckEnvironment } from './types.js';
 

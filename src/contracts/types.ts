@@ -1,5 +1,16 @@
-import type { ResolvedAdapter } from '../adapters/types.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import type { Contract } from '../config/pipeline-schema.js';
+
+/** Where a contract's target is: a file of the step's workspace (relative to it), or the step's output (its answer). */
+export type TargetRef = { kind: 'file'; path: string } | { kind: 'output' };
+
+/** The words for a contract whose target is the step's answer rather than a file. */
+export const STEP_OUTPUT_LABEL = "the step's output";
+
+/** A target in words: the file's path, or `the step's output`. */
+export function targetLabel(target: TargetRef): string {
+  return target.kind === 'file' ? target.path : STEP_OUTPUT_LABEL;
+}
 
 /** A contract as the plan holds it: its schema read and its judge resolved. */
 export interface PlannedContract extends Contract {
@@ -7,8 +18,8 @@ export interface PlannedContract extends Contract {
   readonly schemaObject?: Record<string, unknown>;
   /** llm_judge: the adapter that judges. */
   readonly judge?: ResolvedAdapter;
-  /** What the contract looks at, in words: a workspace file or the step's answer. */
-  readonly targetLabel: string;
+  /** What the contract looks at: a workspace file or the step's answer. */
+  readonly target: TargetRef;
 }
 
 /** What one check looks at. */
@@ -52,6 +63,6 @@ export type ContractAction = 'pass' | 'fail' | 'warn' | 'continue' | 'skip' | 'r
 
 /** A short name for events and run.json: the type and what it checks. */
 export function contractLabel(contract: PlannedContract, index: number): string {
-  const what = contract.type === 'test_suite' ? contract.command : contract.type === 'llm_judge' ? undefined : contract.targetLabel;
+  const what = contract.type === 'test_suite' ? contract.command : contract.type === 'llm_judge' ? undefined : targetLabel(contract.target);
   return `${index + 1}:${contract.type}${what ? ` ${what}` : ''}`;
 }

@@ -1,12 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { InjectArtifact } from '../config/pipeline-schema.js';
+import { INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
 import { WaveError } from '../errors.js';
 import { copyContained } from './artifact-copy.js';
 import { isInside, resolveInside } from './workspace-paths.js';
 
-/** Where injected artifacts land in a consumer's workspace. */
-export const INJECTED_ARTIFACTS_DIR = join('.wave', 'artifacts');
 
 /** One `memory.inject_artifacts` entry. */
 export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optional'>;

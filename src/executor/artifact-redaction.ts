@@ -1,5 +1,5 @@
 import type { Plan } from '../plan/plan-types.js';
-import { runSecretValues } from '../plan/run-secrets.js';
+import { runSecretValues } from './run-secrets.js';
 import { Redactor } from '../redact.js';
 import type { RunContext } from './context.js';
 

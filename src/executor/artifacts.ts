@@ -123,4 +123,4 @@ async function planCopy(options: CollectArtifactsOptions, def: ArtifactDef): Pro
   return { def, source, extension: source.entry.stats.isDirectory() ? '' : extname(lexical) };
 }
 
-export { injectArtifacts, INJECTED_ARTIFACTS_DIR, type InjectArtifactsOptions, type InjectRef } from './artifact-inject.js';
+export { injectArtifacts, type InjectArtifactsOptions, type InjectRef } from './artifact-inject.js';

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCuratedEnv } from '../adapters/environment.js';
-import type { ResolvedAdapter } from '../adapters/types.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import type { AskModel } from '../contracts/types.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { runAttempt } from './attempt.js';
 import type { RunContext } from './context.js';
-import { addTokens } from './tokens.js';
+import { addTokens } from '../core/tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 
 /** The curated environment of one attempt of `step` on `adapter`. */
@@ -52,6 +52,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
         env,
         spawn: sandboxedSpawn(context, step, target, { attempt, workspace, attemptDir, env }),
         graceMs: context.plan.runtime.graceMs,
+        drainMs: context.plan.runtime.drainMs,
         maxLineBytes: context.plan.runtime.maxLineBytes,
       },
       { timeoutMs: step.timeoutMs, stallMs: context.plan.runtime.stallMs },

@@ -1,5 +1,6 @@
-import type { AdapterResult, AdapterRunConfig, AdapterRunner, Failure, StreamEvent } from '../adapters/types.js';
-import { NO_TOKENS } from '../adapters/types.js';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../adapters/types.js';
+import type { Failure } from '../core/failure.js';
+import { NO_TOKENS } from '../core/tokens.js';
 
 export interface AttemptLimits {
   timeoutMs: number;

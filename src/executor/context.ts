@@ -22,5 +22,5 @@ export interface RunContext {
 
 /** Stamps an event with the format version, time and run id, and publishes it. */
 export function emit(context: RunContext, body: EventBody): void {
-  context.bus.emit({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: context.store.record.id, ...body } as RunEvent);
+  context.bus.emit({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: context.store.record.id, ...body });
 }

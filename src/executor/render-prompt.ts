@@ -1,5 +1,6 @@
 import { valueReference } from '../adapters/process/command-values.js';
 import type { PlannedStep } from '../plan/plan-types.js';
+import { templateValue, type TemplateSource } from '../plan/template-vars.js';
 import { renderTemplate } from '../plan/templates.js';
 import { outputValue } from './step-output.js';
 
@@ -44,15 +45,14 @@ export function renderStepCommand(step: PlannedStep, template: string, values: T
 }
 
 function lookupIn(step: PlannedStep, values: TemplateValues): (name: string) => string | undefined {
-  return (name) => {
-    const [head, second, , ...rest] = name.split('.');
-    if (name === 'input') return values.input;
-    if (name === 'run.id') return values.runId;
-    if (name === 'pipeline.name') return values.pipelineName;
-    if (name === 'step.id') return step.id;
-    if (head === 'project') return values.project[second!];
-    if (head === 'artifacts') return values.artifacts[name.slice('artifacts.'.length)];
-    if (head === 'steps') return outputValue(second!, values.outputs.get(second!) ?? '', rest);
-    return undefined;
+  const source: TemplateSource = {
+    input: values.input,
+    runId: values.runId,
+    pipelineName: values.pipelineName,
+    stepId: step.id,
+    project: (key) => values.project[key],
+    artifact: (as) => values.artifacts[as],
+    stepOutput: (id, fieldPath) => outputValue(id, values.outputs.get(id) ?? '', fieldPath),
   };
+  return (name) => templateValue(name, source);
 }

@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import type { Failure } from '../adapters/types.js';
-import type { RunStatus, StepStatus } from '../events.js';
+import { failureOfError, type Failure } from '../core/failure.js';
+import { addTokens, NO_TOKENS } from '../core/tokens.js';
+import type { RunStatus } from '../events.js';
 import type { PlannedStep } from '../plan/plan-types.js';
-import { WaveError } from '../errors.js';
 import { isFileSystemError } from '../io-error.js';
 import { emit, type RunContext } from './context.js';
 import { runStep } from './step-runner.js';
-import { addTokens } from './tokens.js';
 
 export interface ExecuteOptions {
   /** halt (default): a failure stops new work and cancels running steps; continue: independent steps go on. */
@@ -89,7 +88,8 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     if (outcome.dependentsRun) continued.add(step.id);
     if (outcome.status === 'failed' && !step.optional) {
       failed = true;
-      if (outcome.dependentsRun) return;
+      // A contract's `continue`, or the step's `retry.on_failure: continue`: the run fails, but goes on.
+      if (outcome.dependentsRun || step.retry.onFailure === 'continue') return;
       if (options.onFailure === 'halt') halt.abort(haltReason(step.id, outcome.failure));
     }
   };
@@ -107,6 +107,7 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   finishRun(context, status, Date.now() - started);
   // The run is recorded as far as the disk allows; the caller reports why it failed (an io_error names the path).
   const error = fatal ?? store.fault;
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a step's crash is rethrown as it was caught
   if (error !== undefined) throw error;
   return status;
 }
@@ -114,12 +115,9 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
 /** Records a step whose runner threw as failed, with the error as its failure; returns the error (an io_error for a disk fault). */
 function recordCrash(context: RunContext, step: PlannedStep, error: unknown): unknown {
   const reported = isFileSystemError(error) ? context.store.reportFault(error) : error;
-  const failure: Failure = {
-    class: 'spawn_failed',
-    message: reported instanceof Error ? reported.message : String(reported),
-    ...(reported instanceof WaveError && reported.hint ? { hint: reported.hint } : {}),
-  };
-  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'failed' as StepStatus, finishedAt: new Date().toISOString(), failure }));
+  // A runner that throws is Wave's own fault unless it says otherwise (an io_error from the run folder).
+  const failure = failureOfError(reported, 'internal');
+  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'failed', finishedAt: new Date().toISOString(), failure }));
   emit(context, { type: 'step_failed', stepId: step.id, attempt: Math.max(1, context.store.record.steps[step.id]!.attempts.length), durationMs: 0, failure, optional: step.optional });
   return reported;
 }
@@ -129,14 +127,14 @@ function haltReason(stepId: string, failure?: Failure): Failure {
 }
 
 function skip(context: RunContext, step: PlannedStep, reason: string): void {
-  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'skipped' as StepStatus, skipReason: reason }));
+  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'skipped', skipReason: reason }));
   emit(context, { type: 'step_skipped', stepId: step.id, reason });
 }
 
 function finishRun(context: RunContext, status: RunStatus, durationMs: number): void {
   const { store } = context;
   const steps = Object.values(store.record.steps);
-  const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { ...NO_TOKENS });
   const costs = steps.filter((s) => s.costUsd !== undefined);
   const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
   store.update((r) => Object.assign(r, { status, finishedAt: new Date().toISOString(), durationMs, tokens, costUsd, pid: undefined }));

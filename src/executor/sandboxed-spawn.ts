@@ -1,5 +1,6 @@
 import { modelEndpoints } from '../adapters/access-mode.js';
-import type { AdapterRunConfig, ResolvedAdapter } from '../adapters/types.js';
+import type { AdapterRunConfig } from '../adapters/types.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import type { RunContext } from './context.js';
 

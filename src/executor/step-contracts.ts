@@ -1,10 +1,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Failure } from '../adapters/types.js';
+import type { Failure } from '../core/failure.js';
 import { checkContract } from '../contracts/check-contract.js';
 import { contractAction, stopsChecking } from '../contracts/policy.js';
-import { contractLabel, type ContractTarget, type PlannedContract } from '../contracts/types.js';
-import { STEP_OUTPUT_LABEL } from '../plan/plan-contracts.js';
+import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type TargetRef } from '../contracts/types.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { emit, type RunContext } from './context.js';
@@ -23,14 +22,14 @@ export interface ContractsVerdict {
 }
 
 /** Reads a contract's target: a workspace file, or the step's output. */
-async function readTarget(contract: PlannedContract, workspace: string, output: string): Promise<ContractTarget & { path?: string }> {
-  if (contract.targetLabel === STEP_OUTPUT_LABEL) return { text: output, label: STEP_OUTPUT_LABEL };
-  const path = await resolveInside(workspace, contract.targetLabel);
-  if (!path) return { label: `${contract.targetLabel} (outside the workspace)` };
+async function readTarget(target: TargetRef, workspace: string, output: string): Promise<ContractTarget & { path?: string }> {
+  if (target.kind === 'output') return { text: output, label: STEP_OUTPUT_LABEL };
+  const path = await resolveInside(workspace, target.path);
+  if (!path) return { label: `${target.path} (outside the workspace)` };
   try {
-    return { text: await readFile(path, 'utf8'), label: contract.targetLabel, path };
+    return { text: await readFile(path, 'utf8'), label: target.path, path };
   } catch {
-    return { label: contract.targetLabel, path };
+    return { label: target.path, path };
   }
 }
 
@@ -67,7 +66,7 @@ export async function checkStepContracts(
   const ask = modelAsker(context, step, attempt, prepared.workspace, signal);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
-    const target = await readTarget(contract, prepared.workspace, output);
+    const target = await readTarget(contract.target, prepared.workspace, output);
     const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask });
     if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
     if (result.recovered !== undefined) {

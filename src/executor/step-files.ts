@@ -1,10 +1,11 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { isDiskFault } from '../io-error.js';
-import type { Failure } from '../adapters/types.js';
+import { failureOfError, type Failure } from '../core/failure.js';
 import type { PlannedStep } from '../plan/plan-types.js';
-import { WaveError } from '../errors.js';
 import { artifactRedactor } from './artifact-redaction.js';
 import { collectArtifacts, injectArtifacts } from './artifacts.js';
+import { placeStdoutArtifacts } from './stdout-artifacts.js';
+import { checkInjectedArtifacts } from './injected-checks.js';
 import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
@@ -46,6 +47,7 @@ export async function prepareStepWorkspace(
       return saved ? join(store.dir, saved.path) : undefined;
     },
   });
+  await checkInjectedArtifacts(step.injectArtifacts, artifacts);
   const rendered =
     step.execType === 'command'
       ? renderStepCommand(step, step.template, { ...values, artifacts })
@@ -62,10 +64,12 @@ export async function collectStepArtifacts(
 ): Promise<Failure | undefined> {
   const { store } = context;
   const mountProblem = await verifyReadonlyMounts(prepared.readonlyMounts);
-  if (mountProblem) return { class: 'non_zero_exit', message: mountProblem.message, hint: mountProblem.hint };
+  if (mountProblem) return failureOfError(mountProblem, 'mount_modified');
   if (!step.outputArtifacts.length) return undefined;
   // Outside the try: a run folder that cannot be written stops the run (an io_error), it is no missing artifact.
   const stdoutPath = join(store.attemptDir(step.id, attempt), 'stdout');
+  const stdoutProblem = await placeStdoutArtifacts(step, context.plan.runtime, stdoutPath, prepared.workspace);
+  if (stdoutProblem) return stdoutProblem;
   const destDir = store.artifactsDir(step.id);
   let collected;
   try {
@@ -73,9 +77,8 @@ export async function collectStepArtifacts(
     collected = await collectArtifacts({ workspace: prepared.workspace, defs: [...step.outputArtifacts], stdoutPath, destDir, redactor });
   } catch (error) {
     if (isRunFolderFault(store.dir, error)) throw store.reportFault(error);
-    // A path out of the workspace (a symlink out, also one swapped in while copying) is refused, not missing.
-    if (error instanceof WaveError && error.code === 'artifact_path_invalid') return { class: 'artifact_path_invalid', message: error.message, hint: error.hint };
-    return { class: 'artifact_missing', message: error instanceof Error ? error.message : String(error) };
+    // A path out of the workspace (a symlink out, also one swapped in while copying) keeps its own class; a read that failed is a missing artifact.
+    return failureOfError(error, 'artifact_missing');
   }
   const saved = collected.saved.map(({ redactions: _, ...a }) => ({ ...a, path: relative(store.dir, a.path) }));
   store.update((r) => void (r.steps[step.id]!.artifacts = saved));

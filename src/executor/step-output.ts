@@ -15,7 +15,7 @@ export function outputValue(stepId: string, output: string, fieldPath: string[])
   for (const key of fieldPath) {
     if (value === null || typeof value !== 'object' || !(key in value)) {
       throw new WaveError('template_invalid', `\`steps.${stepId}.output.${fieldPath.join('.')}\`: the output of \`${stepId}\` has no field \`${key}\``, {
-        hint: `Its output is: ${output.slice(0, 200)}`,
+        hint: `Name a field its output has (it begins ${JSON.stringify(output.slice(0, 200))}).`,
       });
     }
     value = (value as Record<string, unknown>)[key];

@@ -1,9 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { AdapterResult, Failure, ResolvedAdapter } from '../adapters/types.js';
-import { WaveError } from '../errors.js';
+import type { AdapterResult } from '../adapters/types.js';
+import { isRetried } from '../core/error-codes.js';
+import { failureOfError, type Failure } from '../core/failure.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
+import { sleep } from '../core/sleep.js';
+import { addTokens, NO_TOKENS } from '../core/tokens.js';
 import type { PlannedStep } from '../plan/plan-types.js';
-import { abortableSleep } from '../abortable-sleep.js';
 import { backoffDelay } from './backoff.js';
 import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from './step-files.js';
 import { emit, type RunContext } from './context.js';
@@ -13,20 +16,17 @@ import { promptWithContractErrors } from '../contracts/retry-feedback.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
-import { addTokens } from './tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { attemptsOf } from '../state/step-logs.js';
 
 export interface StepOutcome {
-  status: 'completed' | 'failed' | 'cancelled';
+  /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside. */
+  status: 'completed' | 'failed' | 'cancelled' | 'skipped';
   output?: string;
   failure?: Failure;
   /** A contract with on_failure: continue failed the step; its dependents still run. */
   dependentsRun?: boolean;
 }
-
-/** Failures a new attempt cannot fix. */
-const NOT_RETRIED = new Set<Failure['class']>(['aborted', 'auth_failed', 'spawn_failed']);
 
 /** Runs one step to its end: workspace, injected artifacts, attempts with retry and fallback, artifacts. */
 export async function runStep(
@@ -42,7 +42,7 @@ export async function runStep(
   store.update((r) => {
     const s = r.steps[step.id]!;
     Object.assign(s, { status: 'running', startedAt: new Date().toISOString(), failure: undefined });
-    s.tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    s.tokens = { ...NO_TOKENS };
     s.artifacts = [];
     s.contracts = [];
   });
@@ -51,7 +51,8 @@ export async function runStep(
   try {
     prepared = await prepareStepWorkspace(context, step, outputs);
   } catch (error) {
-    return finish(context, step, started, firstAttempt, failureOf(error));
+    // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
+    return finish(context, step, started, firstAttempt, failureOfError(error, 'workspace_failed'));
   }
   let adapter: ResolvedAdapter = step.adapter;
   let fallbacksUsed = 0;
@@ -80,16 +81,17 @@ export async function runStep(
       await writeOutput(context, step.id, output);
       return finish(context, step, started, attempt, undefined, output);
     }
-    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure, output), dependentsRun: true };
+    // The contract's own `continue` decides here, not the step's retry.on_failure.
+    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure, output, 'fail'), dependentsRun: true };
     if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
     if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
-    if (!NOT_RETRIED.has(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
+    if (isRetried(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
       const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
-      if (!(await abortableSleep(delayMs, signal))) return finish(context, step, started, attempt, reasonOf(signal));
-      // A command is re-run as written; an agent is told what went wrong.
-      if (step.execType === 'prompt') prompt = promptWithFailure(prepared.prompt, attempt, failure, result.outputTail);
+      if (!(await sleep(delayMs, { signal }))) return finish(context, step, started, attempt, reasonOf(signal));
+      // A command is re-run as written; an agent is told what went wrong, unless its retry says adapt_prompt: false.
+      prompt = step.execType === 'prompt' && step.retry.adaptPrompt ? promptWithFailure(prepared.prompt, attempt, failure, result.outputTail) : prepared.prompt;
       continue;
     }
     const next = failure.class === 'rate_limited' ? step.fallbacks[fallbacksUsed] : undefined;
@@ -150,7 +152,7 @@ async function attemptOnce(
       adapter: adapter.name,
       model,
       startedAt: new Date().toISOString(),
-      tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      tokens: { ...NO_TOKENS },
     }),
   );
   emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
@@ -175,6 +177,7 @@ async function attemptOnce(
       attemptDir,
       env,
       graceMs: plan.runtime.graceMs,
+      drainMs: plan.runtime.drainMs,
       maxLineBytes: plan.runtime.maxLineBytes,
       spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace, attemptDir, env }),
       onSpawn: (pid) => {
@@ -216,15 +219,20 @@ function finish(
   attempt: number,
   failure?: Failure,
   output?: string,
+  onFailure: PlannedStep['retry']['onFailure'] = step.retry.onFailure,
 ): StepOutcome {
   const durationMs = Date.now() - started;
-  const status = !failure ? 'completed' : failure.class === 'aborted' ? 'cancelled' : 'failed';
+  const status = !failure ? 'completed' : failure.class === 'aborted' ? 'cancelled' : onFailure === 'skip' ? 'skipped' : 'failed';
+  // Wave's `on_failure: skip`: the failure is kept on record, the step counts as skipped (its dependents are skipped too).
+  const skipReason = status === 'skipped' ? `failed (${failure!.class}: ${failure!.message}); retry.on_failure: skip` : undefined;
   context.store.update((r) => {
     const s = r.steps[step.id]!;
-    Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure });
+    Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure, ...(skipReason ? { skipReason } : {}) });
   });
   const s = context.store.record.steps[step.id]!;
-  if (status === 'completed') {
+  if (skipReason) {
+    emit(context, { type: 'step_skipped', stepId: step.id, reason: skipReason });
+  } else if (status === 'completed') {
     emit(context, { type: 'step_completed', stepId: step.id, attempt, durationMs, tokens: s.tokens, costUsd: s.costUsd });
   } else if (status === 'cancelled') {
     emit(context, { type: 'step_cancelled', stepId: step.id });
@@ -253,14 +261,5 @@ async function saveExtracted(context: RunContext, stepId: string, json: string):
   });
   emit(context, { type: 'artifact_saved', stepId, name: artifact.name, path: artifact.path, bytes: artifact.bytes });
   return json;
-}
-
-/** A step-preparation error as an attempt failure. */
-function failureOf(error: unknown): Failure {
-  if (error instanceof WaveError) {
-    const cls = error.code === 'artifact_missing' ? 'artifact_missing' : 'spawn_failed';
-    return { class: cls, message: error.message, hint: error.hint };
-  }
-  return { class: 'spawn_failed', message: error instanceof Error ? error.message : String(error) };
 }
 

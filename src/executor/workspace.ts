@@ -23,8 +23,6 @@ export interface PrepareWorkspaceOptions {
   /** The manifest's folder: mount sources and the worktree's repository are found from it. */
   projectRoot: string;
   spec?: WorkspaceSpec;
-  /** Resume: keep what a directory workspace already holds instead of starting empty. */
-  reuse?: boolean;
 }
 
 export interface PreparedWorkspace {
@@ -43,7 +41,7 @@ export function runWorkspaceDir(workspaceRoot: string, runId: string): string {
 }
 
 /**
- * Makes the step's workspace: a fresh folder `<workspaceRoot>/<run-id>/<step-id>` (kept as is with `reuse`), or
+ * Makes the step's workspace: a fresh folder `<workspaceRoot>/<run-id>/<step-id>`, or
  * for `type: worktree` the run's git worktree of the branch (shared by the steps naming it); then copies the mounts.
  */
 export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promise<PreparedWorkspace> {
@@ -58,7 +56,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     prepared = { path, kind: 'worktree', branch, readonlyMounts: [] };
   } else {
     const path = join(runDir, stepId);
-    if (!options.reuse) await removeTree(path);
+    await removeTree(path);
     await mkdir(path, { recursive: true });
     prepared = { path, kind: 'directory', readonlyMounts: [] };
   }

@@ -35,7 +35,7 @@ async function git(args: string[], cwd: string): Promise<GitResult> {
   });
   if (result.exitCode === undefined) {
     throw new WaveError('spawn_failed', `git could not be started: ${result.shortMessage}`, {
-      hint: 'workspace.type: worktree needs git on the PATH; install git.',
+      hint: 'Install git: a `workspace.type: worktree` step needs it on the PATH.',
       cause: result,
     });
   }
@@ -54,7 +54,7 @@ async function requireRepositoryRoot(projectRoot: string): Promise<string> {
   const repo = await findRepositoryRoot(projectRoot);
   if (repo) return repo;
   throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, {
-    hint: 'workspace.type: worktree checks out a branch of the project\'s repository: run `git init` and commit there, or use a directory workspace.',
+    hint: 'Run `git init` in the project and commit there, or use a directory workspace: `workspace.type: worktree` checks out a branch of the project\'s repository.',
   });
 }
 

@@ -1,19 +1,20 @@
+import { INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
+import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
 import type { Plan, PlannedStep } from './plan-types.js';
 
 /** Placeholder values for a dry run, where nothing has run yet. */
-function placeholder(plan: Plan, step: PlannedStep) {
-  return (name: string): string | undefined => {
-    const [head, second] = name.split('.');
-    if (name === 'input') return plan.input;
-    if (name === 'run.id') return '<run-id>';
-    if (name === 'pipeline.name') return plan.pipelineName;
-    if (name === 'step.id') return step.id;
-    if (head === 'project') return plan.project[second!];
-    if (head === 'artifacts') return `<workspace>/.wave/artifacts/${name.slice('artifacts.'.length)}`;
-    if (head === 'steps') return `<${name}>`;
-    return undefined;
+function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | undefined {
+  const source: TemplateSource = {
+    input: plan.input,
+    runId: '<run-id>',
+    pipelineName: plan.pipelineName,
+    stepId: step.id,
+    project: (key) => plan.project[key],
+    artifact: (as) => `<workspace>/${INJECTED_ARTIFACTS_DIR}/${as}`,
+    stepOutput: (id, fieldPath) => `<${['steps', id, 'output', ...fieldPath].join('.')}>`,
   };
+  return (name) => templateValue(name, source);
 }
 
 /** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts. */

@@ -3,19 +3,16 @@ import { resolve } from 'node:path';
 import type { Manifest } from '../config/manifest-schema.js';
 import type { ArtifactDef, Contract, Step } from '../config/pipeline-schema.js';
 import { schemaProblems } from '../contracts/schema-validator.js';
-import type { PlannedContract } from '../contracts/types.js';
+import type { PlannedContract, TargetRef } from '../contracts/types.js';
 import { WaveError } from '../errors.js';
 import type { PlannedExtract } from './plan-types.js';
 import { resolveAdapter } from './resolve-step.js';
 
-/** The words for a contract whose target is the step's answer rather than a file. */
-export const STEP_OUTPUT_LABEL = "the step's output";
-
 /** What a contract checks by default: its `source`, else the step's first file artifact, else the step's output. */
-export function contractTargetLabel(contract: Contract, artifacts: readonly ArtifactDef[]): string {
-  if (contract.source) return contract.source;
+export function contractTarget(contract: Contract, artifacts: readonly ArtifactDef[]): TargetRef {
+  if (contract.source) return { kind: 'file', path: contract.source };
   const first = artifacts[0];
-  return first && first.source !== 'stdout' && first.path ? first.path : STEP_OUTPUT_LABEL;
+  return first && first.source !== 'stdout' && first.path ? { kind: 'file', path: first.path } : { kind: 'output' };
 }
 
 /** A schema given inline (mapping or JSON text) or by file, parsed and compiled so a bad one stops the plan. */
@@ -60,7 +57,7 @@ export function planContracts(step: Step, manifest: Manifest, manifestDir: strin
       ...contract,
       ...(schemaObject ? { schemaObject } : {}),
       ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),
-      targetLabel: contractTargetLabel(contract, step.output_artifacts ?? []),
+      target: contractTarget(contract, step.output_artifacts ?? []),
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
+import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import type { ArtifactDef, InjectArtifact, Step } from '../config/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
 import type { SourceLocation } from '../errors.js';
@@ -12,11 +12,18 @@ export interface PlannedExtract {
   readonly model?: string;
 }
 
+/** A `memory.inject_artifacts` entry with its `schema_path` read (executor/injected-checks.ts checks it). */
+export type PlannedInjection = InjectArtifact & { readonly schemaObject?: Record<string, unknown> };
+
 export interface RetryPolicy {
   maxAttempts: number;
   backoff: 'fixed' | 'linear' | 'exponential';
   baseDelayMs: number;
   maxDelayMs: number;
+  /** Whether a retry's prompt carries the previous failure (contract retries always carry their errors). */
+  adaptPrompt: boolean;
+  /** What the run does with the step once its attempts are spent: fail it (halting the run), skip it, or fail it and go on. */
+  onFailure: 'fail' | 'skip' | 'continue';
 }
 
 /** A step with everything resolved: what `wave run --dry-run` prints and the executor runs. */
@@ -36,7 +43,7 @@ export interface PlannedStep {
   readonly retry: RetryPolicy;
   readonly workspace: NonNullable<Step['workspace']>;
   readonly outputArtifacts: readonly ArtifactDef[];
-  readonly injectArtifacts: readonly InjectArtifact[];
+  readonly injectArtifacts: readonly PlannedInjection[];
   /** Checked in order after a successful attempt; their requirements are already in a prompt step's template. */
   readonly contracts: readonly PlannedContract[];
   /** Turns the step's raw output into JSON matching a schema (see executor/extract.ts). */
@@ -49,6 +56,12 @@ export interface PlannedStep {
 export interface PlanRuntime {
   readonly maxConcurrency: number;
   readonly graceMs: number;
+  /** How long a stopped step's output pipes are still read. */
+  readonly drainMs: number;
+  /** Largest stdout of a step with a `source: stdout` artifact. */
+  readonly maxStdoutBytes: number;
+  /** When set, stdout artifacts are also written into the workspace at `<artifactDir>/<step>/<name>` (relative to it). */
+  readonly artifactDir?: string;
   /** 0 disables the stall watchdog. */
   readonly stallMs: number;
   readonly maxLineBytes: number;

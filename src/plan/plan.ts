@@ -5,7 +5,8 @@ import type { Manifest } from '../config/manifest-schema.js';
 import type { Pipeline, Step } from '../config/pipeline-schema.js';
 import { durationMs } from '../config/common-schema.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
-import { topologicalLayers } from './dag.js';
+import { ancestorsOf, topologicalLayers } from '../core/dag.js';
+import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import type { Plan, PlannedStep } from './plan-types.js';
 import {
@@ -18,11 +19,15 @@ import {
 } from './resolve-step.js';
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
+import { planInjections } from './plan-injections.js';
 import { explainUnknownVariable } from './template-vars.js';
 import { shellContexts, type QuotedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_DRAIN_SECONDS = 5;
+/** Wave's default runtime.artifacts.max_stdout_size. */
+const DEFAULT_MAX_STDOUT_BYTES = 10 * 1024 * 1024;
 
 export interface PlanOptions {
   input: string;
@@ -54,7 +59,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     if (step.workspace?.branch) {
       for (const ref of templateReferences(step.workspace.branch)) {
         const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
-        if (why) problems.push(new WaveError('template_invalid', why, { location: pipeline.locate(['steps', index, 'workspace', 'branch']) }));
+        if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
       }
     }
     return planStep(step, template, location, manifest, options);
@@ -73,10 +78,13 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     runtime: {
       maxConcurrency: runtime?.max_concurrency ?? runtime?.max_concurrent_workers ?? 10,
       graceMs: (runtime?.timeouts?.process_grace_seconds ?? 3) * 1000,
+      drainMs: (runtime?.timeouts?.stdout_drain_seconds ?? DEFAULT_DRAIN_SECONDS) * 1000,
+      maxStdoutBytes: runtime?.artifacts?.max_stdout_size ?? DEFAULT_MAX_STDOUT_BYTES,
+      ...(runtime?.artifacts?.default_artifact_dir ? { artifactDir: runtime.artifacts.default_artifact_dir } : {}),
       stallMs: runtime?.stall_timeout !== undefined ? durationMs(runtime.stall_timeout) : 0,
       maxLineBytes: runtime?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
       workspaceRoot: resolve(projectRoot, runtime?.workspace_root ?? '.wave/workspaces'),
-      runsRoot: resolve(projectRoot, '.wave/runs'),
+      runsRoot: runsRootOf(projectRoot),
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
       sandbox: resolveSandboxPolicy(runtime),
     },
@@ -116,7 +124,7 @@ function planStep(
     retry: retryPolicy(step.retry, m),
     workspace: step.workspace ?? {},
     outputArtifacts: step.output_artifacts ?? [],
-    injectArtifacts: step.memory?.inject_artifacts ?? [],
+    injectArtifacts: planInjections(step, manifest.dir),
     contracts,
     ...(extract ? { extract } : {}),
     env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },
@@ -137,8 +145,13 @@ function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, pr
 }
 
 function templateError(why: string, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
+  return unknownVariableError(why, referenceLocation(template, ref, start));
+}
+
+/** An unknown template variable at a location, with the variables a template may use as the hint. */
+function unknownVariableError(why: string, location: SourceLocation): WaveError {
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
-    location: referenceLocation(template, ref, start),
+    location,
     hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
   });
 }
@@ -181,19 +194,6 @@ function sourceLine(file: string, line: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Every step `id` depends on, directly or not. */
-export function ancestorsOf(id: string, steps: ReadonlyMap<string, Step>): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...(steps.get(id)?.dependencies ?? [])];
-  while (stack.length) {
-    const next = stack.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    stack.push(...(steps.get(next)?.dependencies ?? []));
-  }
-  return seen;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { ResolvedAdapter, ResolvedPersona } from '../adapters/types.js';
+import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import { durationMs } from '../config/common-schema.js';
 import { adapterTypeOf } from '../config/load.js';
 import { SKILLS_SOURCE_FOLDER } from '../config/skill-refs.js';
@@ -59,6 +59,7 @@ export function resolvePersona(manifest: Manifest, manifestDir: string, name: st
     deniedTools: persona.permissions?.deny ?? adapterDefaults?.deny ?? [],
     allowedDomains: persona.sandbox?.allowed_domains ?? [],
     skills: persona.skills ?? [],
+    ...(persona.temperature !== undefined ? { temperature: persona.temperature } : {}),
     skillsDir: resolve(manifestDir, SKILLS_SOURCE_FOLDER),
   };
 }
@@ -98,6 +99,9 @@ export function retryPolicy(retry: RetryConfig | undefined, manifest: Manifest):
       retry?.max_delay !== undefined
         ? durationMs(retry.max_delay)
         : (preset?.maxDelayMs ?? (maxDelaySeconds !== undefined ? maxDelaySeconds * 1000 : DEFAULT_RETRY_MAX_DELAY_MS)),
+    // Wave now always tells a retry what failed; `adapt_prompt: false` asks for the original prompt instead.
+    adaptPrompt: retry?.adapt_prompt ?? true,
+    onFailure: retry?.on_failure ?? 'fail',
   };
 }
 

@@ -1,7 +1,41 @@
 import type { Step } from '../config/pipeline-schema.js';
 
-/** The fixed variables every template may use. */
-export const BUILTIN_VARIABLES = ['input', 'run.id', 'pipeline.name', 'step.id'] as const;
+/** Where a template's values come from: a run's own values, or a dry run's placeholders. */
+export interface TemplateSource {
+  input: string;
+  runId: string;
+  pipelineName: string;
+  stepId: string;
+  /** `project.<key>`. */
+  project(key: string): string | undefined;
+  /** `artifacts.<as>`: where the injected artifact lies. */
+  artifact(as: string): string | undefined;
+  /** `steps.<id>.output[.<field>…]`. */
+  stepOutput(stepId: string, fieldPath: string[]): string | undefined;
+}
+
+/** The fixed variables every template may use, and where each one's value comes from. */
+const BUILTINS = new Map<string, (source: TemplateSource) => string>([
+  ['input', (source) => source.input],
+  ['run.id', (source) => source.runId],
+  ['pipeline.name', (source) => source.pipelineName],
+  ['step.id', (source) => source.stepId],
+]);
+
+/** The names of the fixed variables. */
+export const BUILTIN_VARIABLES: readonly string[] = [...BUILTINS.keys()];
+
+/** The value of the variable `name` (already checked by explainUnknownVariable) from `source`; undefined when it names none. */
+export function templateValue(name: string, source: TemplateSource): string | undefined {
+  const builtin = BUILTINS.get(name);
+  if (builtin) return builtin(source);
+  const [head, second, , ...fieldPath] = name.split('.');
+  if (second === undefined) return undefined;
+  if (head === 'project') return source.project(second);
+  if (head === 'artifacts') return source.artifact(name.slice('artifacts.'.length));
+  if (head === 'steps') return source.stepOutput(second, fieldPath);
+  return undefined;
+}
 
 /** Why a reference is unknown, or undefined when the step may use it. */
 export function explainUnknownVariable(
@@ -10,7 +44,7 @@ export function explainUnknownVariable(
   ancestors: ReadonlySet<string>,
   projectKeys: readonly string[],
 ): string | undefined {
-  if ((BUILTIN_VARIABLES as readonly string[]).includes(name)) return undefined;
+  if (BUILTINS.has(name)) return undefined;
   const [head, second, third] = name.split('.');
   if (head === 'project') {
     if (second && projectKeys.includes(second) && third === undefined) return undefined;

@@ -1,4 +1,5 @@
-import type { Failure, StreamEvent } from '../adapters/types.js';
+import type { StreamEvent } from '../adapters/types.js';
+import type { Failure } from '../core/failure.js';
 import type { RunStatus, StepStatus } from '../events.js';
 import type { ColorName } from './color.js';
 

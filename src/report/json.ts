@@ -1,4 +1,4 @@
-import type { RunSink, SinkOptions } from './sink.js';
+import type { RunSink, SinkOptions } from './sink-types.js';
 
 /** `--json`: every event as one NDJSON line, exactly the RunEvent object (it carries `v`); no summary. */
 export function createJsonSink(options: Pick<SinkOptions, 'out'>): RunSink {

@@ -1,5 +1,5 @@
 import { shouldColor } from './color.js';
-import type { RunSink, SinkOptions } from './sink.js';
+import type { RunSink, SinkOptions } from './sink-types.js';
 import { formatStatusLine } from './summary.js';
 
 /** `--output quiet`: nothing while the run goes, then the summary's one status line. */

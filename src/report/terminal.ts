@@ -1,9 +1,10 @@
-import { NO_TOKENS, type TokenUsage } from '../adapters/types.js';
+import { addTokens, NO_TOKENS, type TokenUsage } from '../core/tokens.js';
 import type { RunEvent, StepStatus } from '../events.js';
 import { painter, shouldColor, type ColorName, type Paint } from './color.js';
+import { cutToWidth, displayWidth } from './columns.js';
 import { STATUS_MARK, describeFailure, describeToolUse, oneLine } from './describe.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
-import type { RunSink, SinkOptions } from './sink.js';
+import type { RunSink, SinkOptions } from './sink-types.js';
 import { formatSummary } from './summary.js';
 
 export interface TerminalSinkOptions extends SinkOptions {
@@ -159,6 +160,8 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
       // Kept beside the step once it completes: its stored artifact differs from the workspace file.
       view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
       return;
+    // Not drawn live: denied connections are counted per step in the closing summary.
+    case 'egress':
     case 'artifact_saved':
     case 'contract_checked':
       return;
@@ -208,8 +211,8 @@ function fit(segments: Segment[], columns: number | undefined, paint: Paint): st
   let line = '';
   for (const segment of segments) {
     if (room <= 0) break;
-    const text = segment.text.length > room ? `${segment.text.slice(0, room - 1)}…` : segment.text;
-    room -= text.length;
+    const text = cutToWidth(segment.text, room);
+    room -= displayWidth(text);
     line += segment.color ? paint(segment.color, text) : text;
   }
   return line.trimEnd();
@@ -218,13 +221,4 @@ function fit(segments: Segment[], columns: number | undefined, paint: Paint): st
 function columnsOf(out: SinkOptions['out']): number | undefined {
   const columns = (out as NodeJS.WriteStream).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
-}
-
-function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-  };
 }

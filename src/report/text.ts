@@ -1,8 +1,8 @@
-import type { Failure } from '../adapters/types.js';
+import type { Failure } from '../core/failure.js';
 import type { RunEvent } from '../events.js';
 import { describeFailure, describeToolUse, oneLine } from './describe.js';
 import { formatBytes, formatClock, formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
-import type { RunSink, SinkOptions } from './sink.js';
+import type { RunSink, SinkOptions } from './sink-types.js';
 import { formatSummary } from './summary.js';
 
 const MAX_DETAIL_LINES = 20;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { spawnInGroup } from '../adapters/spawn.js';
+import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { EgressPolicy } from './egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
@@ -12,7 +13,7 @@ import type { EgressRecord, SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
 const PROXY_PORT = 3128;
-const ALLOWLIST_HINT = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
+const ALLOWLIST_KEYS = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
 
 export interface RoomOptions {
   onEgress: (record: EgressRecord) => void;
@@ -55,7 +56,7 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       dir,
       policy,
       endpoints: scope.endpoints,
-      allowlistHint: ALLOWLIST_HINT,
+      allowlistHint: ALLOWLIST_KEYS,
       resolver: options.resolver,
       onDecision: (decision) => options.onEgress({ scope, ...decision }),
     });
@@ -133,7 +134,7 @@ export async function inAttemptRoom(
     room = await prepareAttemptRoom(spec, scope, options);
     return await run(room);
   } catch (error) {
-    return spawnInGroup(spec, signal, async () => ({ error: sandboxError(error) }));
+    return await spawnInGroup(spec, signal, async () => ({ error: sandboxError(error) }));
   } finally {
     await room?.close();
   }

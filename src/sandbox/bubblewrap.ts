@@ -1,6 +1,7 @@
 import { launchLocal } from '../adapters/launch-local.js';
 import type { Launcher } from '../adapters/launched-process.js';
-import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { spawnInGroup } from '../adapters/spawn.js';
+import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
 import { createCgroupJail, type CgroupJail } from './cgroup-limits.js';
 import { INSIDE_DIR } from './entry-script.js';

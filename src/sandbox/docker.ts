@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
+import { sleep } from '../core/sleep.js';
 import type { LaunchedProcess, Launcher } from '../adapters/launched-process.js';
-import { spawnInGroup, type SpawnResult, type SpawnSpec } from '../adapters/spawn.js';
+import { spawnInGroup } from '../adapters/spawn.js';
+import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { sandboxError, inAttemptRoom, type AttemptRoom, type RoomOptions } from './attempt-room.js';
 import { attachContainer } from './container-attach.js';
 import { INSIDE_DIR } from './entry-script.js';
@@ -21,8 +23,6 @@ export interface DockerSandboxOptions extends RoomOptions {
   image: string;
   limits: SandboxLimits;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** The container of one attempt: no network, no capabilities, read-only root, the room's binds, the step's limits. */
 async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpec, scope: SandboxScope, room: AttemptRoom): Promise<Docker.Container> {
@@ -94,7 +94,7 @@ async function oomKilled(container: Docker.Container, code: number | null): Prom
     const state = await container.inspect().then((info) => info.State, () => undefined);
     if (state?.OOMKilled) return true;
     if (code !== 137 || check >= OOM_RECHECKS) return false;
-    await sleep(100);
+    await sleep(100, { ref: false });
   }
 }
 
@@ -145,7 +145,7 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
       startError: () => undefined,
       terminate: async (graceMs) => {
         await container.kill({ signal: 'SIGTERM' }).catch(() => undefined);
-        await Promise.race([exited, sleep(graceMs)]);
+        await Promise.race([exited, sleep(graceMs, { ref: false })]);
         if (!done) await container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
         await exited;
       },

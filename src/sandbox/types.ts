@@ -1,4 +1,4 @@
-import type { SpawnResult, SpawnSpec } from '../adapters/spawn.js';
+import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 
 export const SANDBOX_BACKENDS = ['none', 'bubblewrap', 'docker'] as const;
 export type SandboxBackend = (typeof SANDBOX_BACKENDS)[number];

@@ -1,4 +1,4 @@
-import { NO_TOKENS } from '../adapters/types.js';
+import { NO_TOKENS } from '../core/tokens.js';
 import { EVENT_VERSION } from '../events.js';
 import { markInterruptedAttempts } from './interrupted-attempts.js';
 import type { RunLock } from './run-lock.js';

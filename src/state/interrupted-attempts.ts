@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { NO_TOKENS, type Failure } from '../adapters/types.js';
+import { NO_TOKENS } from '../core/tokens.js';
+import type { Failure } from '../core/failure.js';
 import type { RunEvent } from '../events.js';
 import type { AttemptRecord, RunRecord } from './run-record.js';
 import { attemptsOf } from './step-logs.js';

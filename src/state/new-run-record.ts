@@ -1,3 +1,4 @@
+import { NO_TOKENS } from '../core/tokens.js';
 import type { Plan, PlannedStep } from '../plan/plan-types.js';
 import type { RunRecord, StepRecord } from './run-record.js';
 
@@ -9,7 +10,7 @@ export function pendingStepRecord(step: PlannedStep): StepRecord {
     optional: step.optional,
     dependencies: [...step.dependencies],
     attempts: [],
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    tokens: { ...NO_TOKENS },
     artifacts: [],
     contracts: [],
   };
@@ -28,6 +29,6 @@ export function newRunRecord(id: string, plan: Plan, options: RunRecord['options
     startedAt: new Date().toISOString(),
     options,
     steps: Object.fromEntries(plan.steps.map((s) => [s.id, pendingStepRecord(s)])),
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    tokens: { ...NO_TOKENS },
   };
 }

@@ -14,7 +14,7 @@ const CACHE_LIMIT = 10_000;
 
 /** Redacts every string inside a JSON-like value (objects, arrays), returning a copy; keys are kept. */
 export function redactValues<T>(value: T, redactor: TextRedactor, options: RedactValuesOptions = {}): T {
-  return walk(value, redactor, options.keep, options.cache ?? new Map()) as T;
+  return walk(value, redactor, options.keep, options.cache ?? new Map<string, string>()) as T;
 }
 
 /** A redactValues bound to one redactor and its options, with a bounded cache of recent strings. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WaveError } from '../errors.js';
 import { ioError } from '../io-error.js';
-import { isSameProcessAlive, processStartTime } from './liveness.js';
+import { isSameProcessAlive, processStartTime } from '../core/liveness.js';
 
 /** The run folder's lock: who drives the run now. */
 export const LOCK_FILE = 'lock';

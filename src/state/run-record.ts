@@ -1,4 +1,5 @@
-import type { Failure, TokenUsage } from '../adapters/types.js';
+import type { Failure } from '../core/failure.js';
+import type { TokenUsage } from '../core/tokens.js';
 import type { RunStatus, StepStatus } from '../events.js';
 
 export interface AttemptRecord {

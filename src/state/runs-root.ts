@@ -1,9 +1,10 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { findManifest } from '../config/load.js';
+import { runsRootOf } from '../core/run-paths.js';
 
 /** Where a manifest's runs live: `<manifestDir>/.wave/runs`. */
 export function runsRootFor(manifestFile: string): string {
-  return join(dirname(resolve(manifestFile)), '.wave', 'runs');
+  return runsRootOf(dirname(resolve(manifestFile)));
 }
 
 /** The runs folder of the manifest `-m` names, else of the nearest wave.yaml from cwd upwards. */

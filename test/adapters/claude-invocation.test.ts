@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs, buildClaudeEnv } from '../../src/adapters/claude/invocation.js';
 import { prepareClaudeWorkspace } from '../../src/adapters/claude/workspace.js';
-import type { AdapterRunConfig, ResolvedPersona } from '../../src/adapters/types.js';
+import type { AdapterRunConfig } from '../../src/adapters/types.js';
+import type { ResolvedPersona } from '../../src/core/resolved-adapter.js';
 
 function config(fields: Partial<AdapterRunConfig> = {}, persona?: Partial<ResolvedPersona>): AdapterRunConfig {
   const dir = mkdtempSync(join(tmpdir(), 'wave-claude-'));

@@ -9,7 +9,8 @@ import { ENV_TOTAL_BYTES, ENV_VALUE_BYTES, planShellValues } from '../../src/ada
 import { buildProcessInvocation } from '../../src/adapters/process/invocation.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import { spawnFailure } from '../../src/adapters/spawn-failure.js';
-import type { AdapterRunConfig, ResolvedAdapter } from '../../src/adapters/types.js';
+import type { AdapterRunConfig } from '../../src/adapters/types.js';
+import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';
 
 let dir: string;

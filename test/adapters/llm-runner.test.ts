@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpFailure, retryAfterMs } from '../../src/adapters/llm/http-failure.js';
+import { httpFailure } from '../../src/adapters/llm/http-failure.js';
 import { LlmRunner } from '../../src/adapters/llm/runner.js';
 import { SseDecoder } from '../../src/adapters/llm/sse.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
@@ -52,6 +52,17 @@ describe('the llm adapter against the scripted server', () => {
     const request = server.requests.filter((r) => r.scenario === 'fenced').at(-1)!;
     expect(request.body).toMatchObject({ model: 'test-model', stream: true, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say something.' }] });
     expect(request.headers.authorization).toBe('Bearer sk-test-secret-value');
+    // No persona temperature: none is sent, so the server's own default holds.
+    expect(request.body).not.toHaveProperty('temperature');
+  });
+
+  it('sends the persona\'s temperature in the request body', async () => {
+    const config = configFor('/s/text/cool');
+    const persona = { ...config.persona!, temperature: 0.15 };
+    const result = await runAttempt(new LlmRunner(), { ...config, persona }, { timeoutMs: 60_000, stallMs: 0 }, new AbortController().signal, () => {});
+    expect(result.ok).toBe(true);
+    const request = server.requests.filter((r) => r.scenario === 'text').at(-1)!;
+    expect(request.body).toMatchObject({ temperature: 0.15, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say something.' }] });
   });
 
   it('classifies 401 as auth_failed', async () => {
@@ -110,10 +121,15 @@ describe('SSE decoding and HTTP failure details', () => {
     expect(decoder.end()).toEqual([]);
   });
 
-  it('reads retry-after as seconds or an HTTP date', () => {
-    expect(retryAfterMs('2.5')).toBe(2500);
-    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
-    expect(retryAfterMs('soon')).toBeUndefined();
+  it('joins multi-line data, keeps a character split across chunks, and hands over an event cut before its blank line at the end', () => {
+    const decoder = new SseDecoder();
+    const bytes = new TextEncoder().encode('data: {"t":"é"}\ndata: second\n\ndata: [DONE]');
+    const split = bytes.indexOf(0xa9); // the second byte of é
+    expect([...decoder.push(bytes.slice(0, split)), ...decoder.push(bytes.slice(split))]).toEqual(['{"t":"é"}\nsecond']);
+    expect(decoder.end()).toEqual(['[DONE]']);
+  });
+
+  it('classifies an error body that speaks of the context, and names the key variable of a refused key', () => {
     expect(httpFailure(400, '{"error":{"message":"maximum context length exceeded"}}', null, 'llm').class).toBe('context_exhausted');
     expect(httpFailure(403, 'no', null, 'llm', 'KEY').hint).toContain('KEY');
   });

@@ -4,7 +4,7 @@ import { codexErrorClass, parseCodexLine } from '../../src/adapters/codex/parse.
 import { OpenCodeStream } from '../../src/adapters/opencode/outcome.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
 import { openCodePermissions } from '../../src/adapters/opencode/workspace.js';
-import type { SpawnResult } from '../../src/adapters/spawn.js';
+import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
 const GARBAGE = ['', 'not json', '{"type":"text","part":', '[]', 'null', '{"type":"future_event"}', '{"type":"tool_use","part":null}', '{"type":"item.completed","item":{"type":"command_execution"}}', Buffer.from([0xff, 0xfe, 0x00, 0x1b]).toString('latin1')];

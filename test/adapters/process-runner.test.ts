@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
-import type { AdapterRunConfig, ResolvedAdapter, StreamEvent } from '../../src/adapters/types.js';
+import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
+import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 import { REDACTED, Redactor } from '../../src/redact.js';
 import { commandRunConfig, firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
 
@@ -25,6 +26,17 @@ async function run(extra: Partial<AdapterRunConfig>, options: { runner?: Process
 const attemptFile = (name: string) => readFile(join(dir, 'attempt-1', name), 'utf8');
 
 describe('ProcessRunner: command steps', () => {
+  it('stops reading a pipe held open by an escaped process after drainMs (runtime.timeouts.stdout_drain_seconds)', async () => {
+    // The setsid'd sleep leaves the step's process group but keeps its stdout open: only the drain limit ends the read.
+    const started = Date.now();
+    const { result } = await run({ prompt: 'setsid sleep 30 & echo "$!"', drainMs: 300 });
+    const elapsed = Date.now() - started;
+    process.kill(Number(result.text.trim()), 'SIGKILL');
+    expect(result.ok).toBe(true);
+    // The default drain is 5 s: well under it shows the configured 300 ms was used.
+    expect(elapsed).toBeLessThan(4000);
+  });
+
   it('runs the command through /bin/sh -c in the workspace and returns its stdout', async () => {
     const { result } = await run({ prompt: 'pwd; echo "$WAVE_STEP_ID" | tr a-z A-Z; echo to-stderr >&2' });
     expect(result).toMatchObject({ ok: true, exitCode: 0, signal: null, skippedLines: 0 });

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { MockRunner } from '../../src/adapters/mock/runner.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import { AdapterRegistry, defaultRegistry } from '../../src/adapters/registry.js';
 import { WaveError } from '../../src/errors.js';
+import { MockRunner } from '../support/mock-runner.js';
 
 describe('AdapterRegistry', () => {
-  it('resolves the process runner by default and registered runners by type', () => {
+  it('resolves the process runner by default, and a runner registered later replaces the built-in one of its type', () => {
     const registry = defaultRegistry();
     expect(registry.resolve('process')).toBeInstanceOf(ProcessRunner);
-    const mock = new MockRunner(() => ({}));
-    expect(registry.register(mock).resolve('mock')).toBe(mock);
+    const scripted = new MockRunner(() => ({}), 'codex');
+    expect(registry.resolve('codex')).not.toBe(scripted);
+    expect(registry.register(scripted).resolve('codex')).toBe(scripted);
   });
 
   it('refuses an unknown type with a WaveError naming what can run', () => {

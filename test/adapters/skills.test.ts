@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_SKILLS_FOLDERS, installPersonaSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
-import type { ResolvedPersona } from '../../src/adapters/types.js';
+import type { ResolvedPersona } from '../../src/core/resolved-adapter.js';
 import { loadManifest } from '../../src/config/load.js';
 import { WaveErrors } from '../../src/errors.js';
 
@@ -101,7 +101,8 @@ personas:
 
   it('accepts a skill with a folder under skills/ beside wave.yaml', async () => {
     const dir = folder({ 'wave.yaml': manifest('[review]'), 'skills/review/SKILL.md': 'x\n' });
-    await expect(loadManifest(join(dir, 'wave.yaml'), {})).resolves.toBeDefined();
+    const loaded = await loadManifest(join(dir, 'wave.yaml'), {});
+    expect(loaded.value.personas?.p?.skills).toEqual(['review']);
   });
 
   it('reports a missing skill folder and a name that is not a plain folder name, each at its line', async () => {

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Launcher } from '../../src/adapters/launched-process.js';
 import { launchLocal } from '../../src/adapters/launch-local.js';
-import { spawnInGroup, type SpawnSpec } from '../../src/adapters/spawn.js';
+import { spawnInGroup } from '../../src/adapters/spawn.js';
+import type { SpawnSpec } from '../../src/adapters/spawn-spec.js';
 import { Redactor } from '../../src/redact.js';
 import { waitFor } from '../support/wait.js';
 import { firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
@@ -166,6 +167,7 @@ describe('spawnInGroup: input and output', () => {
 
   it('reports an argument the OS cannot take as a spawn error instead of throwing', async () => {
     const result = await spawnInGroup(spec('/bin/echo', ['nul\0byte']));
-    expect(result.spawnError).toBeDefined();
+    expect(result.spawnError).toMatchObject({ name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
+    expect(result.pid).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ function runningProject() {
 async function startDriver(runFile: string, onTerm: 'record' | 'die') {
   const driver = execa(process.execPath, ['-e', FAKE_DRIVER, runFile, onTerm], { reject: false, timeout: 120_000 });
   await new Promise<void>((resolve, reject) => {
-    driver.stdout!.once('data', () => resolve());
+    driver.stdout.once('data', () => resolve());
     void driver.then((result) => reject(new Error(`the driver exited early: ${result.stderr}`)));
   });
   return { driver };
@@ -81,6 +81,7 @@ describe('wave cancel', () => {
       r.steps.a!.attempts = [{ ...sampleAttempt(1), pid: orphan.pid }];
     });
     store.flush(); // updates within 100 ms of the last write wait for a timer; wave cancel must read this one
+    const cancelledAfter = new Date().toISOString();
     const result = await runWave(['cancel', RUN.slice(0, 10)], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`run ${RUN} had no live process (pid 999999999 is gone); recorded it as cancelled`);
@@ -88,7 +89,9 @@ describe('wave cancel', () => {
     expect(signal).toBe('SIGKILL');
     const record = store.reload();
     expect(record.status).toBe('cancelled');
-    expect(record.finishedAt).toBeDefined();
+    // An ISO timestamp taken by the cancel itself (ISO strings of one format compare as times).
+    expect(new Date(record.finishedAt!).toISOString()).toBe(record.finishedAt);
+    expect(record.finishedAt! >= cancelledAfter).toBe(true);
     expect(record.steps.a!.status).toBe('cancelled');
     expect(record.steps.b!.status).toBe('pending');
     const events = readFileSync(join(store.dir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -2,7 +2,8 @@ import { CommanderError } from 'commander';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { reportError } from '../../src/cli/program.js';
-import { ERROR_CODES, WaveError, WaveErrors, type ErrorCode } from '../../src/errors.js';
+import { WaveError, WaveErrors } from '../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
 import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 
@@ -43,10 +44,11 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   auth_failed: 1,
   server_error: 1,
   context_exhausted: 1,
+  max_turns: 1,
+  budget_exhausted: 1,
   contract_failed: 1,
   extract_failed: 1,
   sandbox_unavailable: 1,
-  egress_denied: 1,
   limit_exceeded: 1,
   internal: 1,
 };

@@ -108,7 +108,7 @@ describe('a killed `wave run` left unreaped (a zombie) counts as dead', () => {
     const dir = longRunProject();
     const parent = spawn(process.execPath, ['-e', NON_REAPING_PARENT, WAVE_BIN, 'run', 'long', '--output', 'quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const [chunk] = (await once(parent.stdout!, 'data')) as [Buffer];
+      const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
       const wavePid = Number(chunk.toString().trim());
       const bPid = await waitFor(() => stepPids(dir)[0], 'step b to start');
       parent.kill('SIGUSR2');
@@ -139,7 +139,7 @@ describe('a killed `wave run` left unreaped (a zombie) counts as dead', () => {
     const dir = longRunProject();
     const parent = spawn(process.execPath, ['-e', NON_REAPING_PARENT, WAVE_BIN, 'run', 'long', '--output', 'quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const [chunk] = (await once(parent.stdout!, 'data')) as [Buffer];
+      const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
       const wavePid = Number(chunk.toString().trim());
       await waitFor(() => stepPids(dir)[0], 'step b to start');
       parent.kill('SIGUSR2');

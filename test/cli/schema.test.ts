@@ -17,6 +17,6 @@ describe('wave schema', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('invalid_argument: no schema named `manifests`');
-    expect(result.stderr).toMatch(/hint: available: manifest, pipeline/);
+    expect(result.stderr).toMatch(/hint: Name one of: manifest, pipeline, event\./);
   });
 });

@@ -46,7 +46,7 @@ describe('wave validate', () => {
     expect(lines).toContain('✗ pipelines/cycle.yaml');
     expect(lines).toContain('pipelines/cycle.yaml:6:20: dag_cycle: the steps depend on each other in a cycle: a → c → b → a');
     expect(lines).toContain('pipelines/many.yaml:7:14: unknown_persona: step `map` names persona `navigatr`, which the manifest does not declare');
-    expect(lines).toContain('  hint: did you mean `navigator`?');
+    expect(lines).toContain('  hint: Did you mean `navigator`?');
     expect(lines).toContain('✓ pipelines/valid.yaml');
     expect(lines.at(-1)).toBe('6 problems in 2 of 4 files');
     expect(result.stderr).toBe('');
@@ -64,7 +64,7 @@ describe('wave validate', () => {
         line: 8,
         column: 20,
         message: 'step `test` depends on `biuld`, which is not a step of this pipeline',
-        hint: 'did you mean `build`?',
+        hint: 'Did you mean `build`?',
       },
       {
         code: 'unknown_dependency',
@@ -72,7 +72,7 @@ describe('wave validate', () => {
         line: 8,
         column: 27,
         message: 'step `test` depends on `lint`, which is not a step of this pipeline',
-        hint: 'steps of this pipeline: `build`, `test`',
+        hint: 'Steps of this pipeline: `build`, `test`.',
       },
     ]);
   });
@@ -113,7 +113,7 @@ describe('wave validate', () => {
     const text = await runWave(['validate'], { cwd: empty });
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('file_not_found: no wave.yaml in');
-    expect(text.stdout).toContain('hint: run `wave init` to create one');
+    expect(text.stdout).toContain('hint: Run `wave init` to create one');
     const json = await runWave(['validate', '--json'], { cwd: empty });
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ code: 'file_not_found', file: 'wave.yaml' })]);
   });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, loadPipeline, manifestView, readManifest, readPipeline, type Located, type ManifestView } from '../../src/config/load.js';
 import type { Manifest } from '../../src/config/manifest-schema.js';
-import { ERROR_CODES, WaveErrors, formatError, type ErrorCode } from '../../src/errors.js';
+import { WaveErrors, formatError } from '../../src/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
 const BROKEN = join(FIXTURES, 'broken');
@@ -19,17 +20,17 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
   ['manifest/duplicate-key.yaml', [['yaml_syntax', 4, 1]], ['unique']],
   ['manifest/empty.yaml', [['wrong_type', 1, 1]], ['empty file', 'wave init']],
   ['manifest/env-unset.yaml', [['env_unset', 4, 13]], ['${WAVE_FIXTURE_UNSET_BINARY}', '${WAVE_FIXTURE_UNSET_BINARY:-value}']],
-  ['manifest/fallback-unknown.yaml', [['unknown_adapter', 8, 25], ['unknown_adapter', 11, 14], ['unknown_adapter', 12, 5], ['unknown_adapter', 14, 12]], ['did you mean `gemini`?']],
+  ['manifest/fallback-unknown.yaml', [['unknown_adapter', 8, 25], ['unknown_adapter', 11, 14], ['unknown_adapter', 12, 5], ['unknown_adapter', 14, 12]], ['Did you mean `gemini`?']],
   ['manifest/is-a-pipeline.yaml', [['wrong_type', 1, 7]], ['this file is a pipeline']],
-  ['manifest/missing-kind.yaml', [['missing_field', 2, 1]], ['add `kind: WaveManifest`']],
+  ['manifest/missing-kind.yaml', [['missing_field', 2, 1]], ['Add `kind: WaveManifest`']],
   ['manifest/multiple-documents.yaml', [['yaml_syntax', 4, 1]], ['more than one YAML document']],
   ['manifest/not-a-mapping.yaml', [['wrong_type', 1, 1]], ['not a list']],
   ['manifest/prompt-file-missing.yaml', [['file_not_found', 7, 25]], ['personas/navigator.md', 'relative to the folder of wave.yaml']],
-  ['manifest/sandbox-backend.yaml', [['wrong_type', 4, 14], ['wrong_type', 5, 22]], ['did you mean `docker`?', '`none`, `docker`, `bubblewrap`', 'must be a list']],
+  ['manifest/sandbox-backend.yaml', [['wrong_type', 4, 14], ['wrong_type', 5, 22]], ['Did you mean `docker`?', '`none`, `docker`, `bubblewrap`', 'must be a list']],
   ['manifest/sandbox-allowlist.yaml', [['manifest_invalid', 8, 34], ['manifest_invalid', 12, 43], ['manifest_invalid', 12, 69]], ['"api.example.com:99999"', 'it has a scheme', "'*' may only stand", 'like api.example.com, *.example.com:443']],
   ['manifest/tab-indent.yaml', [['yaml_syntax', 3, 1]], ['tabs']],
-  ['manifest/unknown-adapter.yaml', [['unknown_adapter', 7, 14], ['unknown_adapter', 9, 14]], ['did you mean `claude`?', 'declared adapters: `claude`']],
-  ['manifest/unknown-top-key.yaml', [['unknown_key', 4, 1]], ['unknown key `adaptors`', 'did you mean `adapters`?']],
+  ['manifest/unknown-adapter.yaml', [['unknown_adapter', 7, 14], ['unknown_adapter', 9, 14]], ['Did you mean `claude`?', 'Declared adapters: `claude`']],
+  ['manifest/unknown-top-key.yaml', [['unknown_key', 4, 1]], ['unknown key `adaptors`', 'Did you mean `adapters`?']],
   [
     'manifest/unsupported-features.yaml',
     [
@@ -40,7 +41,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
     ['`ontology`', '`hooks`', '`server`', 'adapter `tier_models`', 'adapter `hooks_template`', 'persona `token_scopes`', 'persona `hooks`',
       '`runtime.relay`', '`runtime.audit`', '`runtime.meta_pipeline`', '`runtime.routing`', '`runtime.circuit_breaker`', 'README'],
   ],
-  ['manifest/wrong-kind-value.yaml', [['wrong_type', 1, 7]], ['did you mean `WaveManifest`?']],
+  ['manifest/wrong-kind-value.yaml', [['wrong_type', 1, 7]], ['Did you mean `WaveManifest`?']],
   ['manifest/wrong-types.yaml', [['wrong_type', 4, 13], ['wrong_type', 5, 15], ['wrong_type', 7, 20], ['wrong_type', 8, 18], ['wrong_type', 10, 27]], ['must be text, not a list', 'must be true or false', 'duration such as 30s', 'greater than 0']],
   ['manifest/yaml-syntax-several.yaml', [['yaml_syntax', 3, 1], ['yaml_syntax', 5, 13]]],
   ['manifest/yaml-syntax.yaml', [['yaml_syntax', 3, 9]], ['never closed']],
@@ -51,12 +52,12 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
   ['pipeline/exec-both-sources.yaml', [['conflicting_fields', 9, 7]], ['both `source` and `source_path`']],
   ['pipeline/exec-no-source.yaml', [['missing_field', 8, 7]], ['needs `source` or `source_path`']],
   ['pipeline/files-missing.yaml', [['file_not_found', 9, 21], ['file_not_found', 12, 20], ['file_not_found', 18, 22]], ['mounts `src/does-not-exist`', 'prompts/missing.md', 'schemas/missing.schema.json']],
-  ['pipeline/inject-not-dependency.yaml', [['unknown_dependency', 14, 19], ['unknown_dependency', 15, 19]], ['add `map` to the dependencies of `review`', 'not a step of this pipeline']],
-  ['pipeline/inject-unknown-artifact.yaml', [['unknown_artifact', 15, 34]], ['did you mean `map`?']],
+  ['pipeline/inject-not-dependency.yaml', [['unknown_dependency', 14, 19], ['unknown_dependency', 15, 19]], ['Add `map` to the dependencies of `review`', 'not a step of this pipeline']],
+  ['pipeline/inject-unknown-artifact.yaml', [['unknown_artifact', 15, 34]], ['Did you mean `map`?']],
   [
     'pipeline/many-problems.yaml',
     [['unknown_key', 4, 3], ['unknown_persona', 7, 14], ['unknown_dependency', 11, 20], ['not_supported', 12, 5], ['wrong_type', 13, 22]],
-    ['did you mean `navigator`?', 'did you mean `map`?', '`gate`'],
+    ['Did you mean `navigator`?', 'Did you mean `map`?', '`gate`'],
   ],
   ['pipeline/missing-exec-and-id.yaml', [['missing_field', 5, 5], ['missing_field', 5, 5], ['missing_field', 6, 5]], ['`id` is required', '`exec` is required']],
   ['pipeline/missing-steps.yaml', [['missing_field', 1, 1]], ['`steps` is required']],
@@ -68,10 +69,10 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
       'schema_path `schemas/not-a-schema.json`', '`required` must be array', 'step `none` extract needs `schema` or `schema_path`'],
   ],
   ['pipeline/self-cycle.yaml', [['dag_cycle', 8, 23]], ['loop → loop']],
-  ['pipeline/unknown-adapter.yaml', [['unknown_adapter', 6, 14]], ['did you mean `shell`?']],
-  ['pipeline/unknown-dependency.yaml', [['unknown_dependency', 8, 20], ['unknown_dependency', 8, 27]], ['did you mean `build`?', 'steps of this pipeline: `build`, `test`']],
-  ['pipeline/unknown-key-typo.yaml', [['unknown_key', 10, 5], ['unknown_key', 11, 29]], ['did you mean `dependencies`?', 'did you mean `source_path`?']],
-  ['pipeline/unknown-persona.yaml', [['unknown_persona', 6, 14], ['unknown_persona', 9, 14]], ['did you mean `navigator`?', 'declared personas: `navigator`, `reviewer`, `shell`']],
+  ['pipeline/unknown-adapter.yaml', [['unknown_adapter', 6, 14]], ['Did you mean `shell`?']],
+  ['pipeline/unknown-dependency.yaml', [['unknown_dependency', 8, 20], ['unknown_dependency', 8, 27]], ['Did you mean `build`?', 'Steps of this pipeline: `build`, `test`']],
+  ['pipeline/unknown-key-typo.yaml', [['unknown_key', 10, 5], ['unknown_key', 11, 29]], ['Did you mean `dependencies`?', 'Did you mean `source_path`?']],
+  ['pipeline/unknown-persona.yaml', [['unknown_persona', 6, 14], ['unknown_persona', 9, 14]], ['Did you mean `navigator`?', 'Declared personas: `navigator`, `reviewer`, `shell`']],
   [
     'pipeline/unsupported-nested.yaml',
     [
@@ -106,7 +107,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[]]> = [
       ['wrong_type', 4, 12], ['wrong_type', 6, 9], ['wrong_type', 8, 22], ['wrong_type', 9, 15], ['wrong_type', 11, 13],
       ['wrong_type', 14, 16], ['wrong_type', 15, 19], ['wrong_type', 16, 21], ['missing_field', 19, 9], ['wrong_type', 20, 21], ['wrong_type', 21, 20],
     ],
-    ['did you mean `prompt`?', 'did you mean `exponential`?', '`fail`, `warn`, `continue`, `skip`, `retry`', 'use letters, digits', 'at most 1'],
+    ['Did you mean `prompt`?', 'Did you mean `exponential`?', '`fail`, `warn`, `continue`, `skip`, `retry`', 'use letters, digits', 'at most 1'],
   ],
   ['pipeline/yaml-syntax.yaml', [['yaml_syntax', 7, 3]]],
 ];

@@ -2,10 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestView, readManifest, readPipeline, loadManifest, loadPipeline, type ManifestView } from '../../src/config/load.js';
-import { ERROR_CODES, WaveError, WaveErrors } from '../../src/errors.js';
+import { WaveError, WaveErrors } from '../../src/errors.js';
+import { ERROR_CODES } from '../../src/core/error-codes.js';
 import { runWave } from '../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,7 +73,7 @@ async function onlyWaveErrors(load: Promise<unknown>): Promise<void> {
   if (outcome === undefined) return;
   const errors = outcome instanceof WaveErrors ? outcome.errors : [outcome];
   for (const error of errors) {
-    if (!(error instanceof WaveError)) throw new Error(`not a WaveError: ${error instanceof Error ? error.stack : String(error)}`);
+    if (!(error instanceof WaveError)) throw new Error(`not a WaveError: ${error instanceof Error ? error.stack : inspect(error)}`);
     expect(Object.keys(ERROR_CODES)).toContain(error.code);
     expect(error.code).not.toBe('internal');
     const { line, column } = error.location ?? {};

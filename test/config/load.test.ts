@@ -166,7 +166,7 @@ describe('resolvePipelinePath', () => {
 
   it('lists the known pipelines when nothing matches', () => {
     expect(() => resolvePipelinePath('reveiw', project, scratch)).toThrow(
-      expect.objectContaining({ code: 'file_not_found', hint: 'pipelines of this project: legacy, review' }),
+      expect.objectContaining({ code: 'file_not_found', hint: 'Name one of the pipelines of this project: legacy, review.' }),
     );
   });
 });

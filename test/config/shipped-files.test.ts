@@ -15,7 +15,7 @@ async function strictly<T>(load: Promise<T>): Promise<T> {
     return await load;
   } catch (error) {
     const details = error instanceof WaveErrors ? error.errors.map(formatError).join('\n') : String(error);
-    throw new Error(`expected the file to load:\n${details}`);
+    throw new Error(`expected the file to load:\n${details}`, { cause: error });
   }
 }
 

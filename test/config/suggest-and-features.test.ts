@@ -17,8 +17,9 @@ describe('did you mean', () => {
   });
 
   it('falls back to the list of valid names, or says there are none', () => {
-    expect(didYouMean('zz', ['build', 'test'], 'steps')).toBe('steps: `build`, `test`');
-    expect(didYouMean('zz', [], 'declared adapters')).toBe('declared adapters: none');
+    expect(didYouMean('buld', ['build', 'test'], 'Steps')).toBe('Did you mean `build`?');
+    expect(didYouMean('zz', ['build', 'test'], 'Steps')).toBe('Steps: `build`, `test`.');
+    expect(didYouMean('zz', [], 'Declared adapters')).toBe('Declared adapters: none.');
   });
 });
 

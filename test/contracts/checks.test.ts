@@ -17,7 +17,7 @@ const env = (text?: string, ask: AskModel = noModel): CheckEnvironment => ({
   signal: new AbortController().signal,
   ask,
 });
-const contract = (c: Partial<PlannedContract> & Pick<PlannedContract, 'type'>): PlannedContract => ({ targetLabel: 'out.md', ...c });
+const contract = (c: Partial<PlannedContract> & Pick<PlannedContract, 'type'>): PlannedContract => ({ target: { kind: 'file', path: 'out.md' }, ...c });
 
 describe('non_empty_file', () => {
   it('fails a missing or whitespace-only target and passes content', async () => {
@@ -80,8 +80,8 @@ describe('on_failure policy', () => {
 describe('requirements text', () => {
   it('tells the agent the schema, the file, the command and the criteria', () => {
     const text = contractRequirements([
-      contract({ type: 'json_schema', schemaObject: { type: 'object', required: ['verdict'] }, targetLabel: 'review.json' }),
-      contract({ type: 'non_empty_file', targetLabel: 'map.md' }),
+      contract({ type: 'json_schema', schemaObject: { type: 'object', required: ['verdict'] }, target: { kind: 'file', path: 'review.json' } }),
+      contract({ type: 'non_empty_file', target: { kind: 'file', path: 'map.md' } }),
       contract({ type: 'test_suite', command: 'npm test', dir: 'project_root' }),
       contract({ type: 'llm_judge', criteria: ['cites files'], threshold: 0.9 }),
     ]);

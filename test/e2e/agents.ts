@@ -59,6 +59,11 @@ export function runEvents(project: string, record: RunRecord): Array<Record<stri
     .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
+/** The file of an artifact the run recorded: its path is absolute, or relative to the run's folder. */
+export function artifactPath(run: AgentRun, path: string): string {
+  return path.startsWith('/') ? path : join(run.project, '.wave', 'runs', run.record.id, path);
+}
+
 /** The text of a file in a step attempt's folder. */
 export function attemptFile(project: string, record: RunRecord, stepId: string, attempt: number, name: string): string {
   return readFileSync(join(project, '.wave', 'runs', record.id, 'steps', stepId, `attempt-${attempt}`, name), 'utf8');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { artifactPath, attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
@@ -43,11 +43,11 @@ steps:
     // The file exists because Claude executed its Write tool, not because anything else wrote it.
     const artifact = write.artifacts.find((a) => a.name === 'notes');
     expect(artifact).toBeDefined();
-    expect(readFileSync(artifact!.path.startsWith('/') ? artifact!.path : join(run.project, '.wave', 'runs', run.record.id, artifact!.path), 'utf8')).toBe(content);
+    expect(readFileSync(artifactPath(run, artifact!.path), 'utf8')).toBe(content);
     // The persona's skill was copied into Claude's skills folder of the workspace, with Wave's marker.
     const skillFiles = ['skill', 'skill-marker'].map((name) => write.artifacts.find((a) => a.name === name));
     expect(skillFiles.every(Boolean)).toBe(true);
-    const [skill, marker] = skillFiles.map((a) => (a!.path.startsWith('/') ? a!.path : join(run.project, '.wave', 'runs', run.record.id, a!.path)));
+    const [skill, marker] = skillFiles.map((a) => artifactPath(run, a!.path));
     expect(readFileSync(skill!, 'utf8')).toContain('Write short notes.');
     expect(existsSync(marker!)).toBe(true);
     const writeStdout = attemptFile(run.project, run.record, 'write', 1, 'stdout');
@@ -99,8 +99,9 @@ steps:
     expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: expect.objectContaining({ command: 'touch made.txt' }) })]);
     const denied = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'system' && e.event.subtype === 'permission_denied');
     expect(denied?.event.message).toContain('touch made.txt');
+    // The rule Claude enforced is the persona's, written by Wave into the workspace's .claude/settings.json.
     const settings = run.record.steps.work!.artifacts.find((a) => a.name === 'settings');
-    expect(settings).toBeDefined();
+    expect(JSON.parse(readFileSync(artifactPath(run, settings!.path), 'utf8')).permissions).toEqual({ allow: ['Read', 'Write'], deny: ['Bash(touch *)'] });
     expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);
   });
 

@@ -52,6 +52,13 @@ describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
     expect(run.record.steps.work!.attempts).toHaveLength(2);
   });
 
+  it('a persona temperature reaches the model through the isolated settings.json', async () => {
+    const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/text/warm` }, '  agent: { adapter: agent, temperature: 0.35 }'), oneStepPipeline('agent'));
+    expect(run.code, run.stderr).toBe(0);
+    const temperatures = server.requests.filter((r) => r.scenario === 'text' && r.body).map((r) => (r.body!.generationConfig as { temperature?: number } | undefined)?.temperature);
+    expect(temperatures).toContain(0.35);
+  });
+
   it('a truncated stream: the result says error, the step fails', async () => {
     const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/truncated` }, '  agent: { adapter: agent }'), oneStepPipeline('agent'));
     expect(run.code).toBe(1);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptFile, cliAvailable, type AgentRun, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
+import { artifactPath, attemptFile, cliAvailable, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
 // OpenCode starts slowly (~3 s a run) and retries on its own: runs take up to a minute on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -15,7 +15,6 @@ const claudeAdapter = (name: string, baseUrl: string) =>
   `  ${name}: { type: claude, binary: claude, model: claude-test, isolated: true, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key } }`;
 
 /** The absolute path of an artifact recorded in run.json. */
-const artifactPath = (run: AgentRun, path: string) => (path.startsWith('/') ? path : join(run.project, '.wave', 'runs', run.record.id, path));
 
 
 describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
@@ -117,6 +116,17 @@ steps:
     // The persona prompt reached OpenCode through AGENTS.md, which it puts into its system prompt.
     const chat = server.requests.filter((r) => r.scenario === 'text' && r.body);
     expect(JSON.stringify(chat.map((r) => r.body!.messages))).toContain('PERSONA PROMPT MARKER');
+  });
+
+  it('a persona temperature reaches the model in OpenCode\'s own request', async () => {
+    const run = await runAgentPipeline(
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/text/warm/v1`)], '  agent: { adapter: oc, temperature: 0.35 }'),
+      oneStepPipeline('agent'),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const chat = server.requests.filter((r) => r.scenario === 'text' && Array.isArray(r.body?.messages));
+    expect(chat.length).toBeGreaterThan(0);
+    expect(chat.map((r) => r.body!.temperature)).toContain(0.35);
   });
 
   it('401: auth_failed, never retried', async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MockRunner, type MockScriptFor } from '../../src/adapters/mock/runner.js';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import type { AdapterRunner } from '../../src/adapters/types.js';
 import { loadManifest, loadPipeline } from '../../src/config/load.js';
@@ -9,6 +8,7 @@ import { buildPlan } from '../../src/plan/plan.js';
 import { newRunRecord } from '../../src/state/new-run-record.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { join } from 'node:path';
+import { MockRunner, type MockScriptFor } from '../support/mock-runner.js';
 import { makeProject } from '../support/project.js';
 
 const MANIFEST = `kind: WaveManifest
@@ -128,5 +128,52 @@ steps:
     // A ten-minute backoff that ignored the cancel would exceed the test's own time limit.
     expect(status).toBe('cancelled');
     expect(record.steps.a!.status).toBe('cancelled');
+  });
+});
+
+describe('retry.adapt_prompt and retry.on_failure', () => {
+  const failsFirst = (_config: unknown, attempt: number) =>
+    attempt === 1 ? { result: { ok: false, exitCode: 1, failure: { class: 'non_zero_exit' as const, message: 'tests failed: 3' }, outputTail: 'FAIL' } } : {};
+
+  it('adapt_prompt: false retries with the original prompt, nothing about the failure', async () => {
+    const { status, mock } = await execute(steps(['a'], ', retry: { max_attempts: 2, base_delay: 1ms, adapt_prompt: false }'), failsFirst);
+    expect(status).toBe('completed');
+    expect(mock.calls.map((c) => c.prompt)).toEqual(['do a', 'do a']);
+  });
+
+  /** `a` fails at once, `b` depends on it, `c` is independent and slower: what becomes of each. */
+  const failingA = (onFailure: string) => `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - { id: a, persona: agent, exec: { source: "do a" }, retry: { on_failure: ${onFailure} } }
+  - { id: b, persona: agent, dependencies: [a], exec: { source: "do b" } }
+  - { id: c, persona: agent, exec: { source: "do c" } }
+`;
+  const script = (config: { stepId: string }) =>
+    config.stepId === 'a' ? { result: { ok: false, exitCode: 1, failure: { class: 'non_zero_exit' as const, message: 'broke' } } } : { delayMs: 150 };
+
+  it('on_failure: fail (the default) halts the run: the independent step is stopped', async () => {
+    const { status, record } = await execute(failingA('fail'), script);
+    expect(status).toBe('failed');
+    expect(record.steps.a!.status).toBe('failed');
+    expect(record.steps.c!.status).not.toBe('completed');
+  });
+
+  it('on_failure: skip records the step skipped with its failure, skips its dependents, and the run completes', async () => {
+    const { status, record, events } = await execute(failingA('skip'), script);
+    expect(status).toBe('completed');
+    expect(record.steps.a).toMatchObject({ status: 'skipped', failure: { class: 'non_zero_exit', message: 'broke' } });
+    expect(record.steps.a!.skipReason).toContain('retry.on_failure: skip');
+    expect(record.steps.b!.status).toBe('skipped');
+    expect(record.steps.c!.status).toBe('completed');
+    expect(events.some((e) => e.type === 'step_failed')).toBe(false);
+  });
+
+  it('on_failure: continue fails the step and the run, but the run goes on: independent steps finish, dependents are skipped', async () => {
+    const { status, record } = await execute(failingA('continue'), script);
+    expect(status).toBe('failed');
+    expect(record.steps.a!.status).toBe('failed');
+    expect(record.steps.b!.status).toBe('skipped');
+    expect(record.steps.c!.status).toBe('completed');
   });
 });

@@ -147,7 +147,7 @@ describe('readonly mounts', () => {
     expect(error?.message).toContain('the mount itself');
   });
 
-  it('copies the mount afresh on resume, undoing a change', async () => {
+  it('copies the mount afresh when the workspace is prepared again (a resumed step), undoing a change', async () => {
     const { code } = await readonlySrc();
     await appendFile(join(code, 'app.txt'), 'changed');
     await mkdir(join(code, 'extra'));
@@ -156,7 +156,6 @@ describe('readonly mounts', () => {
       runId: 'run-1',
       stepId: 'review',
       projectRoot: project,
-      reuse: true,
       spec: { mount: [{ source: './src', target: 'code', mode: 'readonly' }] },
     });
     expect(await readFile(join(code, 'app.txt'), 'utf8')).toBe('app source\n');

@@ -40,7 +40,7 @@ describe('workspaces across processes (resume)', () => {
     };
     const first = await prepareInNewProcess(options);
     await writeFile(join(first.path, 'half-done.txt'), 'progress');
-    const second = await prepareInNewProcess({ ...options, stepId: 'test', reuse: true });
+    const second = await prepareInNewProcess({ ...options, stepId: 'test' });
     expect(second.path).toBe(first.path);
     expect(await readFile(join(second.path, 'half-done.txt'), 'utf8')).toBe('progress');
     expect(await registeredWorktrees(project)).toHaveLength(2);

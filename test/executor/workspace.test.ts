@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
 import { prepareWorkspace, removeRunWorkspaces } from '../../src/executor/workspace.js';
 import { projectPerTest } from '../fixtures/workspace/helpers.js';
 
-let dir: string;
 let project: string;
 let workspaceRoot: string;
-projectPerTest((paths) => ({ dir, project, workspaceRoot } = paths));
+projectPerTest((paths) => ({ project, workspaceRoot } = paths));
 
 describe('directory workspaces', () => {
   it('gives each step a fresh empty folder under <root>/<run-id>/<step-id>', async () => {
@@ -27,18 +26,6 @@ describe('directory workspaces', () => {
     const again = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'split', projectRoot: project });
     expect(again.path).toBe(first.path);
     expect(await readdir(again.path)).toEqual([]);
-  });
-
-  it('keeps what is there when reused on resume', async () => {
-    const first = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'split', projectRoot: project });
-    await writeFile(join(first.path, 'progress.txt'), 'half done');
-    const resumed = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'split', projectRoot: project, reuse: true });
-    expect(await readFile(join(resumed.path, 'progress.txt'), 'utf8')).toBe('half done');
-  });
-
-  it('creates the folder when reuse finds nothing', async () => {
-    const ws = await prepareWorkspace({ workspaceRoot, runId: 'run-2', stepId: 'merge', projectRoot: project, reuse: true });
-    expect(await readdir(ws.path)).toEqual([]);
   });
 
   it('refuses run and step ids that are not one folder name', async () => {

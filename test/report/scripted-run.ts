@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { NO_TOKENS } from '../../src/adapters/types.js';
+import { NO_TOKENS } from '../../src/core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { sampleAttempt, sampleRecord, sampleStep } from '../state/sample-run.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StreamEvent, TokenUsage } from '../../src/adapters/types.js';
+import type { StreamEvent } from '../../src/adapters/types.js';
+import type { TokenUsage } from '../../src/core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
 import { CollectingStream } from './scripted-run.js';

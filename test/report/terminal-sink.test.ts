@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
@@ -103,6 +104,23 @@ describe('terminal sink', () => {
     sink.close();
     for (const frame of frames(out.text)) {
       for (const line of frame) expect(line.replace(/\x1b\[\d+m/g, '').length).toBeLessThanOrEqual(29);
+    }
+  });
+
+  it('counts wide characters by the columns they take when it cuts a line', () => {
+    const out = new CollectingStream({ tty: true, columns: 30 });
+    const sink = createTerminalSink({ out, stepIds: ['scan'], color: false, now: () => clock });
+    const base = { v: SCRIPTED_EVENTS[0]!.v, runId: SCRIPTED_EVENTS[0]!.runId, ts: '2024-05-01T12:00:00.100Z' };
+    play(sink, [
+      { ...base, type: 'step_started', stepId: 'scan', attempt: 1, adapter: 'claude', workspace: '/w/scan' },
+      { ...base, type: 'step_event', stepId: 'scan', attempt: 1, event: { kind: 'tool_use', name: 'Read', target: '数据库连接设置说明书.md' } },
+    ]);
+    sink.close();
+    const last = frames(out.text).at(-1)!;
+    // Of 29 columns the mark, id and time take 14 and "  Read " 7: three CJK characters (6) and the ellipsis fill the rest but one.
+    expect(last).toEqual(['▸ scan    0.1s  Read 数据库…', '  0/1 steps completed']);
+    for (const frame of frames(out.text)) {
+      for (const line of frame) expect(stringWidth(line)).toBeLessThanOrEqual(29);
     }
   });
 

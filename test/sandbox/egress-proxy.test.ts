@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
+import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EgressPolicy, addressClass } from '../../src/sandbox/egress-policy.js';
 import { type EgressDecision, type EgressProxy, startEgressProxy } from '../../src/sandbox/egress-proxy.js';
@@ -38,9 +39,9 @@ beforeAll(async () => {
   vi.spyOn(net, 'connect').mockImplementation(((...args: unknown[]) => {
     const host = (args[0] as { host?: unknown } | undefined)?.host;
     const loopback = host === 'localhost' || (typeof host === 'string' && net.isIP(host) !== 0 && addressClass(host) === 'loopback');
-    if (host !== undefined && !loopback) throw new Error(`the test would have dialled ${String(host)}`);
+    if (host !== undefined && !loopback) throw new Error(`the test would have dialled ${inspect(host)}`);
     return realConnect(...args);
-  }) as typeof net.connect);
+  }));
   certDir = mkdtempSync(join(tmpdir(), 'wave-cert-'));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=allowed.test',
     '-addext', 'subjectAltName=DNS:allowed.test', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });

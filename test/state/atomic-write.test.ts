@@ -26,7 +26,7 @@ describe('run.json atomic writes', () => {
     const file = join(store.dir, 'run.json');
     const stopFile = join(store.dir, 'stop');
     const reader = execa(process.execPath, ['-e', READER, file, stopFile], { timeout: 120_000 });
-    await new Promise<void>((resolve) => reader.stdout!.once('data', () => resolve()));
+    await new Promise<void>((resolve) => reader.stdout.once('data', () => resolve()));
     for (let i = 1; i <= 800; i++) {
       store.update((r) => {
         r.input = String(i);

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
-import { isProcessAlive, processStartTime } from '../../src/state/liveness.js';
+import { isProcessAlive, processStartTime } from '../../src/core/liveness.js';
 import { LOCK_FILE, RunLock, liveLockOwner, readLockOwner, type LockOwner } from '../../src/state/run-lock.js';
 import { stopOrphanedAttempts } from '../../src/state/stop-orphans.js';
 import { sampleRecord, tempDir } from './sample-run.js';
@@ -42,7 +42,7 @@ async function deadPid(): Promise<number> {
 async function zombiePid(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 300'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(parent);
-  const [chunk] = (await once(parent.stdout!, 'data')) as [Buffer];
+  const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
   const pid = Number(chunk.toString().trim());
   await waitFor(() => /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')), 'the child to become a zombie', 5_000);
   return pid;

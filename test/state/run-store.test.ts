@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_TOKENS } from '../../src/adapters/types.js';
+import { NO_TOKENS } from '../../src/core/tokens.js';
 import { WaveError } from '../../src/errors.js';
 import { EVENT_VERSION, EventBus, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
@@ -86,6 +86,8 @@ describe('RunStore', () => {
     store.update((r) => {
       r.steps.a = sampleStep('a', { output: `printed ${token}` });
     });
+    // The update lands within the burst window; flush writes it so run.json holds the step's output.
+    expect(store.flush()).toBe(true);
     const events = readFileSync(join(store.dir, 'events.ndjson'), 'utf8');
     const run = readFileSync(join(store.dir, 'run.json'), 'utf8');
     for (const text of [events, run]) {
@@ -95,6 +97,7 @@ describe('RunStore', () => {
     }
     expect(store.readEvents()[0]).toMatchObject({ event: { text: 'the key is [REDACTED] and "[REDACTED]"' } });
     expect(JSON.parse(run).input).toBe('use [REDACTED]');
+    expect(JSON.parse(run).steps.a.output).toBe('printed [REDACTED]');
     // The live record keeps what the run needs; only what is stored is redacted.
     expect(store.record.input).toBe(`use ${secret}`);
   });

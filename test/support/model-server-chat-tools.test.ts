@@ -5,7 +5,6 @@ const param = (text: string) => Buffer.from(text).toString('base64url');
 const TOOLS = [{ type: 'function', function: { name: 'write', parameters: {} } }];
 
 /** The SSE data objects of a streamed answer, without the closing [DONE]. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function chunks(response: Response): Promise<any[]> {
   const text = await response.text();
   expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
@@ -21,7 +20,6 @@ describe('the scripted model server: Chat Completions tool calls in OpenCode\'s 
   beforeAll(async () => void (server = await startModelServer()));
   afterAll(() => server.close());
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const json = async (response: Response): Promise<any> => response.json();
   const chat = (prefix: string, body: object) =>
     fetch(`${server.url}${prefix}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -67,7 +67,7 @@ export async function startModelServer({ port = 0, logFile } = {}) {
   const requests = [];
   const counts = new Map();
   const sockets = new Set();
-  const server = createServer(async (req, res) => {
+  const serve = async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const { scenario, params, prefix, path } = parseScenarioPath(url.pathname);
     const requestIndex = counts.get(prefix) ?? 0;
@@ -85,7 +85,9 @@ export async function startModelServer({ port = 0, logFile } = {}) {
       if (!res.headersSent) sendError(res, 500, String(error?.stack ?? error));
       else res.destroy();
     }
-  });
+  };
+  // A request whose body never arrives (the client hung up) drops its socket instead of an unhandled rejection.
+  const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -112,7 +114,8 @@ function argValue(name) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const server = await startModelServer({ port: Number(argValue('--port') ?? 0), logFile: argValue('--log') });
   process.stdout.write(`${server.url}\n`);
-  const stop = () => server.close().then(() => process.exit(0));
+  // close() never rejects: it resolves once every socket is gone.
+  const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

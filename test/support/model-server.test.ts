@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSequence, parseScenarioPath, startModelServer, type ModelServer } from './model-server.mjs';
 
 /** A completion's JSON body, loosely typed: the tests check its shape. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (response: Response): Promise<any> => response.json();
 
 const chat = (server: ModelServer, prefix: string, body: object = {}) =>
@@ -64,7 +63,7 @@ describe('the scripted model server', () => {
     const log = join(mkdtempSync(join(tmpdir(), 'wave-ms-')), 'requests.jsonl');
     const child = execa(process.execPath, [new URL('./model-server.mjs', import.meta.url).pathname, '--log', log]);
     try {
-      const url = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().split('\n')[0]!)));
+      const url = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().split('\n')[0]!)));
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const response = await fetch(`${url}/s/text/logged/v1/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
       expect((await json(response)).choices[0].message.content).toBe('logged');

@@ -1,20 +1,12 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
+import { readJsonObject } from '../json-file.js';
 import { installPersonaSkills } from '../skills.js';
 
 /** The project settings file Claude Code reads from its working directory. */
 export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');
-
-async function readJsonObject(path: string): Promise<Record<string, unknown>> {
-  try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /**
  * Writes the persona's permissions into the workspace's `.claude/settings.json` (keeping its other keys), so

@@ -1,7 +1,9 @@
 import { parseJsonLine } from '../../stream/lines.js';
 import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
-import type { SpawnResult } from '../spawn.js';
-import { NO_TOKENS, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import type { SpawnResult } from '../spawn-spec.js';
+import type { StreamEvent } from '../types.js';
+import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import type { Failure } from '../../core/failure.js';
 import { CodexEventReader, codexErrorClass } from './parse.js';
 
 /**

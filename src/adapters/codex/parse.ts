@@ -1,6 +1,9 @@
 import { parseJsonLine } from '../../stream/lines.js';
+import { errorMessageClass } from '../error-message-class.js';
 import { toolTarget } from '../tool-target.js';
-import type { FailureClass, StreamEvent, TokenUsage } from '../types.js';
+import type { StreamEvent } from '../types.js';
+import type { FailureClass } from '../../core/error-codes.js';
+import type { TokenUsage } from '../../core/tokens.js';
 
 /** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
 const MAX_TOOL_CONTENT_CHARS = 2_000;
@@ -19,14 +22,7 @@ export function codexTokens(usage: unknown): TokenUsage {
 }
 
 /** The failure class a Codex error message names (its messages carry the HTTP status or the kind of break). */
-export function codexErrorClass(message: string): FailureClass {
-  if (/\b401\b|\b403\b|unauthorized|forbidden/i.test(message)) return 'auth_failed';
-  if (/\b429\b|too many requests|rate limit/i.test(message)) return 'rate_limited';
-  if (/idle timeout/i.test(message)) return 'stalled';
-  if (/context.{0,20}(length|window)|too many tokens/i.test(message)) return 'context_exhausted';
-  if (/\b5\d\d\b|high demand|stream disconnected|internal server error/i.test(message)) return 'server_error';
-  return 'non_zero_exit';
-}
+export const codexErrorClass: (message: string) => FailureClass = errorMessageClass;
 
 function toolName(item: Json): string {
   if (item.type === 'command_execution') return 'shell';

@@ -6,8 +6,10 @@ import type { AdapterRunConfig } from '../types.js';
 const PLACEHOLDER_KEY = 'none';
 
 /** Gemini CLI settings: API-key auth (needed with a base URL), no usage statistics, telemetry or updates, retries capped. */
-export function geminiSettings(): Record<string, unknown> {
+export function geminiSettings(temperature?: number): Record<string, unknown> {
   return {
+    // Every chat model resolves through the `chat-base` alias, so this override reaches the agent's own calls.
+    ...(temperature !== undefined ? { modelConfigs: { customOverrides: [{ match: { model: 'chat-base' }, modelConfig: { generateContentConfig: { temperature } } }] } } : {}),
     security: { auth: { selectedType: 'gemini-api-key' } },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },

@@ -1,7 +1,10 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, httpStatusClass, type AgentOutcome, type AgentStream } from '../agent-process.js';
-import type { SpawnResult } from '../spawn.js';
-import { NO_TOKENS, type Failure, type StreamEvent } from '../types.js';
+import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { httpStatusClass } from '../../core/http-status.js';
+import type { SpawnResult } from '../spawn-spec.js';
+import type { StreamEvent } from '../types.js';
+import { NO_TOKENS } from '../../core/tokens.js';
+import type { Failure } from '../../core/failure.js';
 import { geminiObjectEvents, geminiTokens } from './parse.js';
 
 /** Gemini exits with the HTTP status of a failed request, mod 256. */

@@ -13,5 +13,5 @@ export async function prepareGeminiWorkspace(config: AdapterRunConfig): Promise<
   if (!config.adapter.isolated) return;
   const dir = join(isolatedHome(config), '.gemini');
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'settings.json'), `${JSON.stringify(geminiSettings(), null, 2)}\n`);
+  await writeFile(join(dir, 'settings.json'), `${JSON.stringify(geminiSettings(config.persona?.temperature), null, 2)}\n`);
 }

@@ -1,4 +1,5 @@
-import type { StreamEvent, TokenUsage } from '../types.js';
+import type { StreamEvent } from '../types.js';
+import type { TokenUsage } from '../../core/tokens.js';
 
 /** What a chat completion stream has told so far. */
 export interface ChatStreamState {
@@ -42,7 +43,7 @@ export function applyChatChunk(state: ChatStreamState, data: string): StreamEven
     error?: { message?: string } | string;
   };
   try {
-    chunk = JSON.parse(data);
+    chunk = JSON.parse(data) as typeof chunk;
   } catch {
     state.skipped++;
     return [];

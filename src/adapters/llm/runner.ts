@@ -2,7 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
 import { abortFailure } from '../spawn-failure.js';
-import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
+import { NO_TOKENS, priceTableCost } from '../../core/tokens.js';
+import type { Failure } from '../../core/failure.js';
 import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
 import { httpFailure } from './http-failure.js';
 import { SseDecoder } from './sse.js';
@@ -20,11 +22,10 @@ export function chatMessages(config: Pick<AdapterRunConfig, 'persona' | 'prompt'
   return [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content: config.prompt }];
 }
 
-/** Cost from the adapter's prices (US dollars per million tokens), when it declares them. */
-export function priceOf(tokens: TokenUsage, prices: AdapterRunConfig['adapter']['prices']): number | undefined {
-  if (!prices) return undefined;
-  const perToken = (n: number, price?: number) => (n * (price ?? 0)) / 1_000_000;
-  return perToken(tokens.input, prices.input) + perToken(tokens.output, prices.output) + perToken(tokens.cacheRead, prices.cache_read) + perToken(tokens.cacheWrite, prices.cache_write);
+/** The persona's sampling temperature as a request field; none when it sets none, so the server's default holds. */
+export function temperatureOf(config: Pick<AdapterRunConfig, 'persona'>): { temperature?: number } {
+  const temperature = config.persona?.temperature;
+  return temperature === undefined ? {} : { temperature };
 }
 
 /**
@@ -50,7 +51,7 @@ export class LlmRunner implements AdapterRunner {
       await writeFile(join(config.attemptDir, 'stdout'), text);
       await writeFile(join(config.attemptDir, 'stderr'), this.redactor.redact(stderr));
       const tokens = state.tokens ?? { ...NO_TOKENS };
-      const costUsd = priceOf(tokens, config.adapter.prices);
+      const costUsd = priceTableCost(tokens, config.adapter.prices);
       if (failure) failure = { ...failure, message: this.redactor.redact(failure.message) };
       onEvent({ kind: 'result', ok: !failure, text, tokens, ...(costUsd !== undefined ? { costUsd } : {}) });
       return {
@@ -84,25 +85,25 @@ export class LlmRunner implements AdapterRunner {
         method: 'POST',
         signal,
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-        body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: chatMessages(config) }),
+        body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: chatMessages(config), ...temperatureOf(config) }),
       });
       if (!response.ok) {
         stderr = await response.text();
-        return finish(httpFailure(response.status, stderr, response.headers.get('retry-after'), adapter.name, keyEnv));
+        return await finish(httpFailure(response.status, stderr, response.headers.get('retry-after'), adapter.name, keyEnv));
       }
       if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-        return finish(readWholeAnswer(state, await response.text(), onEvent));
+        return await finish(readWholeAnswer(state, await response.text(), onEvent));
       }
       const decoder = new SseDecoder();
       const apply = (payloads: string[]) => payloads.forEach((p) => applyChatChunk(state, p).forEach(onEvent));
       for await (const chunk of response.body ?? []) apply(decoder.push(chunk as Uint8Array));
       apply(decoder.end());
-      if (state.error) return finish({ class: 'server_error', message: `the stream reported an error: ${state.error}` });
+      if (state.error) return await finish({ class: 'server_error', message: `the stream reported an error: ${state.error}` });
       if (!state.done && !state.finishReason) {
-        return finish({ class: 'server_error', message: `the stream from ${url} ended before the answer was complete`, hint: 'The server cut the connection; a retry policy on the step retries it.' });
+        return await finish({ class: 'server_error', message: `the stream from ${url} ended before the answer was complete`, hint: 'The server cut the connection; a retry policy on the step retries it.' });
       }
-      if (state.finishReason === 'length') return finish({ class: 'context_exhausted', message: 'the answer was cut at the model\'s token limit' });
-      return finish();
+      if (state.finishReason === 'length') return await finish({ class: 'context_exhausted', message: 'the answer was cut at the model\'s token limit' });
+      return await finish();
     } catch (error) {
       if (signal.aborted) return finish(abortFailure(signal.reason));
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;

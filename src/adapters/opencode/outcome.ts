@@ -1,17 +1,11 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, httpStatusClass, type AgentOutcome, type AgentStream } from '../agent-process.js';
-import type { SpawnResult } from '../spawn.js';
-import { NO_TOKENS, type Failure, type StreamEvent, type TokenUsage } from '../types.js';
+import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { httpStatusClass, retryAfterMs } from '../../core/http-status.js';
+import type { SpawnResult } from '../spawn-spec.js';
+import type { StreamEvent } from '../types.js';
+import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import type { Failure } from '../../core/failure.js';
 import { openCodeError, openCodeObjectEvents } from './parse.js';
-
-/** retry-after in seconds or as an HTTP date, in milliseconds. */
-export function retryAfterMs(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
 
 /**
  * Reads one attempt of `opencode run --format json`. There is no result event: success is exit 0 without an

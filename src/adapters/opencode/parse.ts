@@ -1,7 +1,8 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { httpStatusClass } from '../agent-process.js';
+import { httpStatusClass } from '../../core/http-status.js';
 import { toolTarget } from '../tool-target.js';
-import type { StreamEvent, TokenUsage } from '../types.js';
+import type { StreamEvent } from '../types.js';
+import type { TokenUsage } from '../../core/tokens.js';
 
 /** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
 const MAX_TOOL_CONTENT_CHARS = 2_000;

@@ -50,7 +50,7 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
             npm: '@ai-sdk/openai-compatible',
             name: 'Wave',
             options: { baseURL: baseUrl, apiKey: apiKeyEnv ? `{env:${apiKeyEnv}}` : 'none' },
-            models: { [modelId]: { name: modelId, tool_call: true, limit: { context: 128_000, output: 8_192 } } },
+            models: { [modelId]: { name: modelId, tool_call: true, temperature: true, limit: { context: 128_000, output: 8_192 } } },
           },
         },
       }
@@ -61,6 +61,8 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
     ...(model ? { model, small_model: model } : {}),
     autoupdate: false,
     share: 'disabled',
+    // `opencode run` works as its primary agent, `build`: the persona's temperature is that agent's.
+    ...(config.persona?.temperature !== undefined ? { agent: { build: { temperature: config.persona.temperature } } } : {}),
     permission: {
       ...openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []),
       // Inside Wave's sandbox the sandbox is the boundary; headless, OpenCode's own "ask" for paths outside the

@@ -1,5 +1,6 @@
 import { ARGUMENT_MAX_BYTES, oversizedArgument } from '../argument-limit.js';
-import type { AdapterRunConfig, Failure } from '../types.js';
+import type { AdapterRunConfig } from '../types.js';
+import type { Failure } from '../../core/failure.js';
 
 /** What to start for one attempt: a program, its exact argv, and what goes to stdin. */
 export interface ProcessInvocation {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
 import { processFailure } from '../spawn-failure.js';
 import { spawnInGroup } from '../spawn.js';
-import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type StreamEvent } from '../types.js';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
+import { NO_TOKENS } from '../../core/tokens.js';
 import { planShellValues, VALUE_FILES_DIR, writeValueFiles } from './command-values.js';
 import { buildProcessInvocation } from './invocation.js';
 
@@ -65,6 +66,7 @@ export class ProcessRunner implements AdapterRunner {
       stderrPath: join(config.attemptDir, 'stderr'),
       redactor: this.redactor,
       graceMs: config.graceMs,
+      drainMs: config.drainMs,
       maxLineBytes: config.maxLineBytes,
       onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
       onSpawn: config.onSpawn,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { execa } from 'execa';
 import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js';
-import { resolveBinary } from '../../adapters/binary.js';
+import { defaultBinaryOf, resolveBinary } from '../../adapters/binary.js';
 import { findManifest, loadManifest } from '../../config/load.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
@@ -38,7 +38,7 @@ export async function checkAdapters(manifestFile: string, env: Record<string, st
     names.map(async (name): Promise<AdapterCheck> => {
       const adapter = resolveAdapter(manifest.value, name);
       const problems: string[] = [];
-      const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? adapter.type);
+      const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? defaultBinaryOf(adapter.type));
       const path = binary ? resolveBinary(binary, env, manifest.dir) : undefined;
       if (binary && !path) problems.push(`binary "${binary}" not found on PATH or in node_modules/.bin`);
       const version = path && adapter.type !== 'process' ? await versionOf(path) : undefined;

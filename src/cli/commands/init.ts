@@ -40,7 +40,7 @@ export function scaffold(root: string, force: boolean): string[] {
   const existing = targets.filter((t) => existsSync(t.target)).map((t) => t.path);
   if (existing.length > 0 && !force) {
     throw new WaveError('file_exists', `${root} already has ${existing.map((p) => `\`${p}\``).join(', ')}`, {
-      hint: 'pass --force to overwrite them, or run `wave init <another-folder>`',
+      hint: 'Pass --force to overwrite them, or run `wave init <another-folder>`.',
     });
   }
   for (const { path, schema, target } of targets) {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WaveError } from '../../errors.js';
-import { isProcessAlive } from '../../state/liveness.js';
+import { isProcessAlive } from '../../core/liveness.js';
 import type { RunRecord } from '../../state/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';

@@ -1,17 +1,17 @@
 import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline } from '../../config/load.js';
+import { runsRootOf } from '../../core/run-paths.js';
 import { WaveError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { markInterruptedAttempts } from '../../state/interrupted-attempts.js';
-import { isProcessAlive } from '../../state/liveness.js';
+import { isProcessAlive } from '../../core/liveness.js';
 import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
 import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
 import { driveRun, readySandbox, removeOrphanedContainers, runRedactor } from '../run-session.js';
-import { outputModeOf } from '../run-options.js';
-import { selection } from './run.js';
+import { outputModeOf, requireStep, selection } from '../run-options.js';
 
 interface ResumeFlags {
   manifest?: string;
@@ -32,7 +32,7 @@ export function registerResume(program: Command): void {
     .option('--json', 'same as --output json')
     .action(async (runArg: string, flags: ResumeFlags) => {
       const projectManifest = await loadManifest(findManifest(process.cwd(), flags.manifest));
-      const runsRoot = `${projectManifest.dir}/.wave/runs`;
+      const runsRoot = runsRootOf(projectManifest.dir);
       const probe = RunStore.open(runsRoot, runArg);
       // One owner per run: taken before the run is read for good or anything is stopped or changed.
       const lock = await RunLock.acquire(probe.dir, probe.record.id, 'resume');
@@ -59,9 +59,7 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
       hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
     });
   }
-  if (flags.fromStep && !plan.steps.some((s) => s.id === flags.fromStep)) {
-    throw new WaveError('invalid_argument', `no step \`${flags.fromStep}\` in this pipeline`, { hint: `Steps: ${plan.steps.map((s) => s.id).join(', ')}` });
-  }
+  if (flags.fromStep) requireStep(plan.steps.map((s) => s.id), flags.fromStep);
   const sandbox = await readySandbox(plan);
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
+import { refuseDisabledPipeline } from '../../config/disabled-pipeline.js';
 import { WaveError } from '../../errors.js';
 import { describeCause } from '../../io-error.js';
 import { describePlan } from '../../plan/describe-plan.js';
@@ -11,7 +12,7 @@ import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
-import { outputModeOf, stepList } from '../run-options.js';
+import { outputModeOf, selection, stepList } from '../run-options.js';
 
 interface RunFlags {
   input?: string;
@@ -48,6 +49,7 @@ export function registerRun(program: Command): void {
       const cwd = process.cwd();
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
+      refuseDisabledPipeline(pipeline);
       const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
       const selected = selection(plan.steps.map((s) => s.id), flags.steps, flags.exclude);
@@ -84,15 +86,6 @@ export function registerRun(program: Command): void {
         lock.release();
       }
     });
-}
-
-/** The steps to run given --steps and --exclude; unknown ids are an error. */
-export function selection(all: string[], steps?: string[], exclude?: string[]): Set<string> | undefined {
-  for (const id of [...(steps ?? []), ...(exclude ?? [])]) {
-    if (!all.includes(id)) throw new WaveError('invalid_argument', `no step \`${id}\` in this pipeline`, { hint: `Steps: ${all.join(', ')}` });
-  }
-  if (!steps && !exclude) return undefined;
-  return new Set((steps ?? all).filter((id) => !exclude?.includes(id)));
 }
 
 function positiveNumber(value: string): number {

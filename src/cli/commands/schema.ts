@@ -11,7 +11,7 @@ export function registerSchema(program: Command): void {
     .action((name: string) => {
       if (!isSchemaName(name)) {
         throw new WaveError('invalid_argument', `no schema named \`${name}\``, {
-          hint: `available: ${schemaNames().join(', ')}`,
+          hint: `Name one of: ${schemaNames().join(', ')}.`,
         });
       }
       process.stdout.write(schemaFileText(name));

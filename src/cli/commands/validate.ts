@@ -17,6 +17,8 @@ interface ValidateFlags {
 interface FileReport {
   file: string;
   errors: WaveError[];
+  /** A pipeline with `metadata.disabled: true`: still checked, listed as disabled (`wave run` refuses it). */
+  disabled?: boolean;
 }
 
 /** `wave validate [pipeline...]`: checks the manifest and pipelines, reporting every problem at once. */
@@ -63,7 +65,7 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
     }
     const read = await readPipeline(shown(target.file), view);
     const errors = read.errors.length === 0 && manifest.errors.length === 0 ? planProblems(located(manifest), located(read)) : read.errors;
-    reports.push({ file: read.file, errors });
+    reports.push({ file: read.file, errors, ...(read.value?.metadata.disabled === true ? { disabled: true } : {}) });
   }
   return reports;
 }
@@ -104,7 +106,7 @@ function displayPath(path: string, cwd: string): string {
 function textReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    if (report.errors.length === 0) lines.push(`✓ ${report.file}`);
+    if (report.errors.length === 0) lines.push(`✓ ${report.file}${report.disabled ? ' (disabled: wave run refuses it)' : ''}`);
     else lines.push(`✗ ${report.file}`, ...report.errors.map((e) => formatError(e)));
   }
   const problems = reports.reduce((n, r) => n + r.errors.length, 0);

@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { hasExited, parseProcessStat, type ProcessStat } from '../proc-stat.js';
+import { isGroupAlive } from './liveness.js';
+import { sleep } from './sleep.js';
 
 const POLL_MS = 50;
 /** How long to wait for the kernel to finish off a SIGKILLed group. */
 const AFTER_KILL_MS = 5_000;
-const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Sends a signal to every process of a group; false when the group no longer exists. */
+/** Sends a signal to every process of a group; false when the group no longer exists (or is not ours to signal). */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
@@ -17,27 +13,6 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   } catch {
     return false;
   }
-}
-
-/** The /proc stat of a process, read off the main thread, or undefined when it is gone. */
-async function readProcStat(pid: string): Promise<ProcessStat | undefined> {
-  try {
-    return parseProcessStat(await readFile(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * True while a process of the group is alive. Zombies count as dead: where PID 1 does not reap
- * orphans (some containers), a killed grandchild stays a zombie that kill(-pgid, 0) still finds.
- */
-export async function isGroupAlive(pgid: number): Promise<boolean> {
-  if (!signalGroup(pgid, 0)) return false;
-  if (!HAS_PROC) return true;
-  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const stats = await Promise.all(pids.map(readProcStat));
-  return stats.some((stat) => stat !== undefined && stat.pgid === pgid && !hasExited(stat));
 }
 
 async function waitForGroupGone(pgid: number, ms: number): Promise<boolean> {

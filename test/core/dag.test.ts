@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
-import { findCycle, topologicalLayers } from '../../src/plan/dag.js';
+import { findCycle, topologicalLayers } from '../../src/core/dag.js';
 
 const steps = (spec: Record<string, string[]>) => Object.entries(spec).map(([id, dependencies]) => ({ id, dependencies }));
 

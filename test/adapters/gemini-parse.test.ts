@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCursorLine } from '../../src/adapters/cursor/parse.js';
 import { GeminiStream, geminiFailure } from '../../src/adapters/gemini/outcome.js';
 import { parseGeminiLine } from '../../src/adapters/gemini/parse.js';
-import type { SpawnResult } from '../../src/adapters/spawn.js';
+import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
 const GARBAGE = ['', 'garbage', '{"type":"result","status":', '[1]', 'null', '{"type":"unknown_kind","x":1}', Buffer.from([0xc3, 0x28, 0xa0, 0xa1]).toString('latin1')];
@@ -43,25 +42,5 @@ describe('Gemini stream', () => {
   it('ignores garbage without throwing', () => {
     for (const line of GARBAGE) expect(() => parseGeminiLine(line)).not.toThrow();
     expect(GARBAGE.flatMap((l) => parseGeminiLine(l))).toEqual([]);
-  });
-});
-
-// The documented cursor-agent stream-json format (cursor.com/docs/cli/reference/output-format).
-describe('cursor-agent parser (documented format only: the CLI cannot run offline)', () => {
-  it('turns each documented event into StreamEvents', () => {
-    expect(parseCursorLine('{"type":"system","subtype":"init","session_id":"s1","model":"gpt-5","cwd":"/w","apiKeySource":"env","permissionMode":"default"}')).toEqual([{ kind: 'system', subtype: 'init', sessionId: 's1', model: 'gpt-5' }]);
-    expect(parseCursorLine('{"type":"user","message":{"role":"user","content":[{"type":"text","text":"do it"}]},"session_id":"s1"}')).toEqual([]);
-    expect(parseCursorLine('{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Reading the file."}]},"session_id":"s1"}')).toEqual([{ kind: 'text', text: 'Reading the file.' }]);
-    expect(parseCursorLine('{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_use', id: 'c1', name: 'read', target: 'README.md' }]);
-    expect(parseCursorLine('{"type":"tool_call","subtype":"started","call_id":"c2","tool_call":{"shellToolCall":{"args":{"command":"npm test"}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_use', id: 'c2', name: 'shell', target: 'npm test' }]);
-    expect(parseCursorLine('{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"},"result":{"success":{"content":"# x","totalLines":1}}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_result', id: 'c1', isError: false }]);
-    expect(parseCursorLine('{"type":"tool_call","subtype":"completed","call_id":"c3","tool_call":{"writeToolCall":{"args":{"path":"/etc/x"},"result":{"error":{"message":"denied"}}}},"session_id":"s1"}')).toEqual([{ kind: 'tool_result', id: 'c3', isError: true }]);
-    expect(parseCursorLine('{"type":"result","subtype":"success","is_error":false,"duration_ms":1234,"duration_api_ms":1200,"result":"Done.","session_id":"s1","request_id":"r1"}')).toEqual([{ kind: 'result', ok: true, text: 'Done.', subtype: 'success' }]);
-  });
-
-  it('ignores garbage and odd shapes without throwing', () => {
-    const odd = [...GARBAGE, '{"type":"tool_call","subtype":"started"}', '{"type":"tool_call","tool_call":{"x":3}}', '{"type":"assistant","message":{"content":"str"}}'];
-    for (const line of odd) expect(() => parseCursorLine(line)).not.toThrow();
-    expect(odd.flatMap((l) => parseCursorLine(l))).toEqual([]);
   });
 });

@@ -71,7 +71,7 @@ export function topologicalLayers(steps: readonly DagStep[]): string[][] {
     if (placed.size === 0) {
       const cycle = findCycle(steps) ?? blocked;
       throw new WaveError('dag_cycle', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, {
-        hint: 'remove one of these dependencies',
+        hint: 'Remove one of these dependencies.',
       });
     }
     for (const [id, layer] of placed) layerOf.set(id, layer);
@@ -82,4 +82,17 @@ export function topologicalLayers(steps: readonly DagStep[]): string[][] {
   // layerOf was filled round by round; restore declaration order inside each layer.
   const order = new Map([...graph.keys()].map((id, i) => [id, i]));
   return layers.map((layer) => layer.sort((a, b) => order.get(a)! - order.get(b)!));
+}
+
+/** Every step `id` depends on, directly or not; dependencies that name no step of `steps` are left out. */
+export function ancestorsOf(id: string, steps: ReadonlyMap<string, DagStep>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(steps.get(id)?.dependencies ?? [])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next) || !steps.has(next)) continue;
+    seen.add(next);
+    stack.push(...(steps.get(next)!.dependencies ?? []));
+  }
+  return seen;
 }

@@ -1,7 +1,7 @@
 import { KEY_VARIABLES } from '../adapters/access-mode.js';
 import { BASE_NAMES } from '../adapters/environment.js';
-import type { ResolvedAdapter } from '../adapters/types.js';
-import type { Plan } from './plan-types.js';
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
+import type { Plan } from '../plan/plan-types.js';
 
 // Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
 const NOT_SECRET: ReadonlySet<string> = new Set(BASE_NAMES);

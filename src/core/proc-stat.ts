@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 
-const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
+/** Whether this system has a Linux /proc to read process stats from. */
+export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
 
 /** What /proc/<pid>/stat says of a process. */
 export interface ProcessStat {

@@ -6,7 +6,7 @@ import { expandEnvString } from '../../src/config/env-expand.js';
 import { loadManifest, loadPipeline, readManifest } from '../../src/config/load.js';
 import { collectArtifacts } from '../../src/executor/artifacts.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { runSecretValues } from '../../src/plan/run-secrets.js';
+import { runSecretValues } from '../../src/executor/run-secrets.js';
 import { createRedactingStream, Redactor } from '../../src/redact.js';
 import { runRedactor } from '../../src/cli/run-session.js';
 import { RunEventSchema } from '../../src/event-schema.js';

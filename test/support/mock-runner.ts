@@ -1,8 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { abortableSleep } from '../../abortable-sleep.js';
-import { abortFailure } from '../spawn-failure.js';
-import { NO_TOKENS, type AdapterResult, type AdapterRunConfig, type AdapterRunner, type StreamEvent } from '../types.js';
+import { sleep } from '../../src/core/sleep.js';
+import { abortFailure } from '../../src/adapters/spawn-failure.js';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../src/adapters/types.js';
+import { NO_TOKENS } from '../../src/core/tokens.js';
+import type { AdapterType } from '../../src/core/resolved-adapter.js';
 
 /** What one scripted attempt does: write files, emit events, wait, then return a result. */
 export interface MockScript {
@@ -19,13 +21,18 @@ export interface MockScript {
 /** Decides each attempt's script from its config and attempt number. */
 export type MockScriptFor = (config: AdapterRunConfig, attempt: number) => MockScript | Promise<MockScript>;
 
-/** A scripted AdapterRunner for the executor's unit tests; it starts no process. */
+/**
+ * A scripted AdapterRunner for the executor's unit tests; it starts no process. It stands in for the runner of a
+ * real adapter type (registered in an AdapterRegistry under `type`), so production code has no "mock" type.
+ */
 export class MockRunner implements AdapterRunner {
-  readonly type = 'mock' as const;
   /** Every config this runner was asked to run, in order. */
   readonly calls: AdapterRunConfig[] = [];
 
-  constructor(private readonly scriptFor: MockScriptFor) {}
+  constructor(
+    private readonly scriptFor: MockScriptFor,
+    readonly type: AdapterType = 'claude',
+  ) {}
 
   /** Plays the script for this attempt; rejects only when the script itself is wrong (a path outside the workspace). */
   async run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
@@ -38,7 +45,7 @@ export class MockRunner implements AdapterRunner {
       await writeFile(target, content);
     }
     if (!signal.aborted) for (const event of script.events ?? []) onEvent(event);
-    const finishedInTime = await abortableSleep(script.delayMs ?? 0, signal);
+    const finishedInTime = await sleep(script.delayMs ?? 0, { signal });
     const result: AdapterResult = {
       ok: true,
       exitCode: 0,

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MockRunner } from '../../src/adapters/mock/runner.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
-import { scratchPerTest } from './processes.js';
+import { scratchPerTest } from '../adapters/processes.js';
+import { MockRunner } from './mock-runner.js';
 
 let dir: string;
 scratchPerTest((scratch) => (dir = scratch));

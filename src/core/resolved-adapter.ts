@@ -1,0 +1,34 @@
+import type { PriceTable } from './tokens.js';
+
+/** The runners an adapter can be driven by; the manifest's `adapters.<name>.type` takes one of these. */
+export const ADAPTER_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor', 'process', 'llm'] as const;
+export type AdapterType = (typeof ADAPTER_TYPES)[number];
+
+/** The resolved adapter a step runs on: the plan builds it, the executor and the runners read it. */
+export interface ResolvedAdapter {
+  name: string;
+  type: AdapterType;
+  binary?: string;
+  args?: string[];
+  model?: string;
+  env: Record<string, string>;
+  isolated: boolean;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  prices?: PriceTable;
+}
+
+/** The persona a step runs as, with its prompt already read from disk. */
+export interface ResolvedPersona {
+  name: string;
+  systemPrompt: string;
+  allowedTools: string[];
+  deniedTools: string[];
+  /** The persona's own sandbox.allowed_domains (the manifest's defaults are added by the executor). */
+  allowedDomains: string[];
+  skills: string[];
+  /** The sampling temperature, for the adapters that take one (manifest-checks.ts refuses it for the others). */
+  temperature?: number;
+  /** Absolute folder holding one sub-folder per skill (`<manifestDir>/skills`); absent when unknown. */
+  skillsDir?: string;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Step } from '../../src/config/pipeline-schema.js';
+import { explainUnknownVariable } from '../../src/plan/template-vars.js';
+
+const step = {
+  id: 'review',
+  exec: { type: 'prompt', source: '' },
+  memory: { inject_artifacts: [{ step: 'gen', artifact: 'plan' }, { step: 'gen', artifact: 'report', as: 'report.json' }] },
+} as Step;
+const ancestors = new Set(['gen', 'fetch']);
+const explain = (name: string, projectKeys: string[] = ['language']) => explainUnknownVariable(name, step, ancestors, projectKeys);
+
+describe('explainUnknownVariable', () => {
+  it.each(['input', 'run.id', 'pipeline.name', 'step.id', 'project.language', 'artifacts.plan', 'artifacts.report.json', 'steps.gen.output', 'steps.fetch.output'])(
+    'accepts %s',
+    (name) => {
+      expect(explain(name)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['project.test_command', "`project.test_command` is not in the manifest's project block (known: project.language)"],
+    ['project.language.x', "`project.language.x` is not in the manifest's project block (known: project.language)"],
+    ['artifacts.report', '`artifacts.report` is not an artifact this step injects (known: artifacts.plan, artifacts.report.json)'],
+    ['steps.gen', '`steps.gen`: use `steps.gen.output` or `steps.gen.output.<field>`'],
+    ['steps.gen.stdout', '`steps.gen.stdout`: use `steps.gen.output` or `steps.gen.output.<field>`'],
+    ['steps.later.output', '`steps.later.output` refers to a step that is not a dependency of `review` (dependencies: gen, fetch)'],
+    ['inputs', '`inputs` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output)'],
+  ])('explains %s', (name, why) => {
+    expect(explain(name)).toBe(why);
+  });
+
+  it('says none when there is nothing to choose from', () => {
+    expect(explainUnknownVariable('project.x', { id: 'a', exec: {} }, new Set(), [])).toBe(
+      "`project.x` is not in the manifest's project block (known: none)",
+    );
+    expect(explainUnknownVariable('steps.b.output', { id: 'a', exec: {} }, new Set(), [])).toBe(
+      '`steps.b.output` refers to a step that is not a dependency of `a` (dependencies: none)',
+    );
+  });
+});
