@@ -18,10 +18,20 @@ module.exports = {
       from: { path: '^src/core/' },
       to: { path: '^src/', pathNot: ['^src/core/', '^src/errors\\.ts$'] },
     },
-    layer('config-reads-files-only', 'config parses and checks the formats; planning, running and reporting come after it.', 'config', 'plan|executor|adapters|sandbox|state|report|cli'),
+    layer(
+      'config-reads-files-only',
+      'config parses and checks the formats; planning, running and reporting come after it.',
+      'config',
+      'plan|executor|adapters|sandbox|state|report|cli',
+    ),
     layer('plan-runs-nothing', 'A plan is data: it never starts, records or reports anything.', 'plan', 'executor|adapters|state|report|cli'),
     layer('contracts-know-no-adapter', 'Contracts check outputs; they neither start agents nor schedule steps.', 'contracts', 'adapters|executor|sandbox|state|report|cli'),
-    layer('adapters-know-no-dag', 'An adapter runs one attempt; it never knows the plan, the graph, the run record or the sinks.', 'adapters', 'config|plan|executor|state|report|cli'),
+    layer(
+      'adapters-know-no-dag',
+      'An adapter runs one attempt; it never knows the plan, the graph, the run record or the sinks.',
+      'adapters',
+      'config|plan|executor|state|report|cli',
+    ),
     layer('sinks-never-reach-back', 'Report sinks subscribe to events; they never call the executor or the CLI.', 'report', 'executor|cli'),
     layer('executor-knows-no-cli', 'The executor is driven by the CLI and speaks through events, never through the CLI or a sink.', 'executor', 'cli|report'),
     {

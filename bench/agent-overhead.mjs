@@ -36,10 +36,21 @@ export async function bench() {
     `kind: WaveManifest\nmetadata: { name: bench }\nadapters:\n  claude: { type: claude, binary: ${CLAUDE}, model: claude-test, base_url: "${baseUrl}", env: { ANTHROPIC_API_KEY: fake-key, CLAUDE_CONFIG_DIR: ${join(dir, 'home')} } }\npersonas:\n  agent: { adapter: claude }\n`,
   );
   mkdirSync(join(dir, 'pipelines'));
-  writeFileSync(join(dir, 'pipelines', 'one.yaml'), 'kind: WavePipeline\nmetadata: { name: one }\nsteps:\n  - { id: ask, persona: agent, exec: { type: prompt, source: "Say hello." } }\n');
+  writeFileSync(
+    join(dir, 'pipelines', 'one.yaml'),
+    'kind: WavePipeline\nmetadata: { name: one }\nsteps:\n  - { id: ask, persona: agent, exec: { type: prompt, source: "Say hello." } }\n',
+  );
   const workspace = join(dir, 'direct');
   mkdirSync(workspace);
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...quiet, ANTHROPIC_BASE_URL: baseUrl, ANTHROPIC_API_KEY: 'fake-key', CLAUDE_CONFIG_DIR: join(dir, 'home'), IS_SANDBOX: '1' };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    ...quiet,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: 'fake-key',
+    CLAUDE_CONFIG_DIR: join(dir, 'home'),
+    IS_SANDBOX: '1',
+  };
   const direct = [];
   const wave = [];
   try {

@@ -129,7 +129,13 @@ function filesUnder(dir) {
 }
 
 /** A project's run folders (a disk-fault test's filler file is none). */
-const runDirs = (dir, runsRoot = join(dir, '.wave', 'runs')) => (existsSync(runsRoot) ? readdirSync(runsRoot).filter((name) => name !== 'filler').sort().map((id) => join(runsRoot, id)) : []);
+const runDirs = (dir, runsRoot = join(dir, '.wave', 'runs')) =>
+  existsSync(runsRoot)
+    ? readdirSync(runsRoot)
+        .filter((name) => name !== 'filler')
+        .sort()
+        .map((id) => join(runsRoot, id))
+    : [];
 
 function readRecord(runDir) {
   try {
@@ -151,7 +157,9 @@ function readEvents(runDir) {
 }
 
 function isMountPoint(dir) {
-  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === dir);
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .some((line) => line.split(' ')[4] === dir);
 }
 
 function mountTmpfs(dir, size = '1m') {
@@ -170,7 +178,9 @@ function unmountAll(dir) {
 /** Ends what the attack started (its Wave processes, then every process still working in one of its folders), unmounts, removes. */
 async function cleanUp() {
   for (const child of made.children) child.kill('SIGKILL');
-  const strays = processes().filter((p) => p.pid !== process.pid && made.dirs.some((dir) => isInside(p.cwd, dir) || p.environ.some((e) => e.startsWith('WAVE_WORKSPACE=') && isInside(e.slice(15), dir))));
+  const strays = processes().filter(
+    (p) => p.pid !== process.pid && made.dirs.some((dir) => isInside(p.cwd, dir) || p.environ.some((e) => e.startsWith('WAVE_WORKSPACE=') && isInside(e.slice(15), dir))),
+  );
   for (const { pid } of strays) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -195,7 +205,10 @@ const CHAIN = [
   ['c', ['a'], 0.3],
   ['d', ['b', 'c'], 0.4],
 ];
-const expectedArtifact = (id) => CHAIN.find(([s]) => s === id)[1].map(expectedArtifact).join('') + `${id.toUpperCase()}\n`;
+const expectedArtifact = (id) =>
+  CHAIN.find(([s]) => s === id)[1]
+    .map(expectedArtifact)
+    .join('') + `${id.toUpperCase()}\n`;
 
 function chainProject() {
   const dir = project();
@@ -234,7 +247,11 @@ function pidFiles(runDir) {
 function reusedAttempts(runDir, pidsAtKill) {
   const reused = new Set();
   const mark = (keys) => keys.forEach((key, i) => keys.indexOf(key) !== i && reused.add(key));
-  mark(readEvents(runDir).filter((e) => e.type === 'step_started').map((e) => `${e.stepId}/attempt-${e.attempt}`));
+  mark(
+    readEvents(runDir)
+      .filter((e) => e.type === 'step_started')
+      .map((e) => `${e.stepId}/attempt-${e.attempt}`),
+  );
   for (const [id, s] of Object.entries(readRecord(runDir)?.steps ?? {})) mark(s.attempts.map((a) => `${id}/attempt-${a.attempt}`));
   const now = pidFiles(runDir);
   for (const [key, pid] of pidsAtKill) if (now.get(key) !== pid) reused.add(key);
@@ -260,7 +277,9 @@ async function killAndResume(delayMs) {
   const resumed = await runWave(dir, ['resume', runId, '--output', 'quiet']);
   const orphans = carrying(runId).length;
   const after = starts(log);
-  const completedAtKill = Object.entries(atKill.record?.steps ?? {}).filter(([, s]) => s.status === 'completed').map(([id]) => id);
+  const completedAtKill = Object.entries(atKill.record?.steps ?? {})
+    .filter(([, s]) => s.status === 'completed')
+    .map(([id]) => id);
   return {
     outcome: Object.values(atKill.record?.steps ?? {}).some((s) => s.status === 'running') ? 'mid-step' : 'between steps',
     completed: resumed.code === 0 && readRecord(runDir)?.status === 'completed',
@@ -296,7 +315,6 @@ async function killNine() {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Injection payloads across every step form
-
 
 /** A process adapter that is no shell: writes its argument (or stdin, for "-") to `got`. */
 const CATCHER = `import { readFileSync, writeFileSync } from 'node:fs';
@@ -372,7 +390,6 @@ async function injection() {
 
 const COLLECTIONS = 200;
 const BENIGN = 'benign artifact content\n';
-
 
 async function symlinkRace() {
   const dir = tempDir();
@@ -486,7 +503,10 @@ async function signals() {
   for (const [how, goal] of STOPS) results.push(await stopRun(how, goal));
   return [
     `SIGINT, SIGTERM, SIGHUP, SIGQUIT and \`wave cancel\` during a step that started a setsid'd daemon and a double-forked child:`,
-    `${figure('processes left', results.reduce((n, r) => n + r.left, 0))}; ${figure('runs recorded cancelled', results.filter((r) => r.cancelled).length, results.length)};`,
+    `${figure(
+      'processes left',
+      results.reduce((n, r) => n + r.left, 0),
+    )}; ${figure('runs recorded cancelled', results.filter((r) => r.cancelled).length, results.length)};`,
     `exit codes ${results.map((r) => r.exit).join(', ')}`,
   ].join(' ');
 }
@@ -500,7 +520,9 @@ async function concurrentResumes() {
   const dir = project();
   const [go, barrier] = [join(dir, 'go'), join(dir, 'barrier')];
   // b runs until the file `go` exists, so the resumes race while it is running.
-  writeFiles(dir, { 'pipelines/long.yaml': pipeline('long', step('a', { command: 'echo A' }), step('b', { deps: ['a'], command: `while [ ! -f ${go} ]; do sleep 0.1; done; echo B` })) });
+  writeFiles(dir, {
+    'pipelines/long.yaml': pipeline('long', step('a', { command: 'echo A' }), step('b', { deps: ['a'], command: `while [ ! -f ${go} ]; do sleep 0.1; done; echo B` })),
+  });
   const { child, done } = startWave(dir, ['run', 'long', '--output', 'quiet']);
   await waitFor(() => runDirs(dir)[0] && existsSync(join(runDirs(dir)[0], 'steps', 'b', 'attempt-1', 'pid')), 'step b to start');
   child.kill('SIGKILL');
@@ -549,7 +571,7 @@ function fill(dir) {
   const file = join(dir, 'filler');
   const fd = openSync(file, 'w');
   try {
-    for (const chunk = Buffer.alloc(16 * 1024, 1); ; ) writeSync(fd, chunk);
+    for (const chunk = Buffer.alloc(16 * 1024, 1); ;) writeSync(fd, chunk);
   } catch (error) {
     if (error.code !== 'ENOSPC') throw error;
   } finally {
@@ -566,7 +588,12 @@ function faultProject() {
   const waitOnce = `if [ ! -e ${waited} ]; then touch ${waited}; echo waiting; while [ ! -e ${go} ]; do sleep 0.05; done; fi; echo done`;
   writeFiles(dir, {
     'pipelines/start.yaml': pipeline('start', step('a', { command: 'echo a' })),
-    'pipelines/big.yaml': pipeline('big', step('a', { command: 'echo a' }), step('b', { deps: ['a'], command: 'yes 0123456789abcdef | head -c 3000000' }), step('c', { deps: ['b'], command: 'echo c' })),
+    'pipelines/big.yaml': pipeline(
+      'big',
+      step('a', { command: 'echo a' }),
+      step('b', { deps: ['a'], command: 'yes 0123456789abcdef | head -c 3000000' }),
+      step('c', { deps: ['b'], command: 'echo c' }),
+    ),
     'pipelines/ro.yaml': pipeline('ro', step('a', { command: 'echo a' }), step('b', { deps: ['a'], command: waitOnce }), step('c', { deps: ['b'], command: 'echo c' })),
     'pipelines/flaky.yaml': pipeline('flaky', step('a', { command: 'echo a' }), step('b', { deps: ['a'], command: `test -e ${fixed}` })),
   });
@@ -578,42 +605,62 @@ function faultProject() {
 
 /** Each fault: what Wave printed when it met it, then the run or resume that finishes once the disk is back. */
 const DISK_FAULTS = [
-  ['full at start', async (p) => {
-    const filler = fill(p.runs);
-    const hit = await p.wave('run', 'start');
-    rmSync(filler);
-    return [hit, await p.wave('run', 'start')];
-  }],
-  ['read-only at start', async (p) => {
-    remount(p.runs, 'ro');
-    const hit = await p.wave('run', 'start');
-    remount(p.runs, 'rw');
-    return [hit, await p.wave('run', 'start')];
-  }],
-  ['full mid-run', async (p) => {
-    const hit = await p.wave('run', 'big');
-    remount(p.runs, 'size=16m');
-    return [hit, await p.resume()];
-  }],
-  ['read-only mid-run', async (p) => {
-    const running = p.wave('run', 'ro');
-    await waitFor(() => filesUnder(p.runs).some((f) => f.endsWith('/steps/b/attempt-1/stdout') && readFileSync(f, 'utf8').includes('waiting')), 'step b to wait');
-    // A read-only mount bound over the run folder: what Wave opens from now on is refused with EROFS.
-    execFileSync('mount', ['--bind', p.runs, p.runs], { stdio: 'pipe' });
-    remount(p.runs, 'bind,ro');
-    writeFileSync(p.go, '');
-    const hit = await running;
-    execFileSync('umount', [p.runs], { stdio: 'pipe' }); // the read-only mount; the tmpfs below is writable
-    return [hit, await p.resume()];
-  }],
-  ['full during resume', (p) => faultDuringResume(p, () => {
-    const filler = fill(p.runs);
-    return () => rmSync(filler);
-  })],
-  ['read-only during resume', (p) => faultDuringResume(p, () => {
-    remount(p.runs, 'ro');
-    return () => remount(p.runs, 'rw');
-  })],
+  [
+    'full at start',
+    async (p) => {
+      const filler = fill(p.runs);
+      const hit = await p.wave('run', 'start');
+      rmSync(filler);
+      return [hit, await p.wave('run', 'start')];
+    },
+  ],
+  [
+    'read-only at start',
+    async (p) => {
+      remount(p.runs, 'ro');
+      const hit = await p.wave('run', 'start');
+      remount(p.runs, 'rw');
+      return [hit, await p.wave('run', 'start')];
+    },
+  ],
+  [
+    'full mid-run',
+    async (p) => {
+      const hit = await p.wave('run', 'big');
+      remount(p.runs, 'size=16m');
+      return [hit, await p.resume()];
+    },
+  ],
+  [
+    'read-only mid-run',
+    async (p) => {
+      const running = p.wave('run', 'ro');
+      await waitFor(() => filesUnder(p.runs).some((f) => f.endsWith('/steps/b/attempt-1/stdout') && readFileSync(f, 'utf8').includes('waiting')), 'step b to wait');
+      // A read-only mount bound over the run folder: what Wave opens from now on is refused with EROFS.
+      execFileSync('mount', ['--bind', p.runs, p.runs], { stdio: 'pipe' });
+      remount(p.runs, 'bind,ro');
+      writeFileSync(p.go, '');
+      const hit = await running;
+      execFileSync('umount', [p.runs], { stdio: 'pipe' }); // the read-only mount; the tmpfs below is writable
+      return [hit, await p.resume()];
+    },
+  ],
+  [
+    'full during resume',
+    (p) =>
+      faultDuringResume(p, () => {
+        const filler = fill(p.runs);
+        return () => rmSync(filler);
+      }),
+  ],
+  [
+    'read-only during resume',
+    (p) =>
+      faultDuringResume(p, () => {
+        remount(p.runs, 'ro');
+        return () => remount(p.runs, 'rw');
+      }),
+  ],
 ];
 
 /** A run that failed (b waits for `fixed`), fixed, then resumed on a disk broken by `breakDisk` (which returns its mend). */
@@ -649,10 +696,12 @@ async function diskFaults() {
     for (const dir of made.mounts.splice(0)) unmountAll(dir);
   }
   const n = DISK_FAULTS.length;
-  return [
-    `full disk and read-only run folder (tmpfs), at start, mid-run and during resume:`,
-    `${figure('stack traces', traces)}, ${figure('ended in io_error', ioErrors, n)}, ${figure('finished once space or permission was back', recovered, n)}`,
-  ].join(' ') + (misses.length ? `; misses: ${misses.join('; ')}` : '');
+  return (
+    [
+      `full disk and read-only run folder (tmpfs), at start, mid-run and during resume:`,
+      `${figure('stack traces', traces)}, ${figure('ended in io_error', ioErrors, n)}, ${figure('finished once space or permission was back', recovered, n)}`,
+    ].join(' ') + (misses.length ? `; misses: ${misses.join('; ')}` : '')
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

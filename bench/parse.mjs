@@ -11,11 +11,67 @@ function generate() {
   const lines = [];
   for (let i = 0; i < LINES; i++) {
     const kind = i % 3;
-    if (kind === 0) lines.push(JSON.stringify({ type: 'assistant', message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: `Step ${i}: reading the code and planning the change.` }], stop_reason: null, usage: { input_tokens: 2500, output_tokens: 1 } }, parent_tool_use_id: null, session_id: session, uuid: `u${i}` }));
-    else if (kind === 1) lines.push(JSON.stringify({ type: 'assistant', message: { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-test', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `grep -rn "pattern${i}" src`, description: 'Search' } }], stop_reason: null }, parent_tool_use_id: null, session_id: session, uuid: `u${i}` }));
-    else lines.push(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${i - 1}`, type: 'tool_result', content: `src/a.ts:${i}: const x = ${i};\nsrc/b.ts:${i}: return x;`, is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: `u${i}`, tool_use_result: { stdout: 'x', stderr: '' } }));
+    if (kind === 0)
+      lines.push(
+        JSON.stringify({
+          type: 'assistant',
+          message: {
+            id: `msg_${i}`,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-test',
+            content: [{ type: 'text', text: `Step ${i}: reading the code and planning the change.` }],
+            stop_reason: null,
+            usage: { input_tokens: 2500, output_tokens: 1 },
+          },
+          parent_tool_use_id: null,
+          session_id: session,
+          uuid: `u${i}`,
+        }),
+      );
+    else if (kind === 1)
+      lines.push(
+        JSON.stringify({
+          type: 'assistant',
+          message: {
+            id: `msg_${i}`,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-test',
+            content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `grep -rn "pattern${i}" src`, description: 'Search' } }],
+            stop_reason: null,
+          },
+          parent_tool_use_id: null,
+          session_id: session,
+          uuid: `u${i}`,
+        }),
+      );
+    else
+      lines.push(
+        JSON.stringify({
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ tool_use_id: `toolu_${i - 1}`, type: 'tool_result', content: `src/a.ts:${i}: const x = ${i};\nsrc/b.ts:${i}: return x;`, is_error: false }],
+          },
+          parent_tool_use_id: null,
+          session_id: session,
+          uuid: `u${i}`,
+          tool_use_result: { stdout: 'x', stderr: '' },
+        }),
+      );
   }
-  lines.push(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'Done.', session_id: session, total_cost_usd: 1.5, usage: { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 10, cache_creation_input_tokens: 5 } }));
+  lines.push(
+    JSON.stringify({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'Done.',
+      session_id: session,
+      total_cost_usd: 1.5,
+      usage: { input_tokens: 1000, output_tokens: 100, cache_read_input_tokens: 10, cache_creation_input_tokens: 5 },
+    }),
+  );
   return lines;
 }
 

@@ -40,14 +40,14 @@ function unavailable(backend) {
 
 function project(backend, adapterLines) {
   const dir = mkdtempSync(join(tmpdir(), `wave-bench-sandbox-${backend}-`));
-  writeFileSync(
-    join(dir, 'wave.yaml'),
-    `kind: WaveManifest\nmetadata: { name: bench }\n${adapterLines}runtime:\n  max_concurrency: 1\n  sandbox: { backend: ${backend} }\n`,
-  );
+  writeFileSync(join(dir, 'wave.yaml'), `kind: WaveManifest\nmetadata: { name: bench }\n${adapterLines}runtime:\n  max_concurrency: 1\n  sandbox: { backend: ${backend} }\n`);
   mkdirSync(join(dir, 'pipelines'));
   const steps = Array.from({ length: STEPS }, (_, i) => `  - { id: s${i}, exec: { type: command, source: "true" } }\n`).join('');
   writeFileSync(join(dir, 'pipelines', 'noop.yaml'), `kind: WavePipeline\nmetadata: { name: noop }\nsteps:\n${steps}`);
-  writeFileSync(join(dir, 'pipelines', 'claude.yaml'), 'kind: WavePipeline\nmetadata: { name: claude }\nsteps:\n  - { id: ask, persona: agent, exec: { type: prompt, source: "Say hello." } }\n');
+  writeFileSync(
+    join(dir, 'pipelines', 'claude.yaml'),
+    'kind: WavePipeline\nmetadata: { name: claude }\nsteps:\n  - { id: ask, persona: agent, exec: { type: prompt, source: "Say hello." } }\n',
+  );
   return dir;
 }
 

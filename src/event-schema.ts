@@ -9,9 +9,7 @@ const Count = z.number().int().nonnegative();
 
 const FailureClassSchema = z.enum(FAILURE_CLASSES as [FailureClass, ...FailureClass[]]);
 
-export const TokenUsageSchema = z
-  .strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count })
-  .describe('Tokens as the provider reported them.');
+export const TokenUsageSchema = z.strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count }).describe('Tokens as the provider reported them.');
 
 export const FailureSchema = z
   .strictObject({
@@ -21,7 +19,6 @@ export const FailureSchema = z
     retryAfterMs: z.number().nonnegative().optional(),
   })
   .describe('Why an attempt failed.');
-
 
 /** A parsed agent stream event as stored (raw `output` byte counts are never stored). */
 export const StreamEventSchema = z.discriminatedUnion('kind', [

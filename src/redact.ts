@@ -14,8 +14,7 @@ interface TokenShape {
 }
 
 // Case-insensitive literal without the `i` flag, which would also loosen every other shape.
-const anyCase = (word: string): string =>
-  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+const anyCase = (word: string): string => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
 // A look-behind placed after the literal prefix lets the regex engine skip ahead on that literal.
 const notAfterWord = (prefix: string): string => `${prefix}(?<![A-Za-z0-9]${prefix})`;

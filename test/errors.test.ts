@@ -10,11 +10,7 @@ describe('error codes', () => {
   it('documents every code in the README error table, with its exit code and its retry', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d+) \| ([^|]+) \|/gm)].map((m) => [m[1], Number(m[2]), m[3]!.trim()]);
-    const expected = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [
-      code,
-      exitCodeOf(code),
-      isFailureClass(code) ? (isRetried(code) ? 'retried' : 'not retried') : '—',
-    ]);
+    const expected = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, exitCodeOf(code), isFailureClass(code) ? (isRetried(code) ? 'retried' : 'not retried') : '—']);
     expect(rows).toEqual(expected);
   });
 

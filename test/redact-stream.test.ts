@@ -32,7 +32,13 @@ describe('createRedactingStream', () => {
     const redactor = new Redactor([SECRET]);
     // Secrets back to back: wherever a window is cut, it falls inside one of them.
     const dense = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? TOKEN : SECRET)).join(' ');
-    for (const [shift, sizes] of [[0, [1]], [5, [1]], [0, [97, 1024, 13]], [7, [3, 5]], [11, [4096]]] as const) {
+    for (const [shift, sizes] of [
+      [0, [1]],
+      [5, [1]],
+      [0, [97, 1024, 13]],
+      [7, [3, 5]],
+      [11, [4096]],
+    ] as const) {
       const text = `${'.'.repeat(shift)}${dense}`;
       const out = (await throughStream(redactor, Buffer.from(text), [...sizes], 16)).toString();
       expect(out).toBe(redactor.redact(text));

@@ -42,9 +42,7 @@ describe('Redactor token shapes', () => {
 describe('Redactor secret values', () => {
   it('replaces each given value wherever it appears, longest first', () => {
     const secrets = new Redactor(['hunter2-pass', 'hunter2-password-long', 'pässwörd-ünï']);
-    expect(secrets.redact('a=hunter2-password-long b=hunter2-pass c=xpässwörd-ünïx')).toBe(
-      `a=${REDACTED} b=${REDACTED} c=x${REDACTED}x`,
-    );
+    expect(secrets.redact('a=hunter2-password-long b=hunter2-pass c=xpässwörd-ünïx')).toBe(`a=${REDACTED} b=${REDACTED} c=x${REDACTED}x`);
   });
 
   it('ignores values shorter than 4 characters and treats regex characters literally', () => {

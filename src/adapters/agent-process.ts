@@ -56,13 +56,7 @@ export function missingBinaryFailure(binary: string, defaultBinary: string, adap
  * Runs one attempt of an agent CLI: resolves its binary, prepares, spawns it in its own group with stdin
  * closed, turns each stdout line into events, and folds the outcome into an AdapterResult. Never rejects.
  */
-export async function runAgentCli(
-  cli: AgentCli,
-  config: AdapterRunConfig,
-  signal: AbortSignal,
-  onEvent: (event: StreamEvent) => void,
-  redactor: Redactor,
-): Promise<AdapterResult> {
+export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void, redactor: Redactor): Promise<AdapterResult> {
   const started = Date.now();
   const failed = (failure: Failure, fields: Partial<AdapterResult> = {}): AdapterResult => ({
     ok: false,

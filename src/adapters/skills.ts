@@ -25,11 +25,17 @@ export interface SkillInstallReport {
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -60,7 +66,7 @@ export async function installSkills(sourceDir: string, names: readonly string[],
       await rm(target, { recursive: true, force: true });
     }
     await cp(source, target, { recursive: true });
-    await writeFile(join(target, SKILL_MARKER_FILE), 'Installed by Wave from the manifest\'s skills folder; replaced on every run.\n');
+    await writeFile(join(target, SKILL_MARKER_FILE), "Installed by Wave from the manifest's skills folder; replaced on every run.\n");
     report.installed.push(name);
   }
   return report;

@@ -24,10 +24,18 @@ export function abortFailure(reason: unknown): Failure {
 export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>): Failure {
   if (error.syscall !== undefined && !error.syscall.startsWith('spawn')) {
     const path = error.path ?? spec.cwd;
-    return { class: 'spawn_failed', message: `could not prepare to start "${spec.command}": cannot ${error.syscall} ${path}: ${describeCause(error)}`, hint: diskFaultHint(path, error, 'resume the run') };
+    return {
+      class: 'spawn_failed',
+      message: `could not prepare to start "${spec.command}": cannot ${error.syscall} ${path}: ${describeCause(error)}`,
+      hint: diskFaultHint(path, error, 'resume the run'),
+    };
   }
   if (error.code === 'ENOENT' && !existsSync(spec.cwd)) {
-    return { class: 'spawn_failed', message: `could not start "${spec.command}": its working folder ${spec.cwd} does not exist`, hint: 'Check the step workspace; it may have been removed while the run was going.' };
+    return {
+      class: 'spawn_failed',
+      message: `could not start "${spec.command}": its working folder ${spec.cwd} does not exist`,
+      hint: 'Check the step workspace; it may have been removed while the run was going.',
+    };
   }
   if (error.code === 'ENOENT') {
     return {
@@ -44,7 +52,11 @@ export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec,
     };
   }
   if (error.code === 'EACCES') {
-    return { class: 'spawn_failed', message: `could not start "${spec.command}": permission denied`, hint: `Make ${spec.command} executable (chmod +x) or point the adapter at the right file.` };
+    return {
+      class: 'spawn_failed',
+      message: `could not start "${spec.command}": permission denied`,
+      hint: `Make ${spec.command} executable (chmod +x) or point the adapter at the right file.`,
+    };
   }
   return { class: 'spawn_failed', message: `could not start "${spec.command}": ${error.message}` };
 }

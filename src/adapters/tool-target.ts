@@ -1,19 +1,5 @@
 /** Argument names that say what a tool acts on, most telling first (file path, command, pattern, …). */
-const TARGET_KEYS = [
-  'file_path',
-  'filePath',
-  'filepath',
-  'notebook_path',
-  'absolute_path',
-  'path',
-  'command',
-  'cmd',
-  'pattern',
-  'query',
-  'url',
-  'dir_path',
-  'directory',
-] as const;
+const TARGET_KEYS = ['file_path', 'filePath', 'filepath', 'notebook_path', 'absolute_path', 'path', 'command', 'cmd', 'pattern', 'query', 'url', 'dir_path', 'directory'] as const;
 
 /** Longest target kept for the live view. */
 const MAX_TARGET_CHARS = 200;

@@ -5,7 +5,6 @@ import { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.js';
 import { isFileSystemError, ioErrorOf } from '../io-error.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 
-
 /** Builds the `wave` program with the command `argv` names, or every command (for help and suggestions). */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('wave')

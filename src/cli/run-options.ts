@@ -3,7 +3,10 @@ import type { OutputMode } from '../report/sink.js';
 
 /** Parses a comma-separated list of step ids. */
 export function stepList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** --json wins over --output. */

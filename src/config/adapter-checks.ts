@@ -14,7 +14,7 @@ export function adapterErrors(adapters: unknown, locator: Locator): WaveError[] 
     return [
       new WaveError('manifest_invalid', `adapter \`${name}\` runs cursor-agent, which cannot use a base_url`, {
         location: locator.locate(['adapters', name, 'base_url']),
-        hint: 'Remove base_url: cursor-agent talks only to Cursor\'s own API. Give it a key with api_key_env or CURSOR_API_KEY, or log in with `cursor-agent login`.',
+        hint: "Remove base_url: cursor-agent talks only to Cursor's own API. Give it a key with api_key_env or CURSOR_API_KEY, or log in with `cursor-agent login`.",
       }),
     ];
   });

@@ -21,7 +21,7 @@ export function createLocator(source: YamlSource): Locator {
     let node = source.doc.contents as Ranged | null;
     let found: { value?: number; key?: number } = { value: start(node) };
     for (const segment of path) {
-      if (isAlias(node)) node = node.resolve(source.doc) as Ranged | undefined ?? null;
+      if (isAlias(node)) node = (node.resolve(source.doc) as Ranged | undefined) ?? null;
       if (isMap(node)) {
         const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
         if (!pair) return { ...found, complete: false };
@@ -41,8 +41,7 @@ export function createLocator(source: YamlSource): Locator {
     return { ...found, complete: true };
   }
 
-  const at = (offset: number | undefined): SourceLocation =>
-    offset === undefined ? { file: source.file, line: 1, column: 1 } : positionAt(source, offset);
+  const at = (offset: number | undefined): SourceLocation => (offset === undefined ? { file: source.file, line: 1, column: 1 } : positionAt(source, offset));
 
   return {
     locate: (path) => {

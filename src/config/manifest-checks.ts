@@ -42,7 +42,8 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
     }
   }
   const runtime = root.runtime;
-  if (isRecord(runtime) && isRecord(runtime.sandbox)) errors.push(...allowlistErrors(runtime.sandbox.default_allowed_domains, ['runtime', 'sandbox', 'default_allowed_domains'], locator));
+  if (isRecord(runtime) && isRecord(runtime.sandbox))
+    errors.push(...allowlistErrors(runtime.sandbox.default_allowed_domains, ['runtime', 'sandbox', 'default_allowed_domains'], locator));
   if (isRecord(runtime) && isRecord(runtime.fallbacks)) {
     for (const [from, chain] of Object.entries(runtime.fallbacks)) {
       const at = ['runtime', 'fallbacks', from];

@@ -13,18 +13,21 @@ export const Prices = z
 
 export const AdapterSchema = z
   .strictObject({
-    type: z.enum(ADAPTER_TYPES).optional().describe('Which runner drives this adapter; defaults from the adapter\'s name (claude, opencode, codex, gemini, cursor, llm), else process.'),
+    type: z
+      .enum(ADAPTER_TYPES)
+      .optional()
+      .describe("Which runner drives this adapter; defaults from the adapter's name (claude, opencode, codex, gemini, cursor, llm), else process."),
     binary: z.string().optional().describe('The executable, found on PATH or in node_modules/.bin.'),
     args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
     model: z.string().optional().describe('The model used when the persona and step name none.'),
-    default_model: z.string().optional().describe('Wave\'s name for model.'),
+    default_model: z.string().optional().describe("Wave's name for model."),
     env: EnvMap.optional(),
     isolated: z.boolean().optional().describe('Give each run its own CLI config home, so no user setting leaks in.'),
     base_url: z.string().optional().describe('A model endpoint (local server or OpenAI-compatible API).'),
     api_key_env: z.string().optional().describe('The environment variable that holds the API key.'),
     prices: Prices.optional(),
     mode: z.string().optional().describe('Accepted for Wave compatibility (headless is the only mode).'),
-    output_format: z.string().optional().describe('Accepted for Wave compatibility; Wave always reads the CLI\'s stream format.'),
+    output_format: z.string().optional().describe("Accepted for Wave compatibility; Wave always reads the CLI's stream format."),
     project_files: StringList.optional().describe('Accepted for Wave compatibility: Wave lists them and reads them nowhere.'),
     default_permissions: Permissions.optional(),
   })
@@ -34,14 +37,25 @@ export const PersonaSchema = z
   .strictObject({
     adapter: z.string().describe('The name of an adapter declared under adapters.'),
     description: z.string().optional(),
-    system_prompt_file: z.string().optional().describe('A Markdown file with the persona\'s instructions, relative to the manifest.'),
+    system_prompt_file: z.string().optional().describe("A Markdown file with the persona's instructions, relative to the manifest."),
     model: z.string().optional(),
-    temperature: z.number().min(0).max(2).optional().describe('Sampling temperature: sent by llm adapters, written into opencode.json (OpenCode) and, with isolated: true, Gemini CLI\'s settings; refused for claude, codex and process adapters, which take none.'),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe(
+        "Sampling temperature: sent by llm adapters, written into opencode.json (OpenCode) and, with isolated: true, Gemini CLI's settings; refused for claude, codex and process adapters, which take none.",
+      ),
     permissions: Permissions.optional(),
     sandbox: z
-      .strictObject({ allowed_domains: StringList.optional().describe('Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.') })
+      .strictObject({
+        allowed_domains: StringList.optional().describe(
+          'Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.',
+        ),
+      })
       .optional(),
-    skills: StringList.optional().describe('Skill folders copied into the CLI\'s skills folder.'),
+    skills: StringList.optional().describe("Skill folders copied into the CLI's skills folder."),
     fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
     env: EnvMap.optional(),
   })
@@ -51,7 +65,7 @@ export const TimeoutsSchema = z
   .strictObject({
     step_default_minutes: z.number().positive().optional(),
     process_grace_seconds: z.number().nonnegative().optional(),
-    stdout_drain_seconds: z.number().nonnegative().optional().describe('How long a stopped step\'s output is still read before its pipes are closed; default 5.'),
+    stdout_drain_seconds: z.number().nonnegative().optional().describe("How long a stopped step's output is still read before its pipes are closed; default 5."),
     retry_max_delay_seconds: z.number().nonnegative().optional(),
   })
   .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
@@ -66,7 +80,7 @@ export const SandboxLimitsSchema = z
 
 export const SandboxSchema = z
   .strictObject({
-    enabled: z.boolean().optional().describe('Wave\'s switch: true means bubblewrap when backend is unset.'),
+    enabled: z.boolean().optional().describe("Wave's switch: true means bubblewrap when backend is unset."),
     backend: z.enum(['none', 'docker', 'bubblewrap']).optional().describe('Where steps run: none (on the host), bubblewrap, or docker.'),
     docker_image: z.string().optional().describe('The image of the docker backend; default wave-sandbox:local (built by `wave sandbox image`). Never pulled.'),
     default_allowed_domains: StringList.optional().describe('Hosts every sandboxed step may reach through the egress proxy: exact host, *.suffix, optional :port.'),
@@ -79,8 +93,8 @@ export const RuntimeSchema = z
   .strictObject({
     workspace_root: z.string().optional().describe('Where step workspaces are made; default .wave/workspaces.'),
     max_concurrency: z.number().int().positive().optional().describe('Steps run at once; default 10.'),
-    max_concurrent_workers: z.number().int().positive().optional().describe('Wave\'s older name for max_concurrency.'),
-    default_timeout_minutes: z.number().positive().optional().describe('Wave\'s older name for timeouts.step_default_minutes.'),
+    max_concurrent_workers: z.number().int().positive().optional().describe("Wave's older name for max_concurrency."),
+    default_timeout_minutes: z.number().positive().optional().describe("Wave's older name for timeouts.step_default_minutes."),
     timeouts: TimeoutsSchema.optional(),
     stall_timeout: Duration.optional().describe('End an attempt as stalled after this long without output; unset or 0 disables.'),
     sandbox: SandboxSchema.optional(),
@@ -88,8 +102,16 @@ export const RuntimeSchema = z
     max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
     artifacts: z
       .strictObject({
-        max_stdout_size: z.number().int().positive().optional().describe('Largest stdout, in bytes, a step with a `source: stdout` artifact may produce; past it the step fails. Default 10 MiB.'),
-        default_artifact_dir: z.string().optional().describe('When set, each `source: stdout` artifact is also written into the step\'s workspace at <dir>/<step-id>/<name> (Wave\'s default is .agents/artifacts).'),
+        max_stdout_size: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest stdout, in bytes, a step with a `source: stdout` artifact may produce; past it the step fails. Default 10 MiB.'),
+        default_artifact_dir: z
+          .string()
+          .optional()
+          .describe("When set, each `source: stdout` artifact is also written into the step's workspace at <dir>/<step-id>/<name> (Wave's default is .agents/artifacts)."),
       })
       .optional()
       .describe('Output artifact limits and locations.'),
@@ -102,7 +124,7 @@ export const ManifestSchema = z
     kind: z.literal('WaveManifest').describe('Always WaveManifest.'),
     metadata: z
       .strictObject({
-        name: z.string().describe('The project\'s name.'),
+        name: z.string().describe("The project's name."),
         description: z.string().optional(),
         repo: z.string().optional(),
         forge: z.string().optional(),

@@ -89,21 +89,21 @@ function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator:
     const source = byId.get(ref.step);
     if (!source || !ancestors.has(ref.step)) {
       errors.push(
-        new WaveError('unknown_dependency', source
-          ? `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which it does not depend on`
-          : `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which is not a step of this pipeline`, {
-          location: locator.locate([...at, 'step']),
-          hint: source
-            ? `Add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first.`
-            : didYouMean(ref.step, [...ancestors], 'Steps it depends on'),
-        }),
+        new WaveError(
+          'unknown_dependency',
+          source
+            ? `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which it does not depend on`
+            : `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which is not a step of this pipeline`,
+          {
+            location: locator.locate([...at, 'step']),
+            hint: source ? `Add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first.` : didYouMean(ref.step, [...ancestors], 'Steps it depends on'),
+          },
+        ),
       );
       return;
     }
     if (typeof ref.artifact !== 'string') return;
-    const declared = Array.isArray(source.raw.output_artifacts)
-      ? source.raw.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : []))
-      : [];
+    const declared = Array.isArray(source.raw.output_artifacts) ? source.raw.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
     if (!declared.includes(ref.artifact)) {
       errors.push(
         new WaveError('unknown_artifact', `step \`${ref.step}\` declares no output artifact \`${ref.artifact}\``, {

@@ -11,7 +11,7 @@ export const ContractSchema = z
       .optional()
       .describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
     schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
-    source: z.string().optional().describe('The workspace file checked (json_schema, non_empty_file); default: the step\'s first output artifact.'),
+    source: z.string().optional().describe("The workspace file checked (json_schema, non_empty_file); default: the step's first output artifact."),
     validate: z.boolean().optional().describe('false switches the contract off (it stays in the file).'),
     command: z.string().optional().describe('test_suite: the shell command that must exit 0.'),
     dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
@@ -24,11 +24,11 @@ export const ContractSchema = z
     criteria: StringList.optional(),
     threshold: z.number().min(0).max(1).optional(),
   })
-  .describe('A check on a step\'s output.');
+  .describe("A check on a step's output.");
 
 export const ArtifactSchema = z.strictObject({
   name: z.string(),
-  path: z.string().optional().describe('Relative to the step\'s workspace; optional when source is stdout.'),
+  path: z.string().optional().describe("Relative to the step's workspace; optional when source is stdout."),
   type: z.string().optional().describe('json, text, markdown, binary…'),
   required: z.boolean().optional(),
   source: z.enum(['file', 'stdout']).optional(),
@@ -37,7 +37,7 @@ export const ArtifactSchema = z.strictObject({
 export const InjectArtifactSchema = z.strictObject({
   step: z.string(),
   artifact: z.string(),
-  as: z.string().optional().describe('The file name in the consumer\'s workspace; default the artifact name.'),
+  as: z.string().optional().describe("The file name in the consumer's workspace; default the artifact name."),
   type: z.string().optional().describe('json: the artifact must parse as JSON before the step runs.'),
   schema_path: z.string().optional().describe('A JSON Schema file (relative to the manifest) the artifact must match before the step runs.'),
   optional: z.boolean().optional(),
@@ -50,7 +50,7 @@ export const ExtractSchema = z
     adapter: z.string().optional(),
     model: z.string().optional(),
   })
-  .describe('Turn the step\'s raw output into JSON matching a schema.');
+  .describe("Turn the step's raw output into JSON matching a schema.");
 
 export const RetrySchema = z.strictObject({
   policy: z.enum(['none', 'standard', 'aggressive', 'patient']).optional(),
@@ -58,28 +58,38 @@ export const RetrySchema = z.strictObject({
   backoff: z.enum(['fixed', 'linear', 'exponential']).optional(),
   base_delay: Duration.optional(),
   max_delay: Duration.optional(),
-  adapt_prompt: z.boolean().optional().describe('true (default): a retry\'s prompt carries the previous failure; false: the original prompt. Contract retries always carry their errors.'),
-  on_failure: z.enum(['fail', 'skip', 'continue']).optional().describe('When the attempts are spent: fail (default) fails the step and halts the run; skip records it skipped (dependents skipped, the run not failed); continue fails it and the run, but lets independent steps go on.'),
+  adapt_prompt: z
+    .boolean()
+    .optional()
+    .describe("true (default): a retry's prompt carries the previous failure; false: the original prompt. Contract retries always carry their errors."),
+  on_failure: z
+    .enum(['fail', 'skip', 'continue'])
+    .optional()
+    .describe(
+      'When the attempts are spent: fail (default) fails the step and halts the run; skip records it skipped (dependents skipped, the run not failed); continue fails it and the run, but lets independent steps go on.',
+    ),
 });
 
 export const StepSchema = z.strictObject({
   id: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'use letters, digits, _, . and -')
-    .describe('The step\'s name, unique in the pipeline: letters, digits, _, . and -.'),
+    .describe("The step's name, unique in the pipeline: letters, digits, _, . and -."),
   persona: z.string().optional().describe('A persona of the manifest: its adapter, system prompt and permissions run the prompt.'),
   adapter: z.string().optional().describe('An adapter of the manifest, for a prompt step without a persona.'),
-  model: z.string().optional().describe('Overrides the persona\'s and the adapter\'s model.'),
+  model: z.string().optional().describe("Overrides the persona's and the adapter's model."),
   description: z.string().optional(),
   dependencies: StringList.optional().describe('Ids of the steps that must finish before this one starts.'),
   optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
   timeout_minutes: z.number().positive().optional().describe('Time limit of one attempt; default runtime.timeouts.step_default_minutes.'),
   env: EnvMap.optional(),
-  exec: z.strictObject({
-    type: z.enum(['prompt', 'command']).optional().describe('prompt (default) goes to the persona\'s agent; command runs in a shell.'),
-    source: z.string().optional(),
-    source_path: z.string().optional(),
-  }).describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
+  exec: z
+    .strictObject({
+      type: z.enum(['prompt', 'command']).optional().describe("prompt (default) goes to the persona's agent; command runs in a shell."),
+      source: z.string().optional(),
+      source_path: z.string().optional(),
+    })
+    .describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
   workspace: z
     .strictObject({
       type: z.enum(['directory', 'worktree']).optional(),
@@ -101,7 +111,7 @@ export const StepSchema = z.strictObject({
   memory: z
     .strictObject({
       strategy: z.string().optional(),
-      inject_artifacts: z.array(InjectArtifactSchema).optional().describe('Artifacts of earlier steps copied into this step\'s workspace.'),
+      inject_artifacts: z.array(InjectArtifactSchema).optional().describe("Artifacts of earlier steps copied into this step's workspace."),
     })
     .optional(),
   handover: z
@@ -110,7 +120,7 @@ export const StepSchema = z.strictObject({
       contracts: z.array(ContractSchema).optional(),
     })
     .optional()
-    .describe('Checks the step\'s output must pass before later steps run.'),
+    .describe("Checks the step's output must pass before later steps run."),
   retry: RetrySchema.optional().describe('How failed attempts are retried.'),
   extract: ExtractSchema.optional(),
 });
@@ -120,7 +130,7 @@ export const PipelineSchema = z
     apiVersion: z.string().optional(),
     kind: z.literal('WavePipeline').describe('Always WavePipeline.'),
     metadata: z.strictObject({
-      name: z.string().describe('The pipeline\'s name, shown in run records.'),
+      name: z.string().describe("The pipeline's name, shown in run records."),
       description: z.string().optional(),
       release: z.boolean().optional(),
       category: z.string().optional(),

@@ -69,8 +69,7 @@ export function descriptionAt(root: z.ZodType, path: readonly PropertyKey[]): st
   for (const parent of schemasAt(root, path.slice(0, -1))) {
     const def = defOf(parent);
     const segment = path[path.length - 1];
-    let field: z.ZodType | undefined =
-      def.type === 'object' && typeof segment === 'string' ? def.shape?.[segment] : def.type === 'array' ? def.element : def.valueType;
+    let field: z.ZodType | undefined = def.type === 'object' && typeof segment === 'string' ? def.shape?.[segment] : def.type === 'array' ? def.element : def.valueType;
     while (field) {
       const description = (field as { description?: string }).description;
       if (description) return description;

@@ -12,7 +12,12 @@ const SKILL_NAME = /^(?!\.{1,2}$)[^/\\\0]+$/;
 export function skillErrors(skill: unknown, persona: string, manifestDir: string, location: SourceLocation): WaveError[] {
   if (typeof skill !== 'string') return [];
   if (!SKILL_NAME.test(skill)) {
-    return [new WaveError('wrong_type', `persona \`${persona}\` lists skill \`${skill}\`, which is not a plain folder name`, { location, hint: `A skill is a folder under ${SKILLS_SOURCE_FOLDER}/ beside wave.yaml, named without slashes.` })];
+    return [
+      new WaveError('wrong_type', `persona \`${persona}\` lists skill \`${skill}\`, which is not a plain folder name`, {
+        location,
+        hint: `A skill is a folder under ${SKILLS_SOURCE_FOLDER}/ beside wave.yaml, named without slashes.`,
+      }),
+    ];
   }
   const folder = join(manifestDir, SKILLS_SOURCE_FOLDER, skill);
   if (existsSync(folder) && statSync(folder).isDirectory()) return [];

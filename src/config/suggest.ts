@@ -42,6 +42,9 @@ export function didYouMean(name: string, candidates: readonly string[], label: s
   const match = closestMatch(name, candidates);
   if (match !== undefined) return `Did you mean \`${match}\`?`;
   if (candidates.length === 0) return `${label}: none.`;
-  const shown = candidates.slice(0, 12).map((c) => `\`${c}\``).join(', ');
+  const shown = candidates
+    .slice(0, 12)
+    .map((c) => `\`${c}\``)
+    .join(', ');
   return `${label}: ${shown}${candidates.length > 12 ? ', …' : ''}.`;
 }

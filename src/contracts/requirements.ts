@@ -20,7 +20,10 @@ export function contractRequirements(contracts: readonly PlannedContract[]): str
       case 'test_suite':
         return `- The command \`${c.command ?? ''}\` will run in the ${c.dir === 'project_root' ? 'project root' : c.dir && c.dir !== 'workspace' ? `folder ${c.dir}` : 'workspace'} and must exit with code 0.`;
       case 'llm_judge':
-        return [`- A reviewer will score ${targetLabel(c.target)} from 0 to 1 (passing: ${c.threshold ?? DEFAULT_JUDGE_THRESHOLD}) against:`, ...(c.criteria ?? []).map((x) => `  - ${x}`)].join('\n');
+        return [
+          `- A reviewer will score ${targetLabel(c.target)} from 0 to 1 (passing: ${c.threshold ?? DEFAULT_JUDGE_THRESHOLD}) against:`,
+          ...(c.criteria ?? []).map((x) => `  - ${x}`),
+        ].join('\n');
     }
   });
   return lines.length ? `\n\n${REQUIREMENTS_HEADING}\n${lines.join('\n')}\n` : '';

@@ -45,7 +45,10 @@ function metaSchemaProblems(errors: ErrorObject[]): SchemaProblem[] {
   for (const error of errors) byPlace.set(error.instancePath, [...(byPlace.get(error.instancePath) ?? []), error]);
   return [...byPlace].map(([pointer, found]) => {
     const telling = found.find((e) => !['anyOf', 'oneOf', 'type'].includes(e.keyword)) ?? found.find((e) => e.keyword === 'type') ?? found[0]!;
-    const path = pointer.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = pointer
+      .split('/')
+      .slice(1)
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
     const at = path.length ? `\`${path.join('.')}\`` : 'the schema';
     return { path, message: `${at} ${describeAjvError(telling).replace(/^[^:]*: /, '')}` };
   });

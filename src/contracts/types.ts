@@ -31,9 +31,12 @@ export interface ContractTarget {
 }
 
 /** A model call (judge, extract): the answer text or why there is none. */
-export type AskModel = (request: { adapter?: ResolvedAdapter; model?: string; prompt: string; purpose: string }) => Promise<
-  { ok: true; text: string } | { ok: false; message: string }
->;
+export type AskModel = (request: {
+  adapter?: ResolvedAdapter;
+  model?: string;
+  prompt: string;
+  purpose: string;
+}) => Promise<{ ok: true; text: string } | { ok: false; message: string }>;
 
 /** What a check needs besides the contract. */
 export interface CheckEnvironment {

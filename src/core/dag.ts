@@ -11,7 +11,11 @@ function knownDependencies(steps: readonly DagStep[]): Map<string, string[]> {
   const ids = new Set(steps.map((s) => s.id));
   const graph = new Map<string, string[]>();
   for (const step of steps) {
-    if (!graph.has(step.id)) graph.set(step.id, (step.dependencies ?? []).filter((d) => ids.has(d)));
+    if (!graph.has(step.id))
+      graph.set(
+        step.id,
+        (step.dependencies ?? []).filter((d) => ids.has(d)),
+      );
   }
   return graph;
 }
@@ -65,7 +69,11 @@ export function topologicalLayers(steps: readonly DagStep[]): string[][] {
     const placed = new Map<string, number>();
     for (const id of remaining) {
       const deps = graph.get(id)!;
-      if (deps.every((d) => layerOf.has(d))) placed.set(id, deps.reduce((max, d) => Math.max(max, layerOf.get(d)! + 1), 0));
+      if (deps.every((d) => layerOf.has(d)))
+        placed.set(
+          id,
+          deps.reduce((max, d) => Math.max(max, layerOf.get(d)! + 1), 0),
+        );
       else blocked.push(id);
     }
     if (placed.size === 0) {

@@ -32,9 +32,6 @@ export function priceTableCost(tokens: TokenUsage, prices: PriceTable | undefine
   if (!prices) return undefined;
   const perToken = (price: number | undefined, count: number) => ((price ?? 0) * count) / 1_000_000;
   return (
-    perToken(prices.input, tokens.input) +
-    perToken(prices.output, tokens.output) +
-    perToken(prices.cache_read, tokens.cacheRead) +
-    perToken(prices.cache_write, tokens.cacheWrite)
+    perToken(prices.input, tokens.input) + perToken(prices.output, tokens.output) + perToken(prices.cache_read, tokens.cacheRead) + perToken(prices.cache_write, tokens.cacheWrite)
   );
 }

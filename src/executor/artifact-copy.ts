@@ -130,9 +130,7 @@ async function copyEntry(entry: ContainedEntry, dest: string, inner: string, wal
 async function copyFileFrom(entry: ContainedEntry, dest: string, walk: CopyWalk): Promise<void> {
   const read = entry.handle.createReadStream({ start: 0, autoClose: false });
   const write = createWriteStream(dest, { flags: 'wx' });
-  const redacting: Transform | undefined = walk.redactor
-    ? createRedactingStream(walk.redactor, { onRedacted: (count) => (walk.result.redactions += count) })
-    : undefined;
+  const redacting: Transform | undefined = walk.redactor ? createRedactingStream(walk.redactor, { onRedacted: (count) => (walk.result.redactions += count) }) : undefined;
   await (redacting ? pipeline(read, redacting, write) : pipeline(read, write));
   walk.result.bytes += write.bytesWritten;
 }

@@ -6,7 +6,6 @@ import { WaveError } from '../errors.js';
 import { copyContained } from './artifact-copy.js';
 import { isInside, resolveInside } from './workspace-paths.js';
 
-
 /** One `memory.inject_artifacts` entry. */
 export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optional'>;
 
@@ -29,7 +28,12 @@ export async function injectArtifacts(options: InjectArtifactsOptions): Promise<
     const as = ref.as ?? ref.artifact;
     const dest = await destinationOf(options.workspace, folder, as);
     const from = options.locate(ref.step, ref.artifact);
-    const found = from !== undefined && (await stat(from).then(() => true, () => false));
+    const found =
+      from !== undefined &&
+      (await stat(from).then(
+        () => true,
+        () => false,
+      ));
     if (!found) {
       if (ref.optional) continue;
       throw new WaveError('artifact_missing', `artifact \`${ref.artifact}\` of step \`${ref.step}\` is not available${from ? `: looked at ${from}` : ''}`, {

@@ -22,17 +22,9 @@ export async function runAttempt(
   parent.addEventListener('abort', onParentAbort, { once: true });
   if (parent.aborted) onParentAbort();
   const minutes = limits.timeoutMs / 60_000;
-  const timeout = setTimeout(
-    () => abort({ class: 'timeout', message: `step ran past its time limit of ${formatMinutes(minutes)}` }),
-    limits.timeoutMs,
-  );
+  const timeout = setTimeout(() => abort({ class: 'timeout', message: `step ran past its time limit of ${formatMinutes(minutes)}` }), limits.timeoutMs);
   const stall =
-    limits.stallMs > 0
-      ? setTimeout(
-          () => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` }),
-          limits.stallMs,
-        )
-      : undefined;
+    limits.stallMs > 0 ? setTimeout(() => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` }), limits.stallMs) : undefined;
   const started = Date.now();
   try {
     return await runner.run(config, controller.signal, (event) => {

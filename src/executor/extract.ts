@@ -63,7 +63,7 @@ export async function extractJson(stepId: string, extract: PlannedExtract, raw: 
     failure: {
       class: 'extract_failed',
       message: `the output of step \`${stepId}\` could not be turned into JSON matching its schema: ${errors.join('; ')}`,
-      hint: 'Make the step answer in the schema\'s shape, or check the extract adapter and model.',
+      hint: "Make the step answer in the schema's shape, or check the extract adapter and model.",
     },
   };
 }

@@ -68,7 +68,10 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
           skip(context, step, `dependency \`${blocker[0]}\` ${store.record.steps[blocker[0]]!.status}`);
           changed = true;
         } else if (gates.every(([, g]) => g === 'satisfied')) {
-          inFlight.set(step.id, queue.add(() => start(step)).finally(() => inFlight.delete(step.id)));
+          inFlight.set(
+            step.id,
+            queue.add(() => start(step)).finally(() => inFlight.delete(step.id)),
+          );
         }
       }
     }
@@ -94,7 +97,12 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     }
   };
 
-  emit(context, { type: 'run_started', pipeline: plan.pipelineName, steps: plan.steps.map((s) => s.id), resumed: Object.values(store.record.steps).some((s) => s.status === 'completed') });
+  emit(context, {
+    type: 'run_started',
+    pipeline: plan.pipelineName,
+    steps: plan.steps.map((s) => s.id),
+    resumed: Object.values(store.record.steps).some((s) => s.status === 'completed'),
+  });
   store.update((r) => Object.assign(r, { status: 'running', pid: process.pid, finishedAt: undefined }));
   schedule();
   while (inFlight.size) {
@@ -118,7 +126,14 @@ function recordCrash(context: RunContext, step: PlannedStep, error: unknown): un
   // A runner that throws is Wave's own fault unless it says otherwise (an io_error from the run folder).
   const failure = failureOfError(reported, 'internal');
   context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'failed', finishedAt: new Date().toISOString(), failure }));
-  emit(context, { type: 'step_failed', stepId: step.id, attempt: Math.max(1, context.store.record.steps[step.id]!.attempts.length), durationMs: 0, failure, optional: step.optional });
+  emit(context, {
+    type: 'step_failed',
+    stepId: step.id,
+    attempt: Math.max(1, context.store.record.steps[step.id]!.attempts.length),
+    durationMs: 0,
+    failure,
+    optional: step.optional,
+  });
   return reported;
 }
 

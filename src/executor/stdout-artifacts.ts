@@ -16,7 +16,10 @@ export async function placeStdoutArtifacts(
 ): Promise<Failure | undefined> {
   const fromStdout = step.outputArtifacts.filter((a) => a.source === 'stdout');
   if (!fromStdout.length) return undefined;
-  const bytes = await stat(stdoutPath).then((s) => s.size, () => 0);
+  const bytes = await stat(stdoutPath).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (bytes > runtime.maxStdoutBytes) {
     return {
       class: 'limit_exceeded',
@@ -37,4 +40,3 @@ export async function placeStdoutArtifacts(
   for (const artifact of fromStdout) await copyFile(stdoutPath, join(dir, artifact.name));
   return undefined;
 }
-

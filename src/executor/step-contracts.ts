@@ -36,11 +36,7 @@ async function readTarget(target: TargetRef, workspace: string, output: string):
 /** Writes recovered JSON back: into the workspace file and its saved artifact, or as the output and its stdout artifacts. */
 async function writeBack(context: RunContext, step: PlannedStep, target: { path?: string; label: string }, json: string): Promise<void> {
   const { store } = context;
-  const names = new Set(
-    step.outputArtifacts
-      .filter((a) => (target.path ? a.source !== 'stdout' && a.path === target.label : a.source === 'stdout'))
-      .map((a) => a.name),
-  );
+  const names = new Set(step.outputArtifacts.filter((a) => (target.path ? a.source !== 'stdout' && a.path === target.label : a.source === 'stdout')).map((a) => a.name));
   if (target.path) await writeFile(target.path, json);
   for (const saved of store.record.steps[step.id]!.artifacts.filter((a) => names.has(a.name))) {
     await writeFile(join(store.dir, saved.path), json);
@@ -83,7 +79,10 @@ export async function checkStepContracts(
     const failure: Failure = {
       class: 'contract_failed',
       message: `contract ${label} failed: ${result.errors.join('; ')}`,
-      hint: contract.on_failure === 'retry' ? `The step was re-run ${retriesUsed.get(index) ?? 0} time(s) with these errors; raise max_retries or fix the prompt.` : 'Fix the step\'s output, or set on_failure: retry to let the agent fix it.',
+      hint:
+        contract.on_failure === 'retry'
+          ? `The step was re-run ${retriesUsed.get(index) ?? 0} time(s) with these errors; raise max_retries or fix the prompt.`
+          : "Fix the step's output, or set on_failure: retry to let the agent fix it.",
     };
     return { outcome: action === 'continue' ? 'continue' : 'fail', output, failure };
   }

@@ -20,17 +20,11 @@ export interface PreparedStep {
 }
 
 /** Makes the step's workspace, places its injected artifacts and renders its prompt. */
-export async function prepareStepWorkspace(
-  context: RunContext,
-  step: PlannedStep,
-  outputs: ReadonlyMap<string, string>,
-): Promise<PreparedStep> {
+export async function prepareStepWorkspace(context: RunContext, step: PlannedStep, outputs: ReadonlyMap<string, string>): Promise<PreparedStep> {
   const { plan, store } = context;
   const runId = store.record.id;
   const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs };
-  const branch = step.workspace.branch
-    ? renderStepTemplate(step, step.workspace.branch, { ...values, artifacts: {} })
-    : undefined;
+  const branch = step.workspace.branch ? renderStepTemplate(step, step.workspace.branch, { ...values, artifacts: {} }) : undefined;
   const workspace = await prepareWorkspace({
     workspaceRoot: plan.runtime.workspaceRoot,
     runId,
@@ -56,12 +50,7 @@ export async function prepareStepWorkspace(
 }
 
 /** Copies the step's output artifacts into the run folder; a missing required one fails the step. */
-export async function collectStepArtifacts(
-  context: RunContext,
-  step: PlannedStep,
-  prepared: PreparedStep,
-  attempt: number,
-): Promise<Failure | undefined> {
+export async function collectStepArtifacts(context: RunContext, step: PlannedStep, prepared: PreparedStep, attempt: number): Promise<Failure | undefined> {
   const { store } = context;
   const mountProblem = await verifyReadonlyMounts(prepared.readonlyMounts);
   if (mountProblem) return failureOfError(mountProblem, 'mount_modified');

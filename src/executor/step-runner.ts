@@ -29,12 +29,7 @@ export interface StepOutcome {
 }
 
 /** Runs one step to its end: workspace, injected artifacts, attempts with retry and fallback, artifacts. */
-export async function runStep(
-  context: RunContext,
-  step: PlannedStep,
-  outputs: ReadonlyMap<string, string>,
-  signal: AbortSignal,
-): Promise<StepOutcome> {
+export async function runStep(context: RunContext, step: PlannedStep, outputs: ReadonlyMap<string, string>, signal: AbortSignal): Promise<StepOutcome> {
   const { store } = context;
   // A resumed step keeps its earlier attempts; numbering goes on after the highest one run.json or the disk
   // knows (a kill can come before run.json records an attempt), so no attempt folder is ever reused.
@@ -70,7 +65,13 @@ export async function runStep(
       if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
       const { index, label, errors } = verdict.retry;
       contractRetries.set(index, (contractRetries.get(index) ?? 0) + 1);
-      emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs: 0, failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` } });
+      emit(context, {
+        type: 'step_retrying',
+        stepId: step.id,
+        attempt,
+        delayMs: 0,
+        failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` },
+      });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
       // A command is re-run as written (it may be stateful, like a flaky test); an agent is told what failed.
       if (step.execType === 'prompt') prompt = promptWithContractErrors(prepared.prompt, attempt, label, errors, output);
@@ -262,4 +263,3 @@ async function saveExtracted(context: RunContext, stepId: string, json: string):
   emit(context, { type: 'artifact_saved', stepId, name: artifact.name, path: artifact.path, bytes: artifact.bytes });
   return json;
 }
-

@@ -44,7 +44,10 @@ async function git(args: string[], cwd: string): Promise<GitResult> {
 
 /** The top folder of the git repository holding `projectRoot`, or undefined when it is not in one. */
 export async function findRepositoryRoot(projectRoot: string): Promise<string | undefined> {
-  const isFolder = await stat(projectRoot).then((s) => s.isDirectory(), () => false);
+  const isFolder = await stat(projectRoot).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isFolder) return undefined;
   const result = await git(['rev-parse', '--show-toplevel'], projectRoot);
   return result.code === 0 ? result.stdout.trim() : undefined;
@@ -54,7 +57,7 @@ async function requireRepositoryRoot(projectRoot: string): Promise<string> {
   const repo = await findRepositoryRoot(projectRoot);
   if (repo) return repo;
   throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, {
-    hint: 'Run `git init` in the project and commit there, or use a directory workspace: `workspace.type: worktree` checks out a branch of the project\'s repository.',
+    hint: "Run `git init` in the project and commit there, or use a directory workspace: `workspace.type: worktree` checks out a branch of the project's repository.",
   });
 }
 
@@ -97,7 +100,10 @@ const repositoryQueues = new Map<string, Promise<unknown>>();
 
 function inRepositoryQueue<T>(repo: string, task: () => Promise<T>): Promise<T> {
   const next = (repositoryQueues.get(repo) ?? Promise.resolve()).then(task, task);
-  repositoryQueues.set(repo, next.catch(() => undefined));
+  repositoryQueues.set(
+    repo,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -146,9 +152,11 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
     const args = exists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '-b', branch, path, base ?? 'HEAD'];
     const result = await git(args, repo);
     if (result.code !== 0) {
-      throw gitFailure(`git worktree add for branch \`${branch}\``, result, exists
-        ? 'A branch can be checked out in one worktree at a time: remove the other worktree (`git worktree remove <path>`) or name another branch.'
-        : undefined);
+      throw gitFailure(
+        `git worktree add for branch \`${branch}\``,
+        result,
+        exists ? 'A branch can be checked out in one worktree at a time: remove the other worktree (`git worktree remove <path>`) or name another branch.' : undefined,
+      );
     }
     return path;
   });

@@ -31,7 +31,8 @@ export function describePlan(plan: Plan): string {
     if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
     for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
     for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
-    for (const c of step.contracts) lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
+    for (const c of step.contracts)
+      lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
     lines.push(`  ${step.execType === 'command' ? 'command' : 'prompt'}:`);
     const rendered = renderTemplate(step.template, placeholder(plan, step));
     for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);

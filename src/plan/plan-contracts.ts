@@ -16,11 +16,7 @@ export function contractTarget(contract: Contract, artifacts: readonly ArtifactD
 }
 
 /** A schema given inline (mapping or JSON text) or by file, parsed and compiled so a bad one stops the plan. */
-export function readSchema(
-  spec: { schema?: string | Record<string, unknown>; schema_path?: string },
-  manifestDir: string,
-  where: string,
-): Record<string, unknown> | undefined {
+export function readSchema(spec: { schema?: string | Record<string, unknown>; schema_path?: string }, manifestDir: string, where: string): Record<string, unknown> | undefined {
   let schema: unknown;
   let from = 'inline schema';
   try {

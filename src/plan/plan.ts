@@ -9,14 +9,7 @@ import { ancestorsOf, topologicalLayers } from '../core/dag.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import type { Plan, PlannedStep } from './plan-types.js';
-import {
-  COMMAND_ADAPTER,
-  resolveAdapter,
-  resolvePersona,
-  retryPolicy,
-  stepTimeoutMs,
-  stringRecord,
-} from './resolve-step.js';
+import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
 import { planInjections } from './plan-injections.js';
@@ -92,21 +85,14 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   });
 }
 
-function planStep(
-  step: Step,
-  template: string,
-  templateLocation: SourceLocation,
-  manifest: Located<Manifest>,
-  options: PlanOptions,
-): PlannedStep {
+function planStep(step: Step, template: string, templateLocation: SourceLocation, manifest: Located<Manifest>, options: PlanOptions): PlannedStep {
   const m = manifest.value;
   const execType = step.exec.type ?? 'prompt';
   const personaName = step.persona;
   const persona = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
   const adapterName = step.adapter ?? (personaName ? m.personas?.[personaName]?.adapter : undefined);
   const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
-  const fallbackNames =
-    (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
+  const fallbackNames = (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
   const contracts = planContracts(step, m, manifest.dir);
   const extract = planExtract(step, m, manifest.dir);
   return {

@@ -78,12 +78,7 @@ export function personaPrompt(promptPath: string): string {
 /** Step timeout: step > --timeout > runtime default > 30 minutes. */
 export function stepTimeoutMs(step: Step, manifest: Manifest, cliMinutes?: number): number {
   const runtime = manifest.runtime;
-  const minutes =
-    step.timeout_minutes ??
-    cliMinutes ??
-    runtime?.timeouts?.step_default_minutes ??
-    runtime?.default_timeout_minutes ??
-    DEFAULT_STEP_MINUTES;
+  const minutes = step.timeout_minutes ?? cliMinutes ?? runtime?.timeouts?.step_default_minutes ?? runtime?.default_timeout_minutes ?? DEFAULT_STEP_MINUTES;
   return minutes * 60_000;
 }
 
@@ -96,9 +91,7 @@ export function retryPolicy(retry: RetryConfig | undefined, manifest: Manifest):
     backoff: retry?.backoff ?? preset?.backoff ?? 'linear',
     baseDelayMs: retry?.base_delay !== undefined ? durationMs(retry.base_delay) : (preset?.baseDelayMs ?? 1000),
     maxDelayMs:
-      retry?.max_delay !== undefined
-        ? durationMs(retry.max_delay)
-        : (preset?.maxDelayMs ?? (maxDelaySeconds !== undefined ? maxDelaySeconds * 1000 : DEFAULT_RETRY_MAX_DELAY_MS)),
+      retry?.max_delay !== undefined ? durationMs(retry.max_delay) : (preset?.maxDelayMs ?? (maxDelaySeconds !== undefined ? maxDelaySeconds * 1000 : DEFAULT_RETRY_MAX_DELAY_MS)),
     // Wave now always tells a retry what failed; `adapt_prompt: false` asks for the original prompt instead.
     adaptPrompt: retry?.adapt_prompt ?? true,
     onFailure: retry?.on_failure ?? 'fail',

@@ -38,12 +38,7 @@ export function templateValue(name: string, source: TemplateSource): string | un
 }
 
 /** Why a reference is unknown, or undefined when the step may use it. */
-export function explainUnknownVariable(
-  name: string,
-  step: Step,
-  ancestors: ReadonlySet<string>,
-  projectKeys: readonly string[],
-): string | undefined {
+export function explainUnknownVariable(name: string, step: Step, ancestors: ReadonlySet<string>, projectKeys: readonly string[]): string | undefined {
   if (BUILTINS.has(name)) return undefined;
   const [head, second, third] = name.split('.');
   if (head === 'project') {

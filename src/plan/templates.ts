@@ -17,11 +17,7 @@ export function templateReferences(template: string): TemplateReference[] {
  * Replaces each reference once with `insert(value, name)` (the value itself by default); inserted text is never
  * scanned again, so a value cannot inject references.
  */
-export function renderTemplate(
-  template: string,
-  lookup: (name: string) => string | undefined,
-  insert: (value: string, name: string) => string = (value) => value,
-): string {
+export function renderTemplate(template: string, lookup: (name: string) => string | undefined, insert: (value: string, name: string) => string = (value) => value): string {
   return template.replace(REFERENCE, (whole, name: string) => {
     const value = lookup(name);
     return value === undefined ? whole : insert(value, name);

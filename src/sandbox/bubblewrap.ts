@@ -25,7 +25,13 @@ function insideIdentity(): { uid: number; gid: number } {
 }
 
 /** The bwrap arguments of one attempt: nothing of the host but the system folders and the binds, no network, no capabilities. */
-export function bubblewrapArgs(options: { binds: readonly Bind[]; roomDir: string; identity: { uid: number; gid: number; passwd: string; group: string }; env: Record<string, string>; cwd: string }): string[] {
+export function bubblewrapArgs(options: {
+  binds: readonly Bind[];
+  roomDir: string;
+  identity: { uid: number; gid: number; passwd: string; group: string };
+  env: Record<string, string>;
+  cwd: string;
+}): string[] {
   const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv'];
   args.push('--uid', String(options.identity.uid), '--gid', String(options.identity.gid));
   for (const bind of systemBinds()) args.push('--ro-bind', bind.path, bind.path);

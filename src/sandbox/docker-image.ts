@@ -130,7 +130,11 @@ export async function buildSandboxImage(docker: Docker, tag: string = DEFAULT_SA
     const { Id: id } = await docker.getImage(tag).inspect();
     // Each import makes a new id (it records the time); without this every rebuild would leave an untagged
     // image behind. Docker refuses, and so keeps, an image that is still tagged elsewhere or used by a container.
-    if (previous && previous !== id) await docker.getImage(previous).remove().catch(() => undefined);
+    if (previous && previous !== id)
+      await docker
+        .getImage(previous)
+        .remove()
+        .catch(() => undefined);
     return id;
   } catch (error) {
     throw unavailable(error, tag);

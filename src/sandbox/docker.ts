@@ -30,10 +30,7 @@ async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpe
   const gid = process.getgid?.() ?? 0;
   const files = await writeIdentityFiles(room.dir, uid, gid, room.env.HOME!);
   const withStdin = spec.stdin !== undefined;
-  const binds = [
-    ...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)),
-    ...room.binds,
-  ].map((bind) => `${bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`);
+  const binds = [...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)), ...room.binds].map((bind) => `${bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`);
   binds.push(`${room.dir}:${INSIDE_DIR}:ro`, `${files.passwd}:/etc/passwd:ro`, `${files.group}:/etc/group:ro`);
   return options.docker.createContainer({
     Image: options.image,
@@ -91,7 +88,10 @@ const OOM_RECHECKS = 5;
  */
 async function oomKilled(container: Docker.Container, code: number | null): Promise<boolean> {
   for (let check = 0; ; check++) {
-    const state = await container.inspect().then((info) => info.State, () => undefined);
+    const state = await container.inspect().then(
+      (info) => info.State,
+      () => undefined,
+    );
     if (state?.OOMKilled) return true;
     if (code !== 137 || check >= OOM_RECHECKS) return false;
     await sleep(100, { ref: false });
@@ -107,7 +107,11 @@ function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, r
     } catch (error) {
       return { error: sandboxError(error) };
     }
-    const remove = () => container.remove({ force: true }).then(() => undefined, () => undefined);
+    const remove = () =>
+      container.remove({ force: true }).then(
+        () => undefined,
+        () => undefined,
+      );
     let socket;
     try {
       socket = await attachContainer(options.docker, container.id, spec.stdin !== undefined);
@@ -191,7 +195,14 @@ export class DockerSandbox implements Sandbox {
 export async function removeRunContainers(docker: Docker, runId: string): Promise<number> {
   try {
     const found = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
-    await Promise.all(found.map((info) => docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      found.map((info) =>
+        docker
+          .getContainer(info.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
     return found.length;
   } catch {
     return 0;

@@ -17,8 +17,7 @@ export class EgressPolicy {
   /** Does a pattern match host:port at all (before address checks)? Returns the matching pattern or undefined. */
   match(host: string, port: number): EgressPattern | undefined {
     const h = normalizeHost(host);
-    const fits = (p: EgressPattern): boolean =>
-      (p.port === undefined || p.port === port) && (p.wildcard ? h.endsWith(`.${p.host}`) : h === p.host);
+    const fits = (p: EgressPattern): boolean => (p.port === undefined || p.port === port) && (p.wildcard ? h.endsWith(`.${p.host}`) : h === p.host);
     // An exact entry is the more telling one to report.
     return this.patterns.find((p) => !p.wildcard && fits(p)) ?? this.patterns.find(fits);
   }

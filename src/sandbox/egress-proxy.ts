@@ -42,18 +42,18 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-const defaultResolver: Resolver = async (host) =>
-  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const defaultResolver: Resolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 // Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Copies headers without hop-by-hop ones, Proxy-* ones and those the Connection header names. */
 function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
-  const named = String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim());
-  return Object.fromEntries(
-    Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k) && !k.startsWith('proxy-') && !named.includes(k)),
-  );
+  const named = String(headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim());
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k) && !k.startsWith('proxy-') && !named.includes(k)));
 }
 
 /** host:port, with IPv6 in brackets. */
@@ -148,7 +148,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   async function onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     // After CONNECT the socket is ours: answers are written raw.
     const raw = (status: number, body: string): void =>
-      void client.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      void client.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     const target = /^(\[[^\]]+\]|[^:[\]/@]+):(\d{1,5})$/.exec(req.url ?? '');
     const port = Number(target?.[2]);
     if (!target || !(port >= 1 && port <= 65535)) return raw(400, 'Wave egress proxy: CONNECT needs host:port.\n');
@@ -188,7 +190,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const server = http.createServer((req, res) => void onRequest(req, res));
   server.on('connection', (socket: net.Socket) => open.add(socket.on('close', () => open.delete(socket))));
   // The server stops watching a socket for errors once it hands it over for CONNECT.
-  server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => void onConnect(req, client.on('error', () => client.destroy()), head));
+  server.on(
+    'connect',
+    (req: http.IncomingMessage, client: Duplex, head: Buffer) =>
+      void onConnect(
+        req,
+        client.on('error', () => client.destroy()),
+        head,
+      ),
+  );
   // A malformed request gets 400 rather than Node's default, and never an unhandled error.
   server.on('clientError', (_error, socket: Duplex) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

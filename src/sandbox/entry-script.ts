@@ -21,15 +21,7 @@ function listeningLine(port: number): string {
 export function entryScript(forwards: readonly InsideForward[]): string {
   // Each forwarder dies with its parent, which `exec` makes the step's program: a forwarder left running would keep
   // the sandbox alive after the program ended (seen when Wave itself was killed).
-  const start = forwards.map(
-    (f) => `setpriv --pdeathsig KILL socat TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>/dev/null &`,
-  );
+  const start = forwards.map((f) => `setpriv --pdeathsig KILL socat TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>/dev/null &`);
   const ready = forwards.map((f) => `grep -q '${listeningLine(f.port)}' /proc/net/tcp`).join(' && ');
-  return [
-    '#!/bin/sh',
-    ...start,
-    ...(forwards.length ? [`n=0; until ${ready}; do n=$((n+1)); [ "$n" -gt 5000 ] && break; done`] : []),
-    'exec "$@"',
-    '',
-  ].join('\n');
+  return ['#!/bin/sh', ...start, ...(forwards.length ? [`n=0; until ${ready}; do n=$((n+1)); [ "$n" -gt 5000 ] && break; done`] : []), 'exec "$@"', ''].join('\n');
 }

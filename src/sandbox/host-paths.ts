@@ -2,7 +2,19 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 
 /** Host system folders a sandboxed program needs, visible read-only: the programs, their libraries and TLS roots. */
-const SYSTEM_PATHS = ['/usr', '/etc/ssl', '/etc/ca-certificates', '/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/nsswitch.conf', '/etc/hosts', '/etc/localtime', '/etc/mime.types'];
+const SYSTEM_PATHS = [
+  '/usr',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/nsswitch.conf',
+  '/etc/hosts',
+  '/etc/localtime',
+  '/etc/mime.types',
+];
 /** Top-level names that merged-/usr systems make links into /usr. */
 const MERGED_USR_LINKS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 

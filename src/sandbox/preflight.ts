@@ -30,7 +30,8 @@ function requireSocat(): void {
 /** Checks bwrap is installed, may create user namespaces here, and whether cgroups can hold the limits. */
 export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLimits): Promise<BubblewrapReadiness> {
   const binary = resolveBinary('bwrap', env);
-  if (!binary) throw unavailable('bubblewrap (bwrap) is not installed', 'Install it (apt-get install bubblewrap, dnf install bubblewrap), or set runtime.sandbox.backend to docker or none.');
+  if (!binary)
+    throw unavailable('bubblewrap (bwrap) is not installed', 'Install it (apt-get install bubblewrap, dnf install bubblewrap), or set runtime.sandbox.backend to docker or none.');
   requireSocat();
   const probe = ['--unshare-all', '--unshare-user', '--die-with-parent', '--cap-drop', 'ALL'];
   for (const bind of systemBinds()) probe.push('--ro-bind', bind.path, bind.path);
@@ -39,7 +40,11 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
     await run(binary, [...probe, '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], { timeout: PROBE_TIMEOUT_MS });
   } catch (error) {
     const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
-    throw unavailable(`bubblewrap cannot create a sandbox here: ${detail}`, 'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0), or use the docker backend.', error);
+    throw unavailable(
+      `bubblewrap cannot create a sandbox here: ${detail}`,
+      'Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0), or use the docker backend.',
+      error,
+    );
   }
   await sweepOrphanedJails();
   try {
@@ -48,7 +53,11 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
     return { binary, enforceLimits: true };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { binary, enforceLimits: false, warning: `runtime.sandbox.limits are not enforced by bubblewrap here: Wave cannot create a cgroup (${reason}). Run Wave as root, or use the docker backend, to enforce them.` };
+    return {
+      binary,
+      enforceLimits: false,
+      warning: `runtime.sandbox.limits are not enforced by bubblewrap here: Wave cannot create a cgroup (${reason}). Run Wave as root, or use the docker backend, to enforce them.`,
+    };
   }
 }
 
@@ -58,14 +67,21 @@ export async function checkDocker(docker: Docker, image: string): Promise<void> 
     await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), PROBE_TIMEOUT_MS).unref())]);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const hint = code === 'EACCES' ? 'Give this user access to the Docker socket (the docker group) or set DOCKER_HOST.' : 'Start the Docker daemon (dockerd) or set DOCKER_HOST to where it listens.';
+    const hint =
+      code === 'EACCES'
+        ? 'Give this user access to the Docker socket (the docker group) or set DOCKER_HOST.'
+        : 'Start the Docker daemon (dockerd) or set DOCKER_HOST to where it listens.';
     throw unavailable(`the Docker daemon is not answering: ${(error as Error).message}`, hint, error);
   }
   try {
     await docker.getImage(image).inspect();
   } catch (error) {
-    if ((error as { statusCode?: number }).statusCode !== 404) throw unavailable(`cannot inspect the image ${image}: ${(error as Error).message}`, 'Check that `docker image inspect` works.', error);
-    throw unavailable(`the sandbox image ${image} is not on this machine (Wave never pulls at run time)`, `Build it with \`wave sandbox image${image === 'wave-sandbox:local' ? '' : ` --tag ${image}`}\`, or load the image you named in runtime.sandbox.docker_image.`);
+    if ((error as { statusCode?: number }).statusCode !== 404)
+      throw unavailable(`cannot inspect the image ${image}: ${(error as Error).message}`, 'Check that `docker image inspect` works.', error);
+    throw unavailable(
+      `the sandbox image ${image} is not on this machine (Wave never pulls at run time)`,
+      `Build it with \`wave sandbox image${image === 'wave-sandbox:local' ? '' : ` --tag ${image}`}\`, or load the image you named in runtime.sandbox.docker_image.`,
+    );
   }
   requireSocat();
 }

@@ -17,7 +17,9 @@ export function resolverFromEnv(env: NodeJS.ProcessEnv): Resolver | undefined {
   for (const pair of text.split(',')) {
     const [host, address] = pair.split('=').map((part) => part.trim());
     if (!host || !address || isIP(address) === 0) {
-      throw new WaveError('invalid_argument', `${RESOLVE_VARIABLE} has a malformed entry "${pair}"`, { hint: 'Write host=address pairs (the address an IP) separated by commas, e.g. api.test=127.0.0.1.' });
+      throw new WaveError('invalid_argument', `${RESOLVE_VARIABLE} has a malformed entry "${pair}"`, {
+        hint: 'Write host=address pairs (the address an IP) separated by commas, e.g. api.test=127.0.0.1.',
+      });
     }
     table.set(host.toLowerCase(), address);
   }

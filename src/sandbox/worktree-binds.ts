@@ -22,8 +22,5 @@ export function worktreeBinds(workspace: string): Bind[] {
   } catch {
     return [];
   }
-  return [
-    { path: common, writable: false },
-    ...[gitdir, join(common, 'objects'), join(common, 'refs'), join(common, 'logs')].map((path) => ({ path, writable: true })),
-  ];
+  return [{ path: common, writable: false }, ...[gitdir, join(common, 'objects'), join(common, 'refs'), join(common, 'logs')].map((path) => ({ path, writable: true }))];
 }

@@ -12,7 +12,7 @@ export function writeFileAtomicSync(file: string, content: string): void {
   try {
     try {
       const bytes = Buffer.from(content);
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
     } finally {
       closeSync(fd);
     }

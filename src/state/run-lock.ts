@@ -113,7 +113,13 @@ export class RunLock {
  */
 async function removeStale(runDir: string, file: string, raw: string): Promise<boolean> {
   const mutex = join(runDir, BREAK_FILE);
-  const me: LockOwner = { pid: process.pid, startTime: processStartTime(process.pid), command: 'break', acquiredAt: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+  const me: LockOwner = {
+    pid: process.pid,
+    startTime: processStartTime(process.pid),
+    command: 'break',
+    acquiredAt: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
   if (!createExclusive(mutex, `${JSON.stringify(me)}\n`)) {
     const breaker = readLock(mutex);
     if (breaker.kind === 'absent') return false;

@@ -157,7 +157,7 @@ export class RunStore {
     let done = 0;
     try {
       this.eventsFd ??= openSync(file, 'a');
-      for (; done < bytes.length; ) done += writeSync(this.eventsFd, bytes, done);
+      for (; done < bytes.length;) done += writeSync(this.eventsFd, bytes, done);
       this.tornEvent = false;
     } catch (error) {
       // Part of a line may be on disk; readEvents skips it, and the next append must not extend it.

@@ -119,10 +119,7 @@ export interface JsonLineParser {
 }
 
 /** Feeds NDJSON bytes in, gets objects out; a bad line is counted and skipped, never fatal. */
-export function parseJsonLines(
-  onObject: (object: Record<string, unknown>) => void,
-  options: LineSplitterOptions = {},
-): JsonLineParser {
+export function parseJsonLines(onObject: (object: Record<string, unknown>) => void, options: LineSplitterOptions = {}): JsonLineParser {
   let invalid = 0;
   const splitter = new LineSplitter((line) => {
     if (line.trim() === '') return;

@@ -29,7 +29,9 @@ describe('parseClaudeLine on recorded lines', () => {
     expect(parseClaudeLine(RECORDED.text)).toEqual([{ kind: 'text', text: 'Wrote hello.txt.' }]);
     expect(parseClaudeLine(RECORDED.retry429)).toEqual([{ kind: 'retry', attempt: 1, delayMs: 1090, status: 429, message: 'rate_limit' }]);
     expect(parseClaudeLine(RECORDED.synthetic429)).toEqual([{ kind: 'error', message: 'API Error: Request rejected (429) · rate limit reached' }]);
-    expect(parseClaudeLine(RECORDED.denied)).toEqual([{ kind: 'system', subtype: 'permission_denied', message: 'Bash: Permission to use Bash with command touch made.txt has been denied.' }]);
+    expect(parseClaudeLine(RECORDED.denied)).toEqual([
+      { kind: 'system', subtype: 'permission_denied', message: 'Bash: Permission to use Bash with command touch made.txt has been denied.' },
+    ]);
     const tokens = { input: 5089, output: 44, cacheRead: 22, cacheWrite: 14 };
     expect(parseClaudeLine(RECORDED.success)).toEqual([
       { kind: 'usage', tokens, costUsd: 0.0213104 },
@@ -92,7 +94,7 @@ describe('ClaudeStream: the outcome follows result.is_error', () => {
     return stream;
   };
 
-  it('success: text, session id, tokens kept apart, Claude\'s own cost', () => {
+  it("success: text, session id, tokens kept apart, Claude's own cost", () => {
     const outcome = feed(RECORDED.init, RECORDED.toolUse, RECORDED.toolResult, RECORDED.text, RECORDED.success).finish(exited(0));
     expect(outcome).toEqual({
       ok: true,

@@ -46,7 +46,7 @@ describe('command values: environment or file, never shell text', () => {
     expect(await readdir(dir)).not.toContain('PWNED');
   });
 
-  it('keeps the command\'s line numbers when a value comes from a file', async () => {
+  it("keeps the command's line numbers when a value comes from a file", async () => {
     const result = await run({ prompt: 'printf %s "$WAVE_VALUE_1" > /dev/null\nwave_no_such_command_here', values: ['z'.repeat(200_000)] });
     expect(result.ok).toBe(false);
     expect(result.failure?.message).toMatch(/2: wave_no_such_command_here: not found/);

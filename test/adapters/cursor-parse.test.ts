@@ -11,17 +11,32 @@ const CU = {
   user: '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"do it"}]},"session_id":"s-1"}',
   assistant: '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Reading the file."}]},"session_id":"s-1"}',
   readStarted: '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"}}},"session_id":"s-1"}',
-  readDone: '{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"},"result":{"success":{"content":"# x","totalLines":1}}}},"session_id":"s-1"}',
+  readDone:
+    '{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"readToolCall":{"args":{"path":"README.md"},"result":{"success":{"content":"# x","totalLines":1}}}},"session_id":"s-1"}',
   shellStarted: '{"type":"tool_call","subtype":"started","call_id":"c2","tool_call":{"shellToolCall":{"args":{"command":"npm test"}}},"session_id":"s-1"}',
-  shellFailed: '{"type":"tool_call","subtype":"completed","call_id":"c2","tool_call":{"shellToolCall":{"args":{"command":"npm test"},"result":{"success":{"exitCode":1,"stdout":"","stderr":"1 failing"}}}},"session_id":"s-1"}',
-  writeRejected: '{"type":"tool_call","subtype":"completed","call_id":"c3","tool_call":{"writeToolCall":{"args":{"path":"/etc/x"},"result":{"error":{"message":"denied by permissions"}}}},"session_id":"s-1"}',
+  shellFailed:
+    '{"type":"tool_call","subtype":"completed","call_id":"c2","tool_call":{"shellToolCall":{"args":{"command":"npm test"},"result":{"success":{"exitCode":1,"stdout":"","stderr":"1 failing"}}}},"session_id":"s-1"}',
+  writeRejected:
+    '{"type":"tool_call","subtype":"completed","call_id":"c3","tool_call":{"writeToolCall":{"args":{"path":"/etc/x"},"result":{"error":{"message":"denied by permissions"}}}},"session_id":"s-1"}',
   functionCall: '{"type":"tool_call","subtype":"started","call_id":"c4","tool_call":{"function":{"name":"grep","arguments":"{\\"pattern\\":\\"TODO\\"}"}},"session_id":"s-1"}',
   final: '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]},"session_id":"s-1"}',
-  success: '{"type":"result","subtype":"success","is_error":false,"duration_ms":1234,"duration_api_ms":1234,"result":"Reading the file.Done.","session_id":"s-1","request_id":"r1"}',
-  successWithUsage: '{"type":"result","subtype":"success","is_error":false,"duration_ms":900,"result":"Done.","session_id":"s-1","usage":{"inputTokens":100,"outputTokens":20,"cacheReadTokens":30,"cacheWriteTokens":5}}',
+  success:
+    '{"type":"result","subtype":"success","is_error":false,"duration_ms":1234,"duration_api_ms":1234,"result":"Reading the file.Done.","session_id":"s-1","request_id":"r1"}',
+  successWithUsage:
+    '{"type":"result","subtype":"success","is_error":false,"duration_ms":900,"result":"Done.","session_id":"s-1","usage":{"inputTokens":100,"outputTokens":20,"cacheReadTokens":30,"cacheWriteTokens":5}}',
   error: '{"type":"result","subtype":"error","is_error":true,"duration_ms":10,"result":"Unauthorized: invalid API key","session_id":"s-1"}',
 };
-const GARBAGE = ['garbage', '{"type":"result","is_error":', '[1]', 'null', '{"type":"thinking","subtype":"delta","text":"hm"}', '{"type":"tool_call","subtype":"started"}', '{"type":"tool_call","tool_call":{"x":3}}', '{"type":"assistant","message":{"content":"str"}}', Buffer.from([0xc3, 0x28, 0xa0]).toString('latin1')];
+const GARBAGE = [
+  'garbage',
+  '{"type":"result","is_error":',
+  '[1]',
+  'null',
+  '{"type":"thinking","subtype":"delta","text":"hm"}',
+  '{"type":"tool_call","subtype":"started"}',
+  '{"type":"tool_call","tool_call":{"x":3}}',
+  '{"type":"assistant","message":{"content":"str"}}',
+  Buffer.from([0xc3, 0x28, 0xa0]).toString('latin1'),
+];
 
 describe('cursor-agent parser (the documented format: the CLI cannot run offline)', () => {
   it('turns each documented event into StreamEvents', () => {
@@ -42,7 +57,10 @@ describe('cursor-agent parser (the documented format: the CLI cannot run offline
 
   it('reads usage when a result carries one (the documented result has none), in either spelling', () => {
     const tokens = { input: 100, output: 20, cacheRead: 30, cacheWrite: 5 };
-    expect(parseCursorLine(CU.successWithUsage)).toEqual([{ kind: 'usage', tokens }, { kind: 'result', ok: true, text: 'Done.', subtype: 'success', tokens }]);
+    expect(parseCursorLine(CU.successWithUsage)).toEqual([
+      { kind: 'usage', tokens },
+      { kind: 'result', ok: true, text: 'Done.', subtype: 'success', tokens },
+    ]);
     expect(cursorTokens({ input_tokens: 7, output_tokens: 2 })).toEqual({ input: 7, output: 2, cacheRead: 0, cacheWrite: 0 });
     expect(cursorTokens(undefined)).toBeUndefined();
     expect(cursorTokens({ unrelated: 1 })).toBeUndefined();
@@ -59,7 +77,13 @@ describe('cursor-agent outcome', () => {
     const stream = new CursorStream();
     for (const line of [CU.init, CU.user, 'not json', CU.assistant, CU.readStarted, CU.readDone, '', '[1]', CU.final, CU.success]) stream.line(line);
     expect(stream.malformedLines).toBe(2);
-    expect(stream.finish(exited(0))).toEqual({ ok: true, text: 'Reading the file.Done.', sessionId: 's-1', subtype: 'success', tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+    expect(stream.finish(exited(0))).toEqual({
+      ok: true,
+      text: 'Reading the file.Done.',
+      sessionId: 's-1',
+      subtype: 'success',
+      tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    });
   });
 
   it('an error result fails, classed from its message, with the login hint for credentials', () => {

@@ -55,17 +55,9 @@ describe('the cursor adapter, against a stand-in replaying the documented stream
 
   it('turns the stream into events (text, tool use and results, tokens) and the result into a success; a line that is not JSON is counted', async () => {
     const { result, events } = await run(cursorConfig('success'));
-    expect(events.map((e) => (e.kind === 'tool_use' ? `tool_use ${e.name} ${e.target}` : e.kind === 'tool_result' ? `tool_result ${e.isError ? 'error' : 'ok'}` : e.kind))).toEqual([
-      'system',
-      'text',
-      'tool_use write notes.txt',
-      'tool_result ok',
-      'tool_use shell test -f missing.txt',
-      'tool_result error',
-      'text',
-      'usage',
-      'result',
-    ]);
+    expect(events.map((e) => (e.kind === 'tool_use' ? `tool_use ${e.name} ${e.target}` : e.kind === 'tool_result' ? `tool_result ${e.isError ? 'error' : 'ok'}` : e.kind))).toEqual(
+      ['system', 'text', 'tool_use write notes.txt', 'tool_result ok', 'tool_use shell test -f missing.txt', 'tool_result error', 'text', 'usage', 'result'],
+    );
     expect(result).toMatchObject({
       ok: true,
       exitCode: 0,
@@ -89,7 +81,11 @@ describe('the cursor adapter, against a stand-in replaying the documented stream
 
   it.each([
     ['error-result', 'rate_limited', 'Usage limit reached: 429 Too Many Requests'],
-    ['auth', 'auth_failed', "cursor-agent exited with code 1 without a result:\nError: Authentication required. Please run 'cursor-agent login' first, or set CURSOR_API_KEY environment variable."],
+    [
+      'auth',
+      'auth_failed',
+      "cursor-agent exited with code 1 without a result:\nError: Authentication required. Please run 'cursor-agent login' first, or set CURSOR_API_KEY environment variable.",
+    ],
     ['crash', 'non_zero_exit', 'cursor-agent exited with code 2 without a result:\nfatal: connection reset'],
   ])('%s: fails as %s', async (scenario, failureClass, message) => {
     const { result } = await run(cursorConfig(scenario));

@@ -51,9 +51,6 @@ describe('buildCuratedEnv', () => {
 
 describe('secretValuesOf', () => {
   it('returns the values of the passthrough names that are set and not empty', () => {
-    expect(secretValuesOf({ ...parent, EMPTY: '' }, ['OPENAI_API_KEY', 'EMPTY', 'NOT_IN_PARENT', 'GITHUB_TOKEN'])).toEqual([
-      'sk-passed-through-value',
-      'ghp_parent_token_value',
-    ]);
+    expect(secretValuesOf({ ...parent, EMPTY: '' }, ['OPENAI_API_KEY', 'EMPTY', 'NOT_IN_PARENT', 'GITHUB_TOKEN'])).toEqual(['sk-passed-through-value', 'ghp_parent_token_value']);
   });
 });

@@ -14,8 +14,10 @@ const GM = {
   toolResult: '{"type":"tool_result","timestamp":"t","tool_id":"write_file_1","status":"success"}',
   delta1: '{"type":"message","timestamp":"t","role":"assistant","content":"Wrote ","delta":true}',
   delta2: '{"type":"message","timestamp":"t","role":"assistant","content":"notes.txt.","delta":true}',
-  success: '{"type":"result","timestamp":"t","status":"success","stats":{"total_tokens":409,"input_tokens":376,"output_tokens":33,"cached":8,"input":368,"duration_ms":598,"tool_calls":1}}',
-  error: '{"type":"result","timestamp":"t","status":"error","error":{"type":"Error","message":"[API Error: rate limit reached]"},"stats":{"total_tokens":0,"input_tokens":0,"output_tokens":0,"cached":0,"input":0}}',
+  success:
+    '{"type":"result","timestamp":"t","status":"success","stats":{"total_tokens":409,"input_tokens":376,"output_tokens":33,"cached":8,"input":368,"duration_ms":598,"tool_calls":1}}',
+  error:
+    '{"type":"result","timestamp":"t","status":"error","error":{"type":"Error","message":"[API Error: rate limit reached]"},"stats":{"total_tokens":0,"input_tokens":0,"output_tokens":0,"cached":0,"input":0}}',
 };
 
 describe('Gemini stream', () => {

@@ -50,19 +50,32 @@ describe('the llm adapter against the scripted server', () => {
     expect(result.costUsd).toBeCloseTo((result.tokens.input + 2 * result.tokens.output) / 1e6);
     expect(readFileSync(join(config.attemptDir, 'stdout'), 'utf8')).toBe(FENCED_ANSWER);
     const request = server.requests.filter((r) => r.scenario === 'fenced').at(-1)!;
-    expect(request.body).toMatchObject({ model: 'test-model', stream: true, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say something.' }] });
+    expect(request.body).toMatchObject({
+      model: 'test-model',
+      stream: true,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say something.' },
+      ],
+    });
     expect(request.headers.authorization).toBe('Bearer sk-test-secret-value');
     // No persona temperature: none is sent, so the server's own default holds.
     expect(request.body).not.toHaveProperty('temperature');
   });
 
-  it('sends the persona\'s temperature in the request body', async () => {
+  it("sends the persona's temperature in the request body", async () => {
     const config = configFor('/s/text/cool');
     const persona = { ...config.persona!, temperature: 0.15 };
     const result = await runAttempt(new LlmRunner(), { ...config, persona }, { timeoutMs: 60_000, stallMs: 0 }, new AbortController().signal, () => {});
     expect(result.ok).toBe(true);
     const request = server.requests.filter((r) => r.scenario === 'text').at(-1)!;
-    expect(request.body).toMatchObject({ temperature: 0.15, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Say something.' }] });
+    expect(request.body).toMatchObject({
+      temperature: 0.15,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say something.' },
+      ],
+    });
   });
 
   it('classifies 401 as auth_failed', async () => {

@@ -7,16 +7,29 @@ import { openCodePermissions } from '../../src/adapters/opencode/workspace.js';
 import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
-const GARBAGE = ['', 'not json', '{"type":"text","part":', '[]', 'null', '{"type":"future_event"}', '{"type":"tool_use","part":null}', '{"type":"item.completed","item":{"type":"command_execution"}}', Buffer.from([0xff, 0xfe, 0x00, 0x1b]).toString('latin1')];
+const GARBAGE = [
+  '',
+  'not json',
+  '{"type":"text","part":',
+  '[]',
+  'null',
+  '{"type":"future_event"}',
+  '{"type":"tool_use","part":null}',
+  '{"type":"item.completed","item":{"type":"command_execution"}}',
+  Buffer.from([0xff, 0xfe, 0x00, 0x1b]).toString('latin1'),
+];
 
 // Lines recorded from OpenCode 1.18.33 against the scripted model server (ids trimmed).
 const OC = {
   start: '{"type":"step_start","timestamp":1,"sessionID":"ses_1","part":{"id":"p1","messageID":"m1","sessionID":"ses_1","type":"step-start"}}',
   tool: '{"type":"tool_use","timestamp":2,"sessionID":"ses_1","part":{"id":"p2","type":"tool","tool":"bash","callID":"call_1","state":{"status":"completed","input":{"command":"echo hi","description":"x"},"output":"hi\\n","metadata":{"exit":0}}}}',
   text: '{"type":"text","timestamp":3,"sessionID":"ses_1","part":{"id":"p3","type":"text","text":"Hello from the model server."}}',
-  finish: '{"type":"step_finish","timestamp":4,"sessionID":"ses_1","part":{"id":"p4","reason":"stop","type":"step-finish","tokens":{"total":2392,"input":2385,"output":7,"reasoning":0,"cache":{"write":2,"read":3}},"cost":0}}',
-  error401: '{"type":"error","timestamp":5,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"invalid api key","statusCode":401,"isRetryable":false,"responseHeaders":{}}}}',
-  error429: '{"type":"error","timestamp":5,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"rate limit reached","statusCode":429,"isRetryable":true,"responseHeaders":{"retry-after":"2"}}}}',
+  finish:
+    '{"type":"step_finish","timestamp":4,"sessionID":"ses_1","part":{"id":"p4","reason":"stop","type":"step-finish","tokens":{"total":2392,"input":2385,"output":7,"reasoning":0,"cache":{"write":2,"read":3}},"cost":0}}',
+  error401:
+    '{"type":"error","timestamp":5,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"invalid api key","statusCode":401,"isRetryable":false,"responseHeaders":{}}}}',
+  error429:
+    '{"type":"error","timestamp":5,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"rate limit reached","statusCode":429,"isRetryable":true,"responseHeaders":{"retry-after":"2"}}}}',
 };
 
 describe('OpenCode stream', () => {
@@ -27,7 +40,12 @@ describe('OpenCode stream', () => {
     ]);
     const stream = new OpenCodeStream();
     for (const line of [OC.start, OC.tool, OC.finish, OC.text, OC.finish]) stream.line(line);
-    expect(stream.finish(exited(0))).toEqual({ ok: true, text: 'Hello from the model server.', sessionId: 'ses_1', tokens: { input: 4770, output: 14, cacheRead: 6, cacheWrite: 4 } });
+    expect(stream.finish(exited(0))).toEqual({
+      ok: true,
+      text: 'Hello from the model server.',
+      sessionId: 'ses_1',
+      tokens: { input: 4770, output: 14, cacheRead: 6, cacheWrite: 4 },
+    });
   });
 
   it('error events decide the class; 429 carries its retry-after', () => {
@@ -56,7 +74,8 @@ const CX = {
   thread: '{"type":"thread.started","thread_id":"01a2-thread"}',
   fileStart: '{"type":"item.started","item":{"id":"item_0","type":"file_change","changes":[{"path":"/w/notes.txt","kind":"add"}],"status":"in_progress"}}',
   fileDone: '{"type":"item.completed","item":{"id":"item_0","type":"file_change","changes":[{"path":"/w/notes.txt","kind":"add"}],"status":"completed"}}',
-  cmdDone: '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \'echo oops >&2; exit 3\'","aggregated_output":"oops\\n","exit_code":3,"status":"failed"}}',
+  cmdDone:
+    '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"/bin/bash -lc \'echo oops >&2; exit 3\'","aggregated_output":"oops\\n","exit_code":3,"status":"failed"}}',
   message: '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Wrote notes.txt."}}',
   turn1: '{"type":"turn.completed","usage":{"input_tokens":204,"cached_input_tokens":10,"cache_write_input_tokens":0,"output_tokens":40,"reasoning_output_tokens":0}}',
   turn2: '{"type":"turn.completed","usage":{"input_tokens":306,"cached_input_tokens":10,"cache_write_input_tokens":1,"output_tokens":60,"reasoning_output_tokens":0}}',

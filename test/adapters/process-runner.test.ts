@@ -112,10 +112,7 @@ describe('ProcessRunner: environment and redaction', () => {
     const passthrough = ['WAVE_TEST_PASSED'];
     const env = buildCuratedEnv({ parent, passthrough, runId: 'r1', stepId: 's1', workspace: dir });
     const runner = new ProcessRunner({ redactor: new Redactor(secretValuesOf(parent, passthrough)) });
-    const { result } = await run(
-      { execType: 'command', prompt: `"${process.execPath}" "${fixture('print-env.mjs')}" WAVE_TEST_PASSED WAVE_TEST_HIDDEN`, env },
-      { runner },
-    );
+    const { result } = await run({ execType: 'command', prompt: `"${process.execPath}" "${fixture('print-env.mjs')}" WAVE_TEST_PASSED WAVE_TEST_HIDDEN`, env }, { runner });
     expect(result.ok).toBe(true);
     const stdout = await attemptFile('stdout');
     const stderr = await attemptFile('stderr');
@@ -153,11 +150,7 @@ describe('ProcessRunner: aborts', () => {
     const controller = new AbortController();
     const ready = firstMatch((event: StreamEvent) => (event.kind === 'output' ? true : undefined));
     const runner = new ProcessRunner();
-    const running = runner.run(
-      config({ prompt: `"${process.execPath}" "${fixture('group-ignores-term.mjs')}"` }),
-      controller.signal,
-      ready.feed,
-    );
+    const running = runner.run(config({ prompt: `"${process.execPath}" "${fixture('group-ignores-term.mjs')}"` }), controller.signal, ready.feed);
     await ready.promise;
     controller.abort(reason);
     const result = await running;

@@ -24,7 +24,7 @@ function folder(files: Record<string, string>): string {
 
 const read = (path: string) => readFileSync(path, 'utf8');
 
-describe('installSkills: copies skill folders with a marker, never touching folders that are not Wave\'s', () => {
+describe("installSkills: copies skill folders with a marker, never touching folders that are not Wave's", () => {
   it('copies each listed skill, nested files included, and marks it', async () => {
     const source = folder({ 'review/SKILL.md': 'review skill\n', 'review/scripts/check.sh': 'echo ok\n', 'unlisted/SKILL.md': 'no\n' });
     const target = join(folder({}), '.claude', 'skills');
@@ -51,10 +51,10 @@ describe('installSkills: copies skill folders with a marker, never touching fold
 
   it('leaves a folder of the same name without the marker exactly as it is', async () => {
     const source = folder({ 'review/SKILL.md': 'from the manifest\n' });
-    const target = folder({ 'review/SKILL.md': 'the user\'s own skill\n', 'review/notes.txt': 'keep me\n', 'mine/SKILL.md': 'also mine\n' });
+    const target = folder({ 'review/SKILL.md': "the user's own skill\n", 'review/notes.txt': 'keep me\n', 'mine/SKILL.md': 'also mine\n' });
     const report = await installSkills(source, ['review'], target);
     expect(report).toEqual({ installed: [], skippedForeign: ['review'], removed: [] });
-    expect(read(join(target, 'review', 'SKILL.md'))).toBe('the user\'s own skill\n');
+    expect(read(join(target, 'review', 'SKILL.md'))).toBe("the user's own skill\n");
     expect(read(join(target, 'review', 'notes.txt'))).toBe('keep me\n');
     expect(existsSync(join(target, 'review', SKILL_MARKER_FILE))).toBe(false);
     expect(read(join(target, 'mine', 'SKILL.md'))).toBe('also mine\n');
@@ -62,12 +62,12 @@ describe('installSkills: copies skill folders with a marker, never touching fold
 
   it('removes Wave-marked folders of skills no longer listed, and only those', async () => {
     const source = folder({ 'a/SKILL.md': 'a\n', 'b/SKILL.md': 'b\n' });
-    const target = folder({ 'foreign/SKILL.md': 'not Wave\'s\n' });
+    const target = folder({ 'foreign/SKILL.md': "not Wave's\n" });
     await installSkills(source, ['a', 'b'], target);
     const report = await installSkills(source, ['b'], target);
     expect(report).toEqual({ installed: ['b'], skippedForeign: [], removed: ['a'] });
     expect(existsSync(join(target, 'a'))).toBe(false);
-    expect(read(join(target, 'foreign', 'SKILL.md'))).toBe('not Wave\'s\n');
+    expect(read(join(target, 'foreign', 'SKILL.md'))).toBe("not Wave's\n");
   });
 
   it('fails with file_not_found when a listed skill has no source folder', async () => {
@@ -75,7 +75,7 @@ describe('installSkills: copies skill folders with a marker, never touching fold
     await expect(installSkills(source, ['ghost'], folder({}))).rejects.toMatchObject({ code: 'file_not_found' });
   });
 
-  it('installPersonaSkills puts the skills in each CLI\'s own folder, and does nothing without skills', async () => {
+  it("installPersonaSkills puts the skills in each CLI's own folder, and does nothing without skills", async () => {
     const source = folder({ 'review/SKILL.md': 'review\n' });
     const persona: ResolvedPersona = { name: 'p', systemPrompt: '', allowedTools: [], deniedTools: [], allowedDomains: [], skills: ['review'], skillsDir: source };
     for (const type of ['claude', 'opencode', 'codex', 'gemini'] as const) {
@@ -107,7 +107,10 @@ personas:
 
   it('reports a missing skill folder and a name that is not a plain folder name, each at its line', async () => {
     const dir = folder({ 'wave.yaml': manifest('[ghost, ../escape]') });
-    const error = await loadManifest(join(dir, 'wave.yaml'), {}).then(() => undefined, (e: unknown) => e);
+    const error = await loadManifest(join(dir, 'wave.yaml'), {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WaveErrors);
     const problems = (error as WaveErrors).errors.map((e) => [e.code, e.location?.line]);
     expect(problems).toEqual([

@@ -143,9 +143,7 @@ describe('spawnInGroup: input and output', () => {
 
   it('skips and counts a 20 MB line and still delivers the lines after it', async () => {
     const lines: string[] = [];
-    const result = await spawnInGroup(
-      spec(process.execPath, [fixture('long-line.mjs')], { onLine: (line) => lines.push(line), maxLineBytes: 10 * 1024 * 1024 }),
-    );
+    const result = await spawnInGroup(spec(process.execPath, [fixture('long-line.mjs')], { onLine: (line) => lines.push(line), maxLineBytes: 10 * 1024 * 1024 }));
     expect(result.exitCode).toBe(0);
     expect(result.skippedLines).toBe(1);
     expect(lines).toEqual(['before', 'after']);

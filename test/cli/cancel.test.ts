@@ -94,7 +94,10 @@ describe('wave cancel', () => {
     expect(record.finishedAt! >= cancelledAfter).toBe(true);
     expect(record.steps.a!.status).toBe('cancelled');
     expect(record.steps.b!.status).toBe('pending');
-    const events = readFileSync(join(store.dir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(join(store.dir, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.type)).toEqual(['step_cancelled', 'run_finished']);
     expect(events[1]).toMatchObject({ v: 1, runId: RUN, status: 'cancelled' });
   });

@@ -4,14 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runWave } from '../support/cli.js';
 
-const SCAFFOLD = [
-  'wave.yaml',
-  'personas/base-protocol.md',
-  'personas/navigator.md',
-  'personas/craftsman.md',
-  'personas/reviewer.md',
-  'pipelines/review.yaml',
-];
+const SCAFFOLD = ['wave.yaml', 'personas/base-protocol.md', 'personas/navigator.md', 'personas/craftsman.md', 'personas/reviewer.md', 'pipelines/review.yaml'];
 let scratch: string;
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'wave-init-'));
@@ -40,7 +33,7 @@ describe('wave init', () => {
     expect(check.stdout).toBe('✓ wave.yaml\n✓ pipelines/review.yaml\n2 files valid');
   });
 
-  it('points editors at this package\'s schemas by absolute path when Wave is not installed in the project', async () => {
+  it("points editors at this package's schemas by absolute path when Wave is not installed in the project", async () => {
     const dir = join(scratch, 'global');
     await runWave(['init', dir]);
     expect(schemaOf(join(dir, 'wave.yaml')).target).toBe(join(ROOT, 'schemas', 'manifest.schema.json'));
@@ -55,9 +48,7 @@ describe('wave init', () => {
     writeFileSync(join(installed, 'pipeline.schema.json'), '{}');
     await runWave(['init'], { cwd: dir });
     expect(schemaOf(join(dir, 'wave.yaml')).line).toBe('# yaml-language-server: $schema=./node_modules/wave-pipelines/schemas/manifest.schema.json');
-    expect(schemaOf(join(dir, 'pipelines', 'review.yaml')).line).toBe(
-      '# yaml-language-server: $schema=../node_modules/wave-pipelines/schemas/pipeline.schema.json',
-    );
+    expect(schemaOf(join(dir, 'pipelines', 'review.yaml')).line).toBe('# yaml-language-server: $schema=../node_modules/wave-pipelines/schemas/pipeline.schema.json');
   });
 
   it('refuses to overwrite, names the files, and writes nothing; --force overwrites', async () => {

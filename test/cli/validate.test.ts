@@ -88,7 +88,7 @@ describe('wave validate', () => {
     expect(unknown.stdout).toContain('pipelines of this project: cycle, valid');
   });
 
-  it('resolves paths from the manifest\'s folder, never from the working directory', async () => {
+  it("resolves paths from the manifest's folder, never from the working directory", async () => {
     const dir = project('rooted');
     const elsewhere = join(scratch, 'elsewhere');
     mkdirSync(join(elsewhere, 'prompts'), { recursive: true });
@@ -104,7 +104,9 @@ describe('wave validate', () => {
     );
     const bad = await runWave(['validate', '-m', manifest, join(dir, 'pipelines', 'cwd.yaml')], { cwd: elsewhere });
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toContain(`6:26: file_not_found: step \`a\` names source_path \`prompts/only-here.md\`, which does not exist (looked for ${join(dir, 'prompts', 'only-here.md')})`);
+    expect(bad.stdout).toContain(
+      `6:26: file_not_found: step \`a\` names source_path \`prompts/only-here.md\`, which does not exist (looked for ${join(dir, 'prompts', 'only-here.md')})`,
+    );
   });
 
   it('says how to start when there is no wave.yaml, in text and in JSON', async () => {
@@ -128,7 +130,7 @@ describe('wave validate', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('validates the repository\'s own shipped files', async () => {
+  it("validates the repository's own shipped files", async () => {
     const result = await runWave(['validate'], { cwd: ROOT });
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain('✓ pipelines/review.yaml');

@@ -17,38 +17,95 @@ const SEED = Number(process.env.WAVE_FUZZ_SEED ?? 20_240_611);
 
 const MANIFESTS = [join(ROOT, 'wave.yaml'), join(WAVE_STYLE, 'wave.yaml')];
 const PIPELINES = [join(ROOT, 'pipelines', 'review.yaml'), join(ROOT, 'pipelines', 'hello.yaml'), join(WAVE_STYLE, '.agents', 'pipelines', 'impl-feature.yaml')];
-const sources = (files: string[]) => files.flatMap((file) => { try { return [readFileSync(file, 'utf8')]; } catch { return []; } });
+const sources = (files: string[]) =>
+  files.flatMap((file) => {
+    try {
+      return [readFileSync(file, 'utf8')];
+    } catch {
+      return [];
+    }
+  });
 
 /** A project folder with the shipped personas, so mutated manifests can still resolve their prompt files. */
 const project = mkdtempSync(join(tmpdir(), 'wave-fuzz-'));
 cpSync(join(ROOT, 'personas'), join(project, 'personas'), { recursive: true });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-const SWAPPED_VALUES = ['[]', '{}', '42', '-1', '0.5', 'true', 'null', '~', '""', '"x"', '- a', '&a x', '*a', '!!binary aGk=', '${WAVE_FUZZ_UNSET}', '${X:-1}', '|', '>-', '{ a: [', "'", '"', '@', '`', '%', '? x', 'a: b: c'];
+const SWAPPED_VALUES = [
+  '[]',
+  '{}',
+  '42',
+  '-1',
+  '0.5',
+  'true',
+  'null',
+  '~',
+  '""',
+  '"x"',
+  '- a',
+  '&a x',
+  '*a',
+  '!!binary aGk=',
+  '${WAVE_FUZZ_UNSET}',
+  '${X:-1}',
+  '|',
+  '>-',
+  '{ a: [',
+  "'",
+  '"',
+  '@',
+  '`',
+  '%',
+  '? x',
+  'a: b: c',
+];
 
 /** One edit of a YAML text: the kinds of damage a hand-edited file suffers, and hostile ones. */
 const mutation: fc.Arbitrary<(text: string) => string> = fc.oneof(
   fc.nat().map((n) => (text: string) => edit(text, n, (lines, i) => lines.splice(i, 1))),
   fc.nat().map((n) => (text: string) => edit(text, n, (lines, i) => lines.splice(i, 0, lines[i]!))),
-  fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => (text: string) => edit(text, a, (lines, i) => {
-    const j = b % lines.length;
-    [lines[i], lines[j]] = [lines[j]!, lines[i]!];
-  })),
-  fc.tuple(fc.nat(), fc.constantFrom(...SWAPPED_VALUES)).map(([n, value]) => (text: string) =>
-    edit(text, n, (lines, i) => {
-      lines[i] = lines[i]!.replace(/:( .*)?$/, `: ${value}`);
-    })),
-  fc.tuple(fc.nat(), fc.integer({ min: -4, max: 4 })).map(([n, shift]) => (text: string) =>
-    edit(text, n, (lines, i) => {
-      lines[i] = shift > 0 ? ' '.repeat(shift) + lines[i] : lines[i]!.slice(-shift);
-    })),
-  fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([n, bytes]) => (text: string) =>
-    insert(text, n, Buffer.from(bytes).toString('latin1'))),
-  fc.tuple(fc.nat(), fc.string({ unit: 'grapheme', maxLength: 40 })).map(([n, s]) => (text: string) => insert(text, n, s)),
-  fc.tuple(fc.nat(), fc.constantFrom('[', '{', '- ', '? ', '  - ', 'a: '), fc.integer({ min: 50, max: 6000 })).map(
-    ([n, opener, depth]) => (text: string) => insert(text, n, opener.repeat(depth)),
+  fc.tuple(fc.nat(), fc.nat()).map(
+    ([a, b]) =>
+      (text: string) =>
+        edit(text, a, (lines, i) => {
+          const j = b % lines.length;
+          [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+        }),
   ),
-  fc.tuple(fc.nat(), fc.integer({ min: 1000, max: 300_000 })).map(([n, size]) => (text: string) => insert(text, n, 'x'.repeat(size))),
+  fc.tuple(fc.nat(), fc.constantFrom(...SWAPPED_VALUES)).map(
+    ([n, value]) =>
+      (text: string) =>
+        edit(text, n, (lines, i) => {
+          lines[i] = lines[i]!.replace(/:( .*)?$/, `: ${value}`);
+        }),
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: -4, max: 4 })).map(
+    ([n, shift]) =>
+      (text: string) =>
+        edit(text, n, (lines, i) => {
+          lines[i] = shift > 0 ? ' '.repeat(shift) + lines[i] : lines[i]!.slice(-shift);
+        }),
+  ),
+  fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 })).map(
+    ([n, bytes]) =>
+      (text: string) =>
+        insert(text, n, Buffer.from(bytes).toString('latin1')),
+  ),
+  fc.tuple(fc.nat(), fc.string({ unit: 'grapheme', maxLength: 40 })).map(
+    ([n, s]) =>
+      (text: string) =>
+        insert(text, n, s),
+  ),
+  fc.tuple(fc.nat(), fc.constantFrom('[', '{', '- ', '? ', '  - ', 'a: '), fc.integer({ min: 50, max: 6000 })).map(
+    ([n, opener, depth]) =>
+      (text: string) =>
+        insert(text, n, opener.repeat(depth)),
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: 1000, max: 300_000 })).map(
+    ([n, size]) =>
+      (text: string) =>
+        insert(text, n, 'x'.repeat(size)),
+  ),
   fc.constant((text: string) => `${text}\n---\n${text}`),
   fc.constant((text: string) => text.replace(/\n/g, '\r\n')),
 );
@@ -69,7 +126,10 @@ const mutated = (texts: string[]) =>
 
 /** The loader may succeed or report problems; anything else (a TypeError, a RangeError…) is a bug. */
 async function onlyWaveErrors(load: Promise<unknown>): Promise<void> {
-  const outcome = await load.then(() => undefined, (error: unknown) => error);
+  const outcome = await load.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (outcome === undefined) return;
   const errors = outcome instanceof WaveErrors ? outcome.errors : [outcome];
   for (const error of errors) {

@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  adapterTypeOf,
-  findManifest,
-  loadManifest,
-  loadPipeline,
-  readManifest,
-  resolvePipelinePath,
-} from '../../src/config/load.js';
+import { adapterTypeOf, findManifest, loadManifest, loadPipeline, readManifest, resolvePipelinePath } from '../../src/config/load.js';
 import { WaveError, WaveErrors } from '../../src/errors.js';
 
 const BASE = fileURLToPath(new URL('../fixtures/config/base/', import.meta.url));
@@ -26,7 +19,10 @@ function write(path: string, text: string): string {
 }
 
 async function problems(load: Promise<unknown>): Promise<WaveError[]> {
-  const error = await load.then(() => undefined, (e: unknown) => e);
+  const error = await load.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof WaveErrors)) throw new Error(`expected WaveErrors, got ${String(error)}`);
   return error.errors;
 }
@@ -53,8 +49,7 @@ describe('Located.locate', () => {
 });
 
 describe('environment references', () => {
-  const manifest = (runtime: string) =>
-    write('env/wave.yaml', `kind: WaveManifest\nproject:\n  \${KEY}: literal key\n  home: "\${HOME_DIR}/x"\nruntime:\n${runtime}`);
+  const manifest = (runtime: string) => write('env/wave.yaml', `kind: WaveManifest\nproject:\n  \${KEY}: literal key\n  home: "\${HOME_DIR}/x"\nruntime:\n${runtime}`);
 
   it('expand in values, never in keys, with defaults and $${} escapes', async () => {
     const file = manifest('  max_concurrency: ${WAVE_N:-4}\n  workspace_root: $${NOT_EXPANDED}\n');

@@ -22,7 +22,20 @@ ${runtimeLines}`,
 
 describe('Wave keys of features this version does not run', () => {
   it('refuses each runtime.timeouts key of such a feature by name, keeping the ones that have an effect', async () => {
-    const keys = ['relay_compaction_minutes', 'meta_default_minutes', 'skill_install_seconds', 'skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds', 'gate_approval_hours', 'gate_poll_interval_seconds', 'gate_poll_timeout_minutes', 'git_command_seconds', 'forge_api_seconds'];
+    const keys = [
+      'relay_compaction_minutes',
+      'meta_default_minutes',
+      'skill_install_seconds',
+      'skill_cli_seconds',
+      'skill_http_seconds',
+      'skill_http_header_seconds',
+      'skill_publish_seconds',
+      'gate_approval_hours',
+      'gate_poll_interval_seconds',
+      'gate_poll_timeout_minutes',
+      'git_command_seconds',
+      'forge_api_seconds',
+    ];
     const messages = await refusals('', `  timeouts:\n    stdout_drain_seconds: 1\n${keys.map((k) => `    ${k}: 1\n`).join('')}`);
     expect(messages).toHaveLength(keys.length);
     for (const key of keys) expect(messages.some((m) => m.startsWith(`\`runtime.timeouts.${key}\``))).toBe(true);

@@ -46,7 +46,7 @@ describe('the shipped files', () => {
     for (const file of files) await strictly(loadPipeline(file, manifest, {}));
   });
 
-  it('review.yaml hands the navigator\'s map to the reviewer', async () => {
+  it("review.yaml hands the navigator's map to the reviewer", async () => {
     const manifest = await loadManifest(join(ROOT, 'wave.yaml'), {});
     const review = await loadPipeline(join(ROOT, 'pipelines', 'review.yaml'), manifest, {});
     const [map, judge] = review.value.steps;

@@ -49,7 +49,9 @@ describe('test_suite', () => {
 });
 
 describe('llm_judge', () => {
-  const judge = (answer: string): AskModel => async () => ({ ok: true, text: answer });
+  const judge =
+    (answer: string): AskModel =>
+    async () => ({ ok: true, text: answer });
   it('fails below the threshold with the judge reasons, passes at or above it', async () => {
     const c = contract({ type: 'llm_judge', criteria: ['names files'], threshold: 0.8 });
     const low = await checkContract(c, env('some text', judge('```json\n{"score": 0.4, "reasons": ["no file named"]}\n```')));

@@ -33,10 +33,14 @@ describe('JSON recovery', () => {
 
   it('recovers any JSON value wrapped in prose and a fence (property)', () => {
     fc.assert(
-      fc.property(fc.jsonValue().filter((v) => v !== null && typeof v === 'object'), fc.string().filter((s) => !/[`{[]/.test(s)), (value, prose) => {
-        const text = `${prose}\n\`\`\`json\n${JSON.stringify(value, null, 1)}\n\`\`\`\n${prose}`;
-        expect(recoverJson(text)?.value).toEqual(JSON.parse(JSON.stringify(value)));
-      }),
+      fc.property(
+        fc.jsonValue().filter((v) => v !== null && typeof v === 'object'),
+        fc.string().filter((s) => !/[`{[]/.test(s)),
+        (value, prose) => {
+          const text = `${prose}\n\`\`\`json\n${JSON.stringify(value, null, 1)}\n\`\`\`\n${prose}`;
+          expect(recoverJson(text)?.value).toEqual(JSON.parse(JSON.stringify(value)));
+        },
+      ),
     );
   });
 });

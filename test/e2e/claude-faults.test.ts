@@ -11,7 +11,7 @@ function stepEvents(run: AgentRun, type: string): Array<Record<string, any>> {
   return run.events.filter((e) => e.type === type);
 }
 
-describe.skipIf(!available)('claude: each fault ends with the right failure class and the policy\'s action', () => {
+describe.skipIf(!available)("claude: each fault ends with the right failure class and the policy's action", () => {
   let server: ModelServer;
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());

@@ -10,7 +10,7 @@ describe.skipIf(!available)('claude: a real run through Claude Code', () => {
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());
 
-  it('step 1 writes a file with Claude\'s own Write tool, step 2 reads it as an injected artifact', async () => {
+  it("step 1 writes a file with Claude's own Write tool, step 2 reads it as an injected artifact", async () => {
     const content = 'line one from step one\n';
     const manifest = claudeManifest(
       { writer: `${server.url}/s/write/notes.txt/${param(content)}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
@@ -52,7 +52,11 @@ steps:
     expect(existsSync(marker!)).toBe(true);
     const writeStdout = attemptFile(run.project, run.record, 'write', 1, 'stdout');
     // Claude itself found the skill: its init event lists it.
-    const init = writeStdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
+    const init = writeStdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((o) => o.type === 'system' && o.subtype === 'init');
     expect(init.skills).toContain('note-style');
     expect(writeStdout).toContain('"name":"Write"');
     expect(writeStdout).toContain('File created successfully');
@@ -85,17 +89,24 @@ steps:
       { guarded: `${server.url}/s/shell/${param('touch made.txt')}` },
       '  guarded:\n    adapter: guarded\n    permissions: { allowed_tools: [Read, Write], deny: ["Bash(touch *)"] }',
     );
-    const run = await runAgentPipeline(manifest, `kind: WavePipeline
+    const run = await runAgentPipeline(
+      manifest,
+      `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: work
     persona: guarded
     exec: { type: prompt, source: "Touch made.txt." }
     output_artifacts: [{ name: settings, path: .claude/settings.json }]
-`);
+`,
+    );
     expect(run.code, run.stderr).toBe(0);
     const stdout = attemptFile(run.project, run.record, 'work', 1, 'stdout');
-    const result = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'result');
+    const result = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((o) => o.type === 'result');
     expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: expect.objectContaining({ command: 'touch made.txt' }) })]);
     const denied = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'system' && e.event.subtype === 'permission_denied');
     expect(denied?.event.message).toContain('touch made.txt');
@@ -107,13 +118,16 @@ steps:
 
   it('a truncated stream: Claude asks again without streaming and the step succeeds', async () => {
     const manifest = claudeManifest({ cut: `${server.url}/s/truncated` }, '  cut: { adapter: cut }');
-    const run = await runAgentPipeline(manifest, `kind: WavePipeline
+    const run = await runAgentPipeline(
+      manifest,
+      `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: work
     persona: cut
     exec: { type: prompt, source: "Answer." }
-`);
+`,
+    );
     expect(run.code, run.stderr).toBe(0);
     const asked = server.requests.filter((r) => r.scenario === 'truncated' && r.body);
     expect(asked.some((r) => r.body!.stream === true)).toBe(true);

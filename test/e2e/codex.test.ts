@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentManifest, attemptFile, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
+import {
+  agentManifest,
+  attemptFile,
+  cliAvailable,
+  oneStepPipeline,
+  param,
+  runAgentPipeline,
+  startModelServer,
+  type ModelServer,
+  WRITE_THEN_READ,
+  WRITER_AND_READER,
+} from './agents.js';
 
 const available = cliAvailable('codex');
 
@@ -14,21 +25,20 @@ describe.skipIf(!available)('codex: real runs through Codex', () => {
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());
 
-  it('step 1 writes a file with Codex\'s own apply_patch, step 2 reads it as an injected artifact', async () => {
+  it("step 1 writes a file with Codex's own apply_patch, step 2 reads it as an injected artifact", async () => {
     const manifest = codexManifest(
       { writer: `${server.url}/s/write/notes.txt/${param('from codex step one\n')}/v1`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1` },
       WRITER_AND_READER,
     );
-    const run = await runAgentPipeline(
-      manifest,
-      WRITE_THEN_READ,
-      { 'personas/writer.md': 'CODEX PERSONA MARKER\n' },
-    );
+    const run = await runAgentPipeline(manifest, WRITE_THEN_READ, { 'personas/writer.md': 'CODEX PERSONA MARKER\n' });
     expect(run.code, run.stderr).toBe(0);
     expect(attemptFile(run.project, run.record, 'write', 1, 'stdout')).toContain('"type":"file_change"');
     expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'read', 'output.txt'), 'utf8')).toContain('from codex step one');
     const tools = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use').map((e) => [e.stepId, e.event.name]);
-    expect(tools).toEqual([['write', 'file_change'], ['read', 'shell']]);
+    expect(tools).toEqual([
+      ['write', 'file_change'],
+      ['read', 'shell'],
+    ]);
     const target = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'tool_use' && e.stepId === 'read')!.event.target;
     expect(target).toContain('cat .wave/artifacts/notes');
     const write = run.record.steps.write!;
@@ -39,7 +49,7 @@ describe.skipIf(!available)('codex: real runs through Codex', () => {
     expect(JSON.stringify(server.requests.find((r) => r.scenario === 'write' && r.body)!.body)).toContain('CODEX PERSONA MARKER');
   });
 
-  it('a failing shell command is the agent\'s business: the step still succeeds and the tool result is an error', async () => {
+  it("a failing shell command is the agent's business: the step still succeeds and the tool result is an error", async () => {
     const run = await runAgentPipeline(codexManifest({ agent: `${server.url}/s/shellfail/v1` }, '  agent: { adapter: agent }'), oneStepPipeline('agent'));
     expect(run.code, run.stderr).toBe(0);
     expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError && e.event.content.includes('oops'))).toBe(true);
@@ -57,8 +67,11 @@ describe.skipIf(!available)('codex: real runs through Codex', () => {
     expect(run.record.steps.work!.attempts).toHaveLength(attempts);
   });
 
-  it('a stall: stalled by Wave\'s watchdog, retried, then failed', async () => {
-    const run = await runAgentPipeline(codexManifest({ agent: `${server.url}/s/stall/v1` }, '  agent: { adapter: agent }', '  stall_timeout: 3s\n'), oneStepPipeline('agent', RETRY));
+  it("a stall: stalled by Wave's watchdog, retried, then failed", async () => {
+    const run = await runAgentPipeline(
+      codexManifest({ agent: `${server.url}/s/stall/v1` }, '  agent: { adapter: agent }', '  stall_timeout: 3s\n'),
+      oneStepPipeline('agent', RETRY),
+    );
     expect(run.code).toBe(1);
     expect(run.record.steps.work!.failure?.class).toBe('stalled');
     expect(run.record.steps.work!.attempts).toHaveLength(2);

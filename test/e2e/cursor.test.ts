@@ -13,7 +13,9 @@ const STAND_IN = fileURLToPath(new URL('../fixtures/cursor-agent/cursor-agent', 
 /** A manifest whose adapter `cursor` (its type follows from the name) runs the stand-in in `scenario`, logging to `log`. */
 function cursorManifest(scenario: string, log: string, binary = STAND_IN): string {
   return manifestWith(
-    [`  cursor: { binary: "${binary}", model: gpt-5, api_key_env: MY_CURSOR_KEY, env: { MY_CURSOR_KEY: key-1, CURSOR_STANDIN_SCENARIO: ${scenario}, CURSOR_STANDIN_LOG: "${log}" } }`],
+    [
+      `  cursor: { binary: "${binary}", model: gpt-5, api_key_env: MY_CURSOR_KEY, env: { MY_CURSOR_KEY: key-1, CURSOR_STANDIN_SCENARIO: ${scenario}, CURSOR_STANDIN_LOG: "${log}" } }`,
+    ],
     '  dev: { adapter: cursor }',
   );
 }
@@ -29,7 +31,10 @@ describe('cursor: runs through wave against a stand-in replaying the documented 
     const argv = (JSON.parse(readFileSync(log, 'utf8').trim()) as { argv: string[] }).argv;
     expect(argv).toEqual(['-p', '--output-format', 'stream-json', '--force', '--trust', '--model', 'gpt-5', 'Do the task.']);
     const tools = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use').map((e) => [e.event.name, e.event.target]);
-    expect(tools).toEqual([['write', 'notes.txt'], ['shell', 'test -f missing.txt']]);
+    expect(tools).toEqual([
+      ['write', 'notes.txt'],
+      ['shell', 'test -f missing.txt'],
+    ]);
     expect(run.record.steps.work!.tokens).toMatchObject({ input: 1200, output: 85, cacheRead: 300 });
     expect(run.record.steps.work!.artifacts.map((a) => a.name)).toEqual(['notes']);
   });
@@ -55,7 +60,15 @@ describe('cursor: runs through wave against a stand-in replaying the documented 
     const project = makeProject({ 'wave.yaml': manifestWith(['  cursor: { api_key_env: MY_CURSOR_KEY, env: { MY_CURSOR_KEY: key-1 } }'], '  dev: { adapter: cursor }') });
     const result = await runWave(['doctor', '--json'], { cwd: project, env: { PATH: `${dirname(STAND_IN)}:${process.env.PATH ?? ''}` } });
     const check = (JSON.parse(result.stdout) as { adapters: Array<Record<string, any>> }).adapters[0]!;
-    expect(check).toMatchObject({ adapter: 'cursor', type: 'cursor', binary: 'cursor-agent', path: STAND_IN, version: '2026.01.28-standin', usable: true, access: { mode: 'api_key', detail: 'MY_CURSOR_KEY' } });
+    expect(check).toMatchObject({
+      adapter: 'cursor',
+      type: 'cursor',
+      binary: 'cursor-agent',
+      path: STAND_IN,
+      version: '2026.01.28-standin',
+      usable: true,
+      access: { mode: 'api_key', detail: 'MY_CURSOR_KEY' },
+    });
   });
 
   it('validate refuses a base_url on a cursor adapter, at its line', async () => {

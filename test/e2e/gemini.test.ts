@@ -14,20 +14,19 @@ describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());
 
-  it('step 1 writes a file with Gemini\'s own write_file, step 2 reads it as an injected artifact', async () => {
+  it("step 1 writes a file with Gemini's own write_file, step 2 reads it as an injected artifact", async () => {
     const manifest = geminiManifest(
       { writer: `${server.url}/s/write/notes.txt/${param('from gemini step one\n')}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
       WRITER_AND_READER,
     );
-    const run = await runAgentPipeline(
-      manifest,
-      WRITE_THEN_READ,
-      { 'personas/writer.md': 'GEMINI PERSONA MARKER\n' },
-    );
+    const run = await runAgentPipeline(manifest, WRITE_THEN_READ, { 'personas/writer.md': 'GEMINI PERSONA MARKER\n' });
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'read', 'output.txt'), 'utf8')).toContain('from gemini step one');
     const tools = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use').map((e) => [e.stepId, e.event.name, e.event.target]);
-    expect(tools).toEqual([['write', 'write_file', 'notes.txt'], ['read', 'run_shell_command', 'cat .wave/artifacts/notes']]);
+    expect(tools).toEqual([
+      ['write', 'write_file', 'notes.txt'],
+      ['read', 'run_shell_command', 'cat .wave/artifacts/notes'],
+    ]);
     expect(run.record.steps.write!.tokens.input).toBeGreaterThan(0);
     expect(run.record.steps.write!.tokens.cacheRead).toBeGreaterThan(0);
     // The persona prompt reached the model through GEMINI.md.
@@ -45,7 +44,7 @@ describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
     expect(run.record.steps.work!.attempts).toHaveLength(attempts);
   });
 
-  it('a stall: stalled by Wave\'s watchdog, retried, then failed', async () => {
+  it("a stall: stalled by Wave's watchdog, retried, then failed", async () => {
     const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/stall` }, '  agent: { adapter: agent }', '  stall_timeout: 3s\n'), oneStepPipeline('agent', RETRY));
     expect(run.code).toBe(1);
     expect(run.record.steps.work!.failure?.class).toBe('stalled');

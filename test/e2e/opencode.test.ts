@@ -1,7 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { artifactPath, attemptFile, cliAvailable, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
+import {
+  artifactPath,
+  attemptFile,
+  cliAvailable,
+  manifestWith,
+  oneStepPipeline,
+  param,
+  runAgentPipeline,
+  startModelServer,
+  type ModelServer,
+  WRITE_THEN_READ,
+  WRITER_AND_READER,
+} from './agents.js';
 
 // OpenCode starts slowly (~3 s a run) and retries on its own: runs take up to a minute on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -16,17 +28,19 @@ const claudeAdapter = (name: string, baseUrl: string) =>
 
 /** The absolute path of an artifact recorded in run.json. */
 
-
 describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
   let server: ModelServer;
   beforeAll(async () => (server = await startModelServer()));
   afterAll(() => server?.close());
 
-  it('step 1 writes a file with OpenCode\'s own write tool, step 2 reads it as an injected artifact', async () => {
+  it("step 1 writes a file with OpenCode's own write tool, step 2 reads it as an injected artifact", async () => {
     const content = 'line one from step one\n';
     const run = await runAgentPipeline(
       manifestWith(
-        [openCodeAdapter('writer', `${server.url}/s/write/notes.txt/${param(content)}/v1`), openCodeAdapter('reader', `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1`)],
+        [
+          openCodeAdapter('writer', `${server.url}/s/write/notes.txt/${param(content)}/v1`),
+          openCodeAdapter('reader', `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}/v1`),
+        ],
         WRITER_AND_READER,
       ),
       WRITE_THEN_READ,
@@ -66,7 +80,10 @@ describe.skipIf(!available)('opencode: real runs through OpenCode', () => {
 
   it('a persona that denies a command: OpenCode itself refuses it, visible in its own stream', async () => {
     const run = await runAgentPipeline(
-      manifestWith([openCodeAdapter('guarded', `${server.url}/s/shell/${param('touch made.txt')}/v1`)], '  guarded:\n    adapter: guarded\n    permissions: { deny: ["Bash(touch *)"] }'),
+      manifestWith(
+        [openCodeAdapter('guarded', `${server.url}/s/shell/${param('touch made.txt')}/v1`)],
+        '  guarded:\n    adapter: guarded\n    permissions: { deny: ["Bash(touch *)"] }',
+      ),
       `kind: WavePipeline
 metadata: { name: p }
 steps:
@@ -118,7 +135,7 @@ steps:
     expect(JSON.stringify(chat.map((r) => r.body!.messages))).toContain('PERSONA PROMPT MARKER');
   });
 
-  it('a persona temperature reaches the model in OpenCode\'s own request', async () => {
+  it("a persona temperature reaches the model in OpenCode's own request", async () => {
     const run = await runAgentPipeline(
       manifestWith([openCodeAdapter('oc', `${server.url}/s/text/warm/v1`)], '  agent: { adapter: oc, temperature: 0.35 }'),
       oneStepPipeline('agent'),
@@ -140,10 +157,7 @@ steps:
   });
 
   it('500: OpenCode retries on its own (about a minute), then server_error; Wave fails the step', async () => {
-    const run = await runAgentPipeline(
-      manifestWith([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'),
-      oneStepPipeline('agent'),
-    );
+    const run = await runAgentPipeline(manifestWith([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'), oneStepPipeline('agent'));
     expect(run.code).toBe(1);
     expect(run.record.steps.work!.failure?.class).toBe('server_error');
     expect(run.record.steps.work!.attempts).toHaveLength(1);
@@ -162,7 +176,7 @@ steps:
     expect(run.events.find((e) => e.type === 'step_retrying')!.delayMs).toBeGreaterThanOrEqual(1000);
   });
 
-  it('a stall after the first event: stalled by Wave\'s watchdog and failed', async () => {
+  it("a stall after the first event: stalled by Wave's watchdog and failed", async () => {
     const run = await runAgentPipeline(
       manifestWith([openCodeAdapter('oc', `${server.url}/s/stall/v1`)], '  agent: { adapter: oc }', '  stall_timeout: 3s\n'),
       oneStepPipeline('agent'),
@@ -171,7 +185,7 @@ steps:
     expect(run.record.steps.work!.failure?.class).toBe('stalled');
   });
 
-  it('a truncated stream: OpenCode loops on its own, Wave\'s step timeout ends it and no process is left', async () => {
+  it("a truncated stream: OpenCode loops on its own, Wave's step timeout ends it and no process is left", async () => {
     const run = await runAgentPipeline(
       manifestWith([openCodeAdapter('oc', `${server.url}/s/truncated/v1`)], '  agent: { adapter: oc }'),
       oneStepPipeline('agent', '    timeout_minutes: 0.25\n'),

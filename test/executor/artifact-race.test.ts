@@ -15,7 +15,6 @@ import { FLIPPER } from '../support/attacks.mjs';
 const HOST_FILE = readFileSync('/etc/passwd', 'utf8');
 const BENIGN = 'benign artifact content\n';
 
-
 /** Starts the flipping daemon in `dir` and waits until it has flipped at least once. */
 async function startFlipper(dir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['-e', FLIPPER, dir], { stdio: 'ignore' });

@@ -20,7 +20,10 @@ beforeEach(async () => {
   await writeTree(consumer, {});
   const collected = await collectArtifacts({
     workspace: producer,
-    defs: [{ name: 'report', path: 'out/report.md' }, { name: 'chunks', path: 'chunks' }],
+    defs: [
+      { name: 'report', path: 'out/report.md' },
+      { name: 'chunks', path: 'chunks' },
+    ],
     destDir: join(dir, 'run', 'artifacts', 'split'),
   });
   saved = { split: Object.fromEntries(collected.saved.map((a) => [a.name, a.path])) };
@@ -30,7 +33,10 @@ afterEach(() => cleanup());
 const locate = (step: string, artifact: string) => saved[step]?.[artifact];
 
 async function failure(refs: Parameters<typeof injectArtifacts>[0]['refs']): Promise<WaveError> {
-  const error = await injectArtifacts({ workspace: consumer, refs, locate }).then(() => undefined, (e: unknown) => e);
+  const error = await injectArtifacts({ workspace: consumer, refs, locate }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WaveError);
   return error as WaveError;
 }

@@ -34,7 +34,10 @@ function collect(defs: ArtifactDef[], stdoutPath?: string) {
 }
 
 async function refusal(defs: ArtifactDef[]): Promise<WaveError> {
-  const error = await collect(defs).then(() => undefined, (e: unknown) => e);
+  const error = await collect(defs).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WaveError);
   expect((error as WaveError).code).toBe('artifact_path_invalid');
   return error as WaveError;
@@ -54,10 +57,7 @@ describe('collecting artifacts from files', () => {
 
   it('does not repeat an extension the name already has, and uses the name as path by default', async () => {
     await writeFile(join(workspace, 'summary.json'), '{}');
-    const { saved } = await collect([
-      { name: 'data.json', path: 'out/data.json' },
-      { name: 'summary.json' },
-    ]);
+    const { saved } = await collect([{ name: 'data.json', path: 'out/data.json' }, { name: 'summary.json' }]);
     expect(saved.map((a) => a.path)).toEqual([join(destDir, 'data.json'), join(destDir, 'summary.json')]);
   });
 
@@ -70,7 +70,10 @@ describe('collecting artifacts from files', () => {
   it('follows a symlink that stays inside the workspace', async () => {
     await symlink('out/report.md', join(workspace, 'latest.md'));
     await symlink('../out', join(workspace, 'parts', 'out-link'));
-    const { saved } = await collect([{ name: 'latest', path: 'latest.md' }, { name: 'parts', path: 'parts' }]);
+    const { saved } = await collect([
+      { name: 'latest', path: 'latest.md' },
+      { name: 'parts', path: 'parts' },
+    ]);
     expect(saved.map((a) => a.bytes)).toEqual([9, 12 + 9 + 13]);
     expect(await readFile(join(destDir, 'latest.md'), 'utf8')).toBe('# Report\n');
     expect(await readFile(join(destDir, 'parts', 'out-link', 'data.json'), 'utf8')).toBe('{"words": 3}\n');
@@ -87,10 +90,16 @@ describe('collecting artifacts from files', () => {
 });
 
 describe('collecting stdout', () => {
-  it('copies the step\'s stdout file, named by the artifact and its type', async () => {
+  it("copies the step's stdout file, named by the artifact and its type", async () => {
     const stdoutPath = join(dir, 'run', 'steps', 'step', 'attempt-1', 'stdout');
     await writeTree(dir, { 'run/steps/step/attempt-1/stdout': '{"ok": true}\n' });
-    const { saved } = await collect([{ name: 'result', source: 'stdout', type: 'json' }, { name: 'log', source: 'stdout' }], stdoutPath);
+    const { saved } = await collect(
+      [
+        { name: 'result', source: 'stdout', type: 'json' },
+        { name: 'log', source: 'stdout' },
+      ],
+      stdoutPath,
+    );
     expect(saved).toEqual([
       { name: 'result', path: join(destDir, 'result.json'), bytes: 13, type: 'json' },
       { name: 'log', path: join(destDir, 'log'), bytes: 13 },
@@ -112,7 +121,9 @@ describe('collecting stdout', () => {
     await once(out, 'finish');
     const { saved } = await collect([{ name: 'big', source: 'stdout' }], stdoutPath);
     expect(saved[0]!.bytes).toBe(48 * 1024 * 1024);
-    const copied = createHash('sha256').update(await readFile(join(destDir, 'big'))).digest('hex');
+    const copied = createHash('sha256')
+      .update(await readFile(join(destDir, 'big')))
+      .digest('hex');
     expect(copied).toBe(hash.digest('hex'));
   });
 });

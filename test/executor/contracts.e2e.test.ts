@@ -65,8 +65,14 @@ describe('json_schema contracts through wave run and the llm adapter', () => {
     expect(userMessage(requests[1]!)).toContain('"verdict": "maybe"');
     const run = latestRun(project);
     expect(run.steps.review!.attempts.map((a) => a.failure?.class)).toEqual(['contract_failed', undefined]);
-    expect(run.steps.review!.contracts.map((c) => [c.attempt, c.passed, c.action])).toEqual([[1, false, 'retry'], [2, true, 'pass']]);
-    expect(runEvents(project).flatMap((e) => (e.type === 'contract_checked' ? [[e.attempt, e.action]] : []))).toEqual([[1, 'retry'], [2, 'pass']]);
+    expect(run.steps.review!.contracts.map((c) => [c.attempt, c.passed, c.action])).toEqual([
+      [1, false, 'retry'],
+      [2, true, 'pass'],
+    ]);
+    expect(runEvents(project).flatMap((e) => (e.type === 'contract_checked' ? [[e.attempt, e.action]] : []))).toEqual([
+      [1, 'retry'],
+      [2, 'pass'],
+    ]);
     expect(runFile(project, 'steps/report/attempt-1/stdout').trim()).toBe('verdict=reject');
   });
 
@@ -84,7 +90,11 @@ describe('json_schema contracts through wave run and the llm adapter', () => {
 
   it('honours a 429 retry-after through the step retry policy, then succeeds', async () => {
     const prefix = seq([{ status: 429, retry_after: 1 }, '{"verdict": "approve", "findings": []}']);
-    const project = llmProject(server, { model: prefix }, reviewPipeline('').replace('    exec: { source: "Review the change." }', '    retry: { max_attempts: 2, base_delay: 10ms }\n    exec: { source: "Review the change." }'));
+    const project = llmProject(
+      server,
+      { model: prefix },
+      reviewPipeline('').replace('    exec: { source: "Review the change." }', '    retry: { max_attempts: 2, base_delay: 10ms }\n    exec: { source: "Review the change." }'),
+    );
     const result = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
     expect(result.code).toBe(0);
     const retrying = runEvents(project).find((e) => e.type === 'step_retrying');
@@ -94,14 +104,18 @@ describe('json_schema contracts through wave run and the llm adapter', () => {
 
 describe('test_suite and llm_judge contracts', () => {
   it('a test_suite contract fails, then passes when the retried command gets it right', async () => {
-    const project = llmProject(server, {}, `kind: WavePipeline
+    const project = llmProject(
+      server,
+      {},
+      `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: build
     exec: { type: command, source: "echo run >> runs.log; echo built" }
     handover:
       contract: { type: test_suite, command: "echo checking; test $(wc -l < runs.log) -ge 2", on_failure: retry, max_retries: 3 }
-`);
+`,
+    );
     const result = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
     expect(result.code).toBe(0);
     const run = latestRun(project);
@@ -113,14 +127,18 @@ steps:
 
   it('an llm_judge contract below its threshold fails the step with the judge reasons', async () => {
     const verdict = encodeURIComponent('{"score": 0.3, "reasons": ["does not name the files"]}');
-    const project = llmProject(server, { judge: `/s/text/${verdict}` }, `kind: WavePipeline
+    const project = llmProject(
+      server,
+      { judge: `/s/text/${verdict}` },
+      `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: plan
     exec: { type: command, source: "echo change things" }
     handover:
       contract: { type: llm_judge, adapter: judge, criteria: [names the files it changes], threshold: 0.8 }
-`);
+`,
+    );
     const result = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
     expect(result.code).toBe(1);
     const run = latestRun(project);
@@ -160,7 +178,10 @@ describe('on_failure policies', () => {
     const project = llmProject(server, {}, policyPipeline('warn').replace('command: "exit 1"', 'command: "exit 0"'));
     expect((await runWave(['run', 'p', '--output', 'quiet'], { cwd: project })).code).toBe(0);
     const run = latestRun(project);
-    expect(run.steps.make!.contracts.map((c) => [c.passed, c.action])).toEqual([[false, 'warn'], [true, 'pass']]);
+    expect(run.steps.make!.contracts.map((c) => [c.passed, c.action])).toEqual([
+      [false, 'warn'],
+      [true, 'pass'],
+    ]);
     expect([run.steps.make!.status, run.steps.after!.status]).toEqual(['completed', 'completed']);
     expect(runEvents(project).find((e) => e.type === 'contract_checked')).toMatchObject({ passed: false, action: 'warn' });
   });

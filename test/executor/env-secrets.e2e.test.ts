@@ -119,7 +119,10 @@ describe('values taken from the environment by ${VAR} are redacted everywhere', 
     expect(stored).toBe('raw: [REDACTED]\nencoded: [REDACTED]\n');
     const workspace = record.steps.cmd!.workspace!;
     expect(readFileSync(join(workspace, 'secret.txt'), 'utf8')).toBe(`raw: ${SECRET}\nencoded: ${ENCODED}\n`);
-    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.filter((e) => e.type === 'artifact_redacted')).toEqual([
       expect.objectContaining({ type: 'artifact_redacted', stepId: 'cmd', name: 'secret', path: join('artifacts', 'cmd', 'secret.txt'), count: 2 }),
     ]);

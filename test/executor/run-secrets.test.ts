@@ -143,7 +143,11 @@ describe('artifacts holding a secret', () => {
         destDir,
         redactor: new Redactor([SECRET], { tokenShapes: false }),
       });
-      expect(saved.map((a) => [a.name, a.redactions])).toEqual([['report', 1], ['folder', 2], ['clean', undefined]]);
+      expect(saved.map((a) => [a.name, a.redactions])).toEqual([
+        ['report', 1],
+        ['folder', 2],
+        ['clean', undefined],
+      ]);
       expect(readFileSync(join(destDir, 'report.txt'), 'utf8')).toBe('key=[REDACTED]\n');
       expect(readFileSync(join(destDir, 'folder', 'a.txt'), 'utf8')).toBe('[REDACTED] [REDACTED]');
       expect(saved[0]!.bytes).toBe('key=[REDACTED]\n'.length);

@@ -48,7 +48,10 @@ steps:
 
   it('refuses a cycle and an unknown template variable before anything runs', async () => {
     const project = makeProject({
-      'pipelines/cycle.yaml': commandPipeline('cycle', [['a', ['b'], 'true'], ['b', ['a'], 'true']]),
+      'pipelines/cycle.yaml': commandPipeline('cycle', [
+        ['a', ['b'], 'true'],
+        ['b', ['a'], 'true'],
+      ]),
       'pipelines/vars.yaml': commandPipeline('vars', [['a', [], 'echo {{ inputs }}']]),
     });
     const cycle = await runWave(['run', 'cycle'], { cwd: project });
@@ -86,11 +89,18 @@ steps:
 
   it('retries a failing step and succeeds on the second attempt', async () => {
     const project = makeProject({
-      'pipelines/p.yaml': commandPipeline('p', [['flaky', [], 'if [ -f ../flag ]; then echo ok; else touch ../flag; echo boom >&2; exit 3; fi']], '    retry: { max_attempts: 2, base_delay: 10ms }\n'),
+      'pipelines/p.yaml': commandPipeline(
+        'p',
+        [['flaky', [], 'if [ -f ../flag ]; then echo ok; else touch ../flag; echo boom >&2; exit 3; fi']],
+        '    retry: { max_attempts: 2, base_delay: 10ms }\n',
+      ),
     });
     const result = await runWave(['run', 'p', '--output', 'json'], { cwd: project });
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const retry = events.find((e) => e.type === 'step_retrying');
     expect(retry.failure.class).toBe('non_zero_exit');
     expect(events.every((e) => e.v === 1)).toBe(true);
@@ -147,7 +157,13 @@ steps:
   });
 
   it('selects steps with --steps and --exclude', async () => {
-    const project = makeProject({ 'pipelines/p.yaml': commandPipeline('p', [['a', [], 'true'], ['b', [], 'true'], ['c', [], 'true']]) });
+    const project = makeProject({
+      'pipelines/p.yaml': commandPipeline('p', [
+        ['a', [], 'true'],
+        ['b', [], 'true'],
+        ['c', [], 'true'],
+      ]),
+    });
     expect((await runWave(['run', 'p', '--exclude', 'b', '--output', 'quiet'], { cwd: project })).code).toBe(0);
     const run = latestRun(project);
     expect([run.steps.a!.status, run.steps.b!.status, run.steps.c!.status]).toEqual(['completed', 'pending', 'completed']);

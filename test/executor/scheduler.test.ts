@@ -50,10 +50,7 @@ async function execute(pipeline: string, scriptFor: MockScriptFor, options: { si
     options.onEvent?.(e);
   });
   const registry = new AdapterRegistry().register(as('claude')).register(as('codex'));
-  const status = await executeRun(
-    { plan, store, bus, registry, parentEnv: process.env },
-    { onFailure: 'halt', signal: options.signal ?? new AbortController().signal },
-  );
+  const status = await executeRun({ plan, store, bus, registry, parentEnv: process.env }, { onFailure: 'halt', signal: options.signal ?? new AbortController().signal });
   return { status, record: store.record, events, mock, maxRunning, order };
 }
 
@@ -85,9 +82,7 @@ steps:
 
   it('tells a retry what failed: class, message and the end of the output', async () => {
     const { status, mock, events } = await execute(steps(['a'], ', retry: { max_attempts: 2, base_delay: 1ms }'), (_config, attempt) =>
-      attempt === 1
-        ? { result: { ok: false, exitCode: 1, failure: { class: 'non_zero_exit', message: 'tests failed: 3' }, outputTail: '...FAIL test/login' } }
-        : {},
+      attempt === 1 ? { result: { ok: false, exitCode: 1, failure: { class: 'non_zero_exit', message: 'tests failed: 3' }, outputTail: '...FAIL test/login' } } : {},
     );
     expect(status).toBe('completed');
     expect(mock.calls[0]!.prompt).toBe('do a');
@@ -107,9 +102,7 @@ steps:
 
   it('waits the retry-after when rate limited, then falls back to the next adapter', async () => {
     const { status, order, events, record } = await execute(steps(['a'], ', retry: { max_attempts: 2, base_delay: 1ms }'), (config) =>
-      config.adapter.name === 'claude'
-        ? { result: { ok: false, failure: { class: 'rate_limited', message: '429', retryAfterMs: 20 } } }
-        : { result: { text: 'ok' } },
+      config.adapter.name === 'claude' ? { result: { ok: false, failure: { class: 'rate_limited', message: '429', retryAfterMs: 20 } } } : { result: { text: 'ok' } },
     );
     expect(status).toBe('completed');
     expect(order).toEqual(['a:claude', 'a:claude', 'a:codex']);

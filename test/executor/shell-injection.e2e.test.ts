@@ -12,7 +12,6 @@ import { latestRun, runDirs } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
 import { PAYLOADS, QUOTED_TEMPLATES } from '../support/attacks.mjs';
 
-
 /** Writes its argument (or stdin, for "-") to `got` in its working folder: a process adapter that is no shell. */
 const CATCHER = `import { readFileSync, writeFileSync } from 'node:fs';
 const value = process.argv[2] === '-' ? readFileSync(0, 'utf8') : process.argv[2];
@@ -135,7 +134,12 @@ describe('wave validate: a template inside quotes or a heredoc of a command', ()
   ];
 
   it.each(cases)('%s: refused with file:line:col and a hint (exit 2), and wave run refuses it before any step', async (_name, source, where, hint) => {
-    const block = source.includes('\n') ? `|\n${source.split('\n').map((line) => `        ${line}`).join('\n')}` : JSON.stringify(source);
+    const block = source.includes('\n')
+      ? `|\n${source
+          .split('\n')
+          .map((line) => `        ${line}`)
+          .join('\n')}`
+      : JSON.stringify(source);
     const pipeline = `kind: WavePipeline
 metadata: { name: p }
 steps:
@@ -168,9 +172,12 @@ steps:
 
 describe('a 1 MB input', () => {
   // 1 MB of printable text with quotes, newlines and a payload inside, so nothing can hide in the middle.
-  const big = Array.from({ length: 16_000 }, (_, i) => `line ${i}: it's "$(touch PWNED)" \`x\`\n`).join('').padEnd(1_000_000, 'z').slice(0, 1_000_000);
+  const big = Array.from({ length: 16_000 }, (_, i) => `line ${i}: it's "$(touch PWNED)" \`x\`\n`)
+    .join('')
+    .padEnd(1_000_000, 'z')
+    .slice(0, 1_000_000);
 
-  it('reaches a command step through --input-file and through an earlier step\'s output, byte for byte (E2BIG before)', async () => {
+  it("reaches a command step through --input-file and through an earlier step's output, byte for byte (E2BIG before)", async () => {
     const pipeline = `kind: WavePipeline
 metadata: { name: p }
 steps:
@@ -227,27 +234,31 @@ ${CATCHER_MOUNT}    exec: { type: prompt, source: "{{ input }}" }
 });
 
 describe.each(['bubblewrap', 'docker'] as const)('values inside a %s sandbox', (backend) => {
-  it.skipIf(!backendAvailable(backend))('a 1 MB value (a file) and a payload (the environment) arrive intact; nothing runs', async () => {
-    const big = `${'$(touch PWNED) `touch PWNED` \'; touch PWNED; \'\n'.repeat(30_000)}`.slice(0, 1_000_000);
-    const pipeline = `kind: WavePipeline
+  it.skipIf(!backendAvailable(backend))(
+    'a 1 MB value (a file) and a payload (the environment) arrive intact; nothing runs',
+    async () => {
+      const big = `${"$(touch PWNED) `touch PWNED` '; touch PWNED; '\n".repeat(30_000)}`.slice(0, 1_000_000);
+      const pipeline = `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: gen
 ${command("printf '%s\\n' '\"; touch PWNED; \"'")}  - id: use
     dependencies: [gen]
 ${command("printf '%s' {{ input }} > big; printf '%s' {{ steps.gen.output }} > small")}`;
-    const manifest = `kind: WaveManifest
+      const manifest = `kind: WaveManifest
 metadata: { name: sandboxed }
 runtime:
   timeouts: { process_grace_seconds: 1 }
 ${sandboxRuntime(backend)}`;
-    const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline, 'big.txt': big });
-    const result = await runWave(['run', 'p', '--input-file', 'big.txt', '--keep-workspaces', '--output', 'quiet'], { cwd: project, timeout: 180_000 });
-    expect(result.code, result.stderr).toBe(0);
-    const workspace = latestRun(project).steps.use!.workspace!;
-    expect(readFileSync(join(workspace, 'big'), 'utf8') === big).toBe(true);
-    expect(readFileSync(join(workspace, 'small'), 'utf8')).toBe('"; touch PWNED; "');
-    expect(pwned(project)).toEqual([]);
-    rmSync(project, { recursive: true, force: true });
-  }, 200_000);
+      const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline, 'big.txt': big });
+      const result = await runWave(['run', 'p', '--input-file', 'big.txt', '--keep-workspaces', '--output', 'quiet'], { cwd: project, timeout: 180_000 });
+      expect(result.code, result.stderr).toBe(0);
+      const workspace = latestRun(project).steps.use!.workspace!;
+      expect(readFileSync(join(workspace, 'big'), 'utf8') === big).toBe(true);
+      expect(readFileSync(join(workspace, 'small'), 'utf8')).toBe('"; touch PWNED; "');
+      expect(pwned(project)).toEqual([]);
+      rmSync(project, { recursive: true, force: true });
+    },
+    200_000,
+  );
 });

@@ -18,7 +18,10 @@ function prepare(mount: Mounts, stepId = 'review') {
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<WaveError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WaveError);
   return error as WaveError;
 }

@@ -17,13 +17,16 @@ function prepare(stepId: string, spec: WorkspaceSpec, runId = 'run-1') {
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<WaveError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WaveError);
   return error as WaveError;
 }
 
 describe('worktree workspaces', () => {
-  it('checks out a new branch from HEAD in the run\'s .worktrees folder', async () => {
+  it("checks out a new branch from HEAD in the run's .worktrees folder", async () => {
     const ws = await prepare('implement', { type: 'worktree', branch: 'feature/login' });
     expect(ws.kind).toBe('worktree');
     expect(ws.branch).toBe('feature/login');
@@ -79,7 +82,7 @@ describe('worktree workspaces', () => {
     expect(await git(b.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('x-y');
   });
 
-  it('removes the run\'s worktrees and folders but keeps the branch and its commits', async () => {
+  it("removes the run's worktrees and folders but keeps the branch and its commits", async () => {
     const ws = await prepare('implement', { type: 'worktree', branch: 'keep-me' });
     await writeFile(join(ws.path, 'result.txt'), 'agent work');
     await git(ws.path, 'add', 'result.txt');
@@ -97,7 +100,7 @@ describe('worktree workspaces', () => {
     expect(await git(project, 'show', 'keep-me:result.txt')).toBe('agent work');
   });
 
-  it('makes the worktree again for a branch after the run\'s workspaces were removed', async () => {
+  it("makes the worktree again for a branch after the run's workspaces were removed", async () => {
     await prepare('implement', { type: 'worktree', branch: 'again' });
     await removeRunWorkspaces({ workspaceRoot, runId: 'run-1', projectRoot: project });
     const ws = await prepare('implement', { type: 'worktree', branch: 'again' });
@@ -146,7 +149,7 @@ describe('worktree failures', () => {
     expect(error.message).toContain('not a valid git branch name');
   });
 
-  it('reports git\'s refusal of a branch checked out elsewhere, and a later call can still succeed', async () => {
+  it("reports git's refusal of a branch checked out elsewhere, and a later call can still succeed", async () => {
     const error = await errorOf(prepare('s', { type: 'worktree', branch: 'main' }));
     expect(error.code).toBe('workspace_failed');
     expect(error.message).toContain('main');

@@ -29,7 +29,11 @@ describe('directory workspaces', () => {
   });
 
   it('refuses run and step ids that are not one folder name', async () => {
-    for (const [runId, stepId] of [['..', 'a'], ['run-1', '../escape'], ['a/b', 'c']] as const) {
+    for (const [runId, stepId] of [
+      ['..', 'a'],
+      ['run-1', '../escape'],
+      ['a/b', 'c'],
+    ] as const) {
       const error = await prepareWorkspace({ workspaceRoot, runId, stepId, projectRoot: project }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WaveError);
       expect((error as WaveError).code).toBe('invalid_argument');
@@ -37,7 +41,7 @@ describe('directory workspaces', () => {
     expect(existsSync(join(workspaceRoot, 'escape'))).toBe(false);
   });
 
-  it('removes one run\'s workspaces and leaves the others', async () => {
+  it("removes one run's workspaces and leaves the others", async () => {
     const mine = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'split', projectRoot: project });
     const other = await prepareWorkspace({ workspaceRoot, runId: 'run-2', stepId: 'split', projectRoot: project });
     await writeFile(join(mine.path, 'out.txt'), 'x');

@@ -33,7 +33,7 @@ steps:
 `;
 
 describe('describePlan', () => {
-  it('prints the order, each step\'s adapter, limits, artifacts and contracts, and its prompt with placeholders', async () => {
+  it("prints the order, each step's adapter, limits, artifacts and contracts, and its prompt with placeholders", async () => {
     const { plan } = await planProject({ manifest: MANIFEST, pipeline: PIPELINE }, { input: 'the vet report' });
     expect(describePlan(plan)).toBe(`Pipeline review (${plan.pipelineFile})
 Input: the vet report

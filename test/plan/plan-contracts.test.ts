@@ -91,7 +91,11 @@ describe('planContracts', () => {
 });
 
 describe('planExtract', () => {
-  const manifest = { kind: 'WaveManifest', adapters: { claude: { binary: 'claude' }, judge: { type: 'llm', model: 'small' } }, extract: { adapter: 'judge', model: 'tiny' } } as Manifest;
+  const manifest = {
+    kind: 'WaveManifest',
+    adapters: { claude: { binary: 'claude' }, judge: { type: 'llm', model: 'small' } },
+    extract: { adapter: 'judge', model: 'tiny' },
+  } as Manifest;
 
   it('is undefined for a step without extract', () => {
     expect(planExtract({ id: 'a', exec: {} }, manifest, '/')).toBeUndefined();

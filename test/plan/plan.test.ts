@@ -17,7 +17,7 @@ async function planProblems(pipeline: string, files: Record<string, string> = {}
 }
 
 describe('buildPlan', () => {
-  it('orders the steps in layers that may run in parallel and keeps each step\'s dependencies', async () => {
+  it("orders the steps in layers that may run in parallel and keeps each step's dependencies", async () => {
     const { plan } = await planProject({
       manifest: SHELL_MANIFEST,
       pipeline: pipelineOf(
@@ -36,7 +36,7 @@ describe('buildPlan', () => {
     ]);
   });
 
-  it('fills the runtime defaults and takes the manifest\'s values, relative to the manifest\'s folder', async () => {
+  it("fills the runtime defaults and takes the manifest's values, relative to the manifest's folder", async () => {
     const pipeline = pipelineOf('{ id: a, exec: { type: command, source: "true" } }');
     const bare = await planProject({ manifest: 'kind: WaveManifest\nmetadata: { name: t }\n', pipeline });
     const { sandbox: _defaultSandbox, ...defaults } = bare.plan.runtime;

@@ -49,7 +49,7 @@ describe('retry policy', () => {
     });
   });
 
-  it("caps the delay at runtime.timeouts.retry_max_delay_seconds when neither the step nor a preset does", async () => {
+  it('caps the delay at runtime.timeouts.retry_max_delay_seconds when neither the step nor a preset does', async () => {
     const manifest = withRuntime('  timeouts: { retry_max_delay_seconds: 12 }\n');
     expect((await stepWith(', retry: { max_attempts: 4 }', manifest)).retry.maxDelayMs).toBe(12_000);
     expect((await stepWith(', retry: { policy: standard }', manifest)).retry.maxDelayMs).toBe(30_000);
@@ -58,9 +58,8 @@ describe('retry policy', () => {
 });
 
 describe('step timeout', () => {
-
   it.each([
-    ['the step\'s timeout_minutes beats everything', ', timeout_minutes: 2', 7, '  timeouts: { step_default_minutes: 11 }\n  default_timeout_minutes: 13\n', 2],
+    ["the step's timeout_minutes beats everything", ', timeout_minutes: 2', 7, '  timeouts: { step_default_minutes: 11 }\n  default_timeout_minutes: 13\n', 2],
     ['--timeout beats the manifest', '', 7, '  timeouts: { step_default_minutes: 11 }\n  default_timeout_minutes: 13\n', 7],
     ['runtime.timeouts.step_default_minutes beats default_timeout_minutes', '', undefined, '  timeouts: { step_default_minutes: 11 }\n  default_timeout_minutes: 13\n', 11],
     ['runtime.default_timeout_minutes applies alone', '', undefined, '  default_timeout_minutes: 13\n', 13],

@@ -4,7 +4,7 @@ import { templateReferences } from '../../src/plan/templates.js';
 
 const contexts = (script: string) => shellContexts(script, templateReferences(script));
 
-describe('shellContexts: where a command\'s template references sit', () => {
+describe("shellContexts: where a command's template references sit", () => {
   it.each([
     ['echo "{{ input }}"', 'double quotes'],
     ["echo '{{ input }}'", 'single quotes'],
@@ -37,7 +37,7 @@ describe('shellContexts: where a command\'s template references sit', () => {
     'echo $(( 1 << 2 )) {{ input }}',
     'cat <<EOF\nbody\nEOF\necho {{ input }}',
     'cat <<-EOF\n\tbody\n\tEOF\necho {{ input }}',
-    '# a comment with a quote \' in it\necho {{ input }}',
+    "# a comment with a quote ' in it\necho {{ input }}",
     'echo "#not a comment" {{ input }}',
     'a={{ steps.a.output }}; b={{ steps.b.output }}\nprintf \'{"n": %s}\\n\' {{ input }} "$a" "$((a + b))"',
   ])('%j: a plain word', (script) => {

@@ -5,7 +5,12 @@ import { explainUnknownVariable } from '../../src/plan/template-vars.js';
 const step = {
   id: 'review',
   exec: { type: 'prompt', source: '' },
-  memory: { inject_artifacts: [{ step: 'gen', artifact: 'plan' }, { step: 'gen', artifact: 'report', as: 'report.json' }] },
+  memory: {
+    inject_artifacts: [
+      { step: 'gen', artifact: 'plan' },
+      { step: 'gen', artifact: 'report', as: 'report.json' },
+    ],
+  },
 } as Step;
 const ancestors = new Set(['gen', 'fetch']);
 const explain = (name: string, projectKeys: string[] = ['language']) => explainUnknownVariable(name, step, ancestors, projectKeys);
@@ -31,9 +36,7 @@ describe('explainUnknownVariable', () => {
   });
 
   it('says none when there is nothing to choose from', () => {
-    expect(explainUnknownVariable('project.x', { id: 'a', exec: {} }, new Set(), [])).toBe(
-      "`project.x` is not in the manifest's project block (known: none)",
-    );
+    expect(explainUnknownVariable('project.x', { id: 'a', exec: {} }, new Set(), [])).toBe("`project.x` is not in the manifest's project block (known: none)");
     expect(explainUnknownVariable('steps.b.output', { id: 'a', exec: {} }, new Set(), [])).toBe(
       '`steps.b.output` refers to a step that is not a dependency of `a` (dependencies: none)',
     );

@@ -35,7 +35,11 @@ describe('createSink', () => {
     const json = new CollectingStream({ tty: true });
     const quiet = new CollectingStream({ tty: true });
     const text = new CollectingStream({ tty: true });
-    for (const [mode, out] of [['json', json], ['quiet', quiet], ['text', text]] as const) {
+    for (const [mode, out] of [
+      ['json', json],
+      ['quiet', quiet],
+      ['text', text],
+    ] as const) {
       const sink = createSink(mode, { out, stepIds: STEP_IDS, color: false });
       for (const event of SCRIPTED_EVENTS) sink.handle(event);
       sink.close();
@@ -49,7 +53,15 @@ describe('createSink', () => {
     const secret = 'p4ssw0rd-of-the-day';
     const out = new CollectingStream();
     const sink = createSink('json', { out, stepIds: ['a'], redactor: new Redactor([secret]) });
-    sink.handle({ v: 1, ts: '2024-05-01T12:00:00.000Z', runId: 'r', type: 'step_event', stepId: 'a', attempt: 1, event: { kind: 'tool_use', name: 'Bash', target: `echo ${secret}` } });
+    sink.handle({
+      v: 1,
+      ts: '2024-05-01T12:00:00.000Z',
+      runId: 'r',
+      type: 'step_event',
+      stepId: 'a',
+      attempt: 1,
+      event: { kind: 'tool_use', name: 'Bash', target: `echo ${secret}` },
+    });
     expect(out.text).not.toContain(secret);
     expect(JSON.parse(out.text).event.target).toBe('echo [REDACTED]');
   });

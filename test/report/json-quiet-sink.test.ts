@@ -12,7 +12,10 @@ describe('json sink', () => {
     sink.summarize(scriptedRecord(), '/runs/x');
     sink.close();
     expect(out.text).toBe(SCRIPTED_EVENTS.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    const lines = out.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = out.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual(SCRIPTED_EVENTS);
     for (const line of lines) {
       expect(line.v).toBe(1);

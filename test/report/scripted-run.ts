@@ -21,7 +21,13 @@ export const SCRIPTED_EVENTS: RunEvent[] = [
   { ...base('12:00:01.400'), type: 'step_started', stepId: 'count-b', attempt: 1, adapter: 'shell', workspace: '/w/b' },
   { ...base('12:00:02.000'), type: 'step_event', stepId: 'count-a', attempt: 1, event: { kind: 'text', text: 'counting' } },
   { ...base('12:00:02.000'), type: 'step_event', stepId: 'count-a', attempt: 1, event: { kind: 'tool_use', name: 'Bash', target: 'wc -w part-1.txt' } },
-  { ...base('12:00:02.500'), type: 'step_event', stepId: 'count-a', attempt: 1, event: { kind: 'usage', tokens: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.005 } },
+  {
+    ...base('12:00:02.500'),
+    type: 'step_event',
+    stepId: 'count-a',
+    attempt: 1,
+    event: { kind: 'usage', tokens: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.005 },
+  },
   {
     ...base('12:00:03.000'),
     type: 'step_retrying',
@@ -61,26 +67,22 @@ export const SCRIPTED_SUMMARY_LINES = [
 
 /** The run.json the scripted run ends with. */
 export function scriptedRecord(): RunRecord {
-  return sampleRecord(
-    RUN_ID,
-    { status: 'failed', startedAt: at('12:00:00.000'), finishedAt: at('12:00:07.100'), durationMs: 7100, tokens, costUsd: 0.0123 },
-    [
-      sampleStep('split', {
-        status: 'completed',
-        durationMs: 1200,
-        attempts: [sampleAttempt(1)],
-        artifacts: [{ name: 'parts', path: 'artifacts/split/parts.txt', bytes: 2048 }],
-      }),
-      sampleStep('count-a', { status: 'completed', durationMs: 4600, attempts: [sampleAttempt(1)], tokens, costUsd: 0.0123 }),
-      sampleStep('count-b', {
-        status: 'failed',
-        durationMs: 2000,
-        attempts: [sampleAttempt(1), sampleAttempt(2)],
-        failure: { class: 'non_zero_exit', message: 'exit code 2' },
-      }),
-      sampleStep('merge', { status: 'skipped', skipReason: 'dependency count-b failed' }),
-    ],
-  );
+  return sampleRecord(RUN_ID, { status: 'failed', startedAt: at('12:00:00.000'), finishedAt: at('12:00:07.100'), durationMs: 7100, tokens, costUsd: 0.0123 }, [
+    sampleStep('split', {
+      status: 'completed',
+      durationMs: 1200,
+      attempts: [sampleAttempt(1)],
+      artifacts: [{ name: 'parts', path: 'artifacts/split/parts.txt', bytes: 2048 }],
+    }),
+    sampleStep('count-a', { status: 'completed', durationMs: 4600, attempts: [sampleAttempt(1)], tokens, costUsd: 0.0123 }),
+    sampleStep('count-b', {
+      status: 'failed',
+      durationMs: 2000,
+      attempts: [sampleAttempt(1), sampleAttempt(2)],
+      failure: { class: 'non_zero_exit', message: 'exit code 2' },
+    }),
+    sampleStep('merge', { status: 'skipped', skipReason: 'dependency count-b failed' }),
+  ]);
 }
 
 /** A Writable that keeps what it is given; `tty` makes it look like a terminal. */

@@ -20,7 +20,7 @@ describe('formatSummary', () => {
     expect(text).not.toContain('resume');
   });
 
-  it('counts a sandboxed step\'s refused egress on its line', () => {
+  it("counts a sandboxed step's refused egress on its line", () => {
     const record = sampleRecord(RUN_ID, { status: 'completed', durationMs: 3_000 }, [sampleStep('fetch', { status: 'completed', durationMs: 3_000, egressDenied: 2 })]);
     expect(formatSummary(record, runDir, { cwd: '/project' })).toMatch(/✓ fetch {2}completed {4}3\.0s {2}2 egress denied\n/);
   });

@@ -20,7 +20,11 @@ describe('terminal sink: running tokens and cost per step, from step_event usage
     for (const event of events) sink.handle(event);
     vi.advanceTimersByTime(150);
     const frames = out.text.split(/\r\x1b\[\d+A/);
-    const lines = frames.at(-1)!.split('\n').filter(Boolean).map((line) => line.replace(/\x1b\[2K/g, ''));
+    const lines = frames
+      .at(-1)!
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.replace(/\x1b\[2K/g, ''));
     return [lines[0]!, lines[1]!];
   }
 
@@ -41,7 +45,7 @@ describe('terminal sink: running tokens and cost per step, from step_event usage
     sink.close();
   });
 
-  it('a result carries the attempt\'s total: it replaces that attempt\'s usage instead of adding to it', () => {
+  it("a result carries the attempt's total: it replaces that attempt's usage instead of adding to it", () => {
     const { out, sink } = newSink();
     const line = lineAfter(sink, out, [
       started(1),

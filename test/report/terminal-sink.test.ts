@@ -12,7 +12,12 @@ function frames(text: string): string[][] {
   return text
     .split(CURSOR_UP)
     .filter((_, i) => i % 2 === 0) // split keeps the captured line counts at odd indexes
-    .map((frame) => frame.split('\n').filter(Boolean).map((line) => line.replace(/\x1b\[2K/g, '')));
+    .map((frame) =>
+      frame
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/\x1b\[2K/g, '')),
+    );
 }
 
 describe('terminal sink', () => {

@@ -39,8 +39,24 @@ describe('text sink', () => {
     const out = new CollectingStream();
     const sink = createTextSink({ out, stepIds: ['review'] });
     const base = { v: 1, ts: '2024-05-01T08:30:00.000Z', runId: RUN_ID } as const;
-    sink.handle({ ...base, type: 'contract_checked', stepId: 'review', attempt: 1, contract: 'json_schema', passed: false, action: 'retry', errors: ['/score: must be number', '/title: required'] });
-    sink.handle({ ...base, type: 'step_fallback', stepId: 'review', from: 'claude', to: 'opencode', failure: { class: 'rate_limited', message: 'HTTP 429', hint: 'wait a minute' } });
+    sink.handle({
+      ...base,
+      type: 'contract_checked',
+      stepId: 'review',
+      attempt: 1,
+      contract: 'json_schema',
+      passed: false,
+      action: 'retry',
+      errors: ['/score: must be number', '/title: required'],
+    });
+    sink.handle({
+      ...base,
+      type: 'step_fallback',
+      stepId: 'review',
+      from: 'claude',
+      to: 'opencode',
+      failure: { class: 'rate_limited', message: 'HTTP 429', hint: 'wait a minute' },
+    });
     sink.handle({ ...base, type: 'step_event', stepId: 'review', attempt: 1, event: { kind: 'error', message: 'overloaded\nretrying' } });
     sink.handle({ ...base, type: 'egress', stepId: 'review', attempt: 1, host: 'api.example.com', port: 443, allowed: true, via: 'connect' });
     sink.handle({ ...base, type: 'egress', stepId: 'review', attempt: 1, host: 'evil.example', port: 443, allowed: false, via: 'connect', reason: 'no entry matches it' });

@@ -107,7 +107,7 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: containment', (bac
       expect(await wallMs('2')).toBeLessThan(limited);
     });
 
-    it('commits on a git worktree workspace from inside, while the repository\'s hooks and config stay read-only', async () => {
+    it("commits on a git worktree workspace from inside, while the repository's hooks and config stay read-only", async () => {
       const pipeline = commandStep(
         'echo change > file.txt && git add file.txt && git -c user.email=w@example.com -c user.name=wave commit -qm "from the sandbox" && echo committed; echo hook > $(git rev-parse --git-common-dir)/hooks/post-commit 2>&1; echo "hook: $?"',
         '    workspace: { type: worktree, branch: sandboxed }\n',
@@ -142,7 +142,13 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: containment', (bac
       expect(latestRun(project).steps.step!.status).toBe('completed');
       expect(execFileSync('docker', ['ps', '-aq', '--filter', `label=wave.run=${latestRun(project).id}`], { encoding: 'utf8' }).trim()).toBe('');
       const left = processesWith(`sleep ${nap}`);
-      expect(left, execFileSync('ps', ['-eo', 'pid,ppid,stat,lstart,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(nap) || /bwrap|wave\.cjs/.test(l)).join('\n')).toEqual([]);
+      expect(
+        left,
+        execFileSync('ps', ['-eo', 'pid,ppid,stat,lstart,args'], { encoding: 'utf8' })
+          .split('\n')
+          .filter((l) => l.includes(nap) || /bwrap|wave\.cjs/.test(l))
+          .join('\n'),
+      ).toEqual([]);
     });
   });
 });
@@ -177,7 +183,6 @@ describe.each(['none', 'bubblewrap', 'docker'] as const)('%s: processes a step l
       expect(processesWith(`sleep ${daemon}`)).toEqual([]);
       expect(processesWith(`sleep ${forked}`)).toEqual([]);
     });
-
   });
 });
 

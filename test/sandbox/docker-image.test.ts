@@ -24,7 +24,7 @@ async function tarEntries(tar: Buffer): Promise<Map<string, Headers & { text: st
   return entries;
 }
 
-describe('the sandbox image\'s root filesystem', () => {
+describe("the sandbox image's root filesystem", () => {
   it('holds the merged-/usr links, empty folders with a sticky /tmp, and root and agent accounts; it stays small', async () => {
     const tar = await sandboxRootfsTar({ uid: 0, gid: 0 });
     const entries = await tarEntries(tar);
@@ -36,7 +36,7 @@ describe('the sandbox image\'s root filesystem', () => {
     expect(entries.get('etc/group')!.text).toBe('root:x:0:\nagent:x:1000:\n');
   });
 
-  it('names the builder\'s uid and gid `wave` when they are neither root\'s nor agent\'s', async () => {
+  it("names the builder's uid and gid `wave` when they are neither root's nor agent's", async () => {
     const entries = await tarEntries(await sandboxRootfsTar({ uid: 1234, gid: 1000 }));
     expect(entries.get('etc/passwd')!.text).toContain('\nwave:x:1234:1000:wave:/home:/bin/sh\n');
     expect(entries.get('etc/group')!.text).not.toContain('wave');
@@ -46,7 +46,7 @@ describe('the sandbox image\'s root filesystem', () => {
 describe('the Docker client', () => {
   afterEach(() => void vi.unstubAllEnvs());
 
-  it('talks to DOCKER_HOST\'s unix socket or tcp address, else /var/run/docker.sock', () => {
+  it("talks to DOCKER_HOST's unix socket or tcp address, else /var/run/docker.sock", () => {
     expect(dockerSocketPath({})).toBe('/var/run/docker.sock');
     expect(dockerSocketPath({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock' })).toBe('/run/user/1000/docker.sock');
     expect(dockerSocketPath({ DOCKER_HOST: 'tcp://127.0.0.1:2375' })).toBeUndefined();
@@ -68,7 +68,10 @@ describe('the Docker client', () => {
 });
 
 const docker = dockerClient();
-const daemonUp = await docker.ping().then(() => true, () => false);
+const daemonUp = await docker.ping().then(
+  () => true,
+  () => false,
+);
 const dockerReady = requirementMet(
   'the Docker daemon',
   daemonUp,
@@ -107,10 +110,14 @@ describe.skipIf(!dockerReady)('the sandbox image, built and run by a real Docker
   const tag = `wave-sandbox:test-${suffix}`;
   const cliTag = `wave-sandbox:test-${suffix}-cli`;
   afterAll(async () => {
-    for (const name of [tag, cliTag]) await docker.getImage(name).remove().catch(() => undefined);
+    for (const name of [tag, cliTag])
+      await docker
+        .getImage(name)
+        .remove()
+        .catch(() => undefined);
   });
 
-  it('runs the host\'s node without a network, capabilities or a writable root, as the builder and as agent', async () => {
+  it("runs the host's node without a network, capabilities or a writable root, as the builder and as agent", async () => {
     const id = await buildSandboxImage(docker, tag);
     expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect((await docker.getImage(tag).inspect()).Size).toBeLessThan(16 * 1024);

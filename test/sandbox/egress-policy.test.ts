@@ -17,9 +17,28 @@ describe('parseEgressPattern', () => {
     expect(parseEgressPattern(entry)).toEqual({ ...expected, raw: entry });
   });
 
-  it.each(['', '  ', 'https://api.example.com', 'api.example.com/v1', 'example.com:0', 'example.com:65536', 'example.com:http',
-    'example.com:', '*', '*.', 'a.*.example.com', '*.*.example.com', 'api*.example.com', '**.example.com', '.example.com',
-    'exa mple.com', '[example.com]:80', '[::1', '::1:80:x', '*.[::1]'])('rejects %j naming the entry', (entry) => {
+  it.each([
+    '',
+    '  ',
+    'https://api.example.com',
+    'api.example.com/v1',
+    'example.com:0',
+    'example.com:65536',
+    'example.com:http',
+    'example.com:',
+    '*',
+    '*.',
+    'a.*.example.com',
+    '*.*.example.com',
+    'api*.example.com',
+    '**.example.com',
+    '.example.com',
+    'exa mple.com',
+    '[example.com]:80',
+    '[::1',
+    '::1:80:x',
+    '*.[::1]',
+  ])('rejects %j naming the entry', (entry) => {
     const error = (() => {
       try {
         parseEgressPattern(entry);
@@ -84,14 +103,32 @@ describe('EgressPolicy', () => {
 
 describe('addressClass', () => {
   it.each([
-    ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'],
-    ['10.0.0.1', 'private'], ['172.16.0.1', 'private'], ['172.31.255.255', 'private'], ['192.168.1.1', 'private'],
-    ['100.64.0.1', 'private'], ['fc00::1', 'private'], ['fd12:3456::1', 'private'],
-    ['169.254.1.1', 'link-local'], ['fe80::1', 'link-local'], ['fe80::1%eth0', 'link-local'],
-    ['169.254.169.254', 'metadata'], ['fd00:ec2::254', 'metadata'], ['100.100.100.200', 'metadata'],
-    ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
-    ['::ffff:10.0.0.1', 'private'], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:a9fe:a9fe', 'metadata'], ['::ffff:93.184.216.34', 'public'],
-    ['93.184.216.34', 'public'], ['172.32.0.1', 'public'], ['100.128.0.1', 'public'], ['2606:4700::1111', 'public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['fc00::1', 'private'],
+    ['fd12:3456::1', 'private'],
+    ['169.254.1.1', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
+    ['169.254.169.254', 'metadata'],
+    ['fd00:ec2::254', 'metadata'],
+    ['100.100.100.200', 'metadata'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:a9fe:a9fe', 'metadata'],
+    ['::ffff:93.184.216.34', 'public'],
+    ['93.184.216.34', 'public'],
+    ['172.32.0.1', 'public'],
+    ['100.128.0.1', 'public'],
+    ['2606:4700::1111', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(addressClass(address)).toBe(kind);
   });

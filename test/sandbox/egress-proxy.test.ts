@@ -36,23 +36,44 @@ async function onLoopback(server: net.Server): Promise<number> {
 beforeAll(async () => {
   // A regression must fail a test, not reach the network: the proxy may dial loopback only.
   const realConnect = net.connect.bind(net) as (...args: unknown[]) => net.Socket;
-  vi.spyOn(net, 'connect').mockImplementation(((...args: unknown[]) => {
+  vi.spyOn(net, 'connect').mockImplementation((...args: unknown[]) => {
     const host = (args[0] as { host?: unknown } | undefined)?.host;
     const loopback = host === 'localhost' || (typeof host === 'string' && net.isIP(host) !== 0 && addressClass(host) === 'loopback');
     if (host !== undefined && !loopback) throw new Error(`the test would have dialled ${inspect(host)}`);
     return realConnect(...args);
-  }));
+  });
   certDir = mkdtempSync(join(tmpdir(), 'wave-cert-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=allowed.test',
-    '-addext', 'subjectAltName=DNS:allowed.test', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=allowed.test',
+      '-addext',
+      'subjectAltName=DNS:allowed.test',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   cert = { key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) };
   tlsServer = https.createServer(cert, (_req, res) => res.end('hello over tls'));
   httpServer = http.createServer((req, res) => {
     const body: Buffer[] = [];
-    req.on('data', (c: Buffer) => body.push(c)).on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(body).toString() }));
-    });
+    req
+      .on('data', (c: Buffer) => body.push(c))
+      .on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(body).toString() }));
+      });
   });
   echoServer = net.createServer((c) => c.on('error', () => undefined).pipe(c));
   ports.tls = await onLoopback(tlsServer);
@@ -87,7 +108,10 @@ afterEach(async () => {
 
 async function start(entries: string[], endpoints: string[] = []): Promise<EgressProxy> {
   proxy = await startEgressProxy({
-    dir, policy: new EgressPolicy(entries), endpoints, allowlistHint: HINT,
+    dir,
+    policy: new EgressPolicy(entries),
+    endpoints,
+    allowlistHint: HINT,
     onDecision: (d) => decisions.push(d),
     resolver: async (host) => {
       lookups.push(host);
@@ -102,7 +126,8 @@ async function start(entries: string[], endpoints: string[] = []): Promise<Egres
 /** Sends CONNECT through the proxy; the status, and the socket (tunnel or refusal body) that follows. */
 function connect(target: string): Promise<{ status: number; socket: net.Socket; head: Buffer }> {
   return new Promise((ok, fail) => {
-    http.request({ socketPath: proxy!.socketPath, method: 'CONNECT', path: target })
+    http
+      .request({ socketPath: proxy!.socketPath, method: 'CONNECT', path: target })
       .on('connect', (res, socket, head) => ok({ status: res.statusCode ?? 0, socket, head }))
       .on('error', fail)
       .end();
@@ -119,7 +144,8 @@ async function drain(stream: AsyncIterable<Buffer>, head: Buffer = Buffer.alloc(
 /** Sends a request through a unix socket (the proxy, or a forwarder); the status and body. */
 function request(socketPath: string, path: string, options: http.RequestOptions = {}, body?: string): Promise<{ status: number; body: string }> {
   return new Promise((ok, fail) => {
-    http.request({ socketPath, path, ...options }, (res) => void drain(res).then((text) => ok({ status: res.statusCode ?? 0, body: text }), fail))
+    http
+      .request({ socketPath, path, ...options }, (res) => void drain(res).then((text) => ok({ status: res.statusCode ?? 0, body: text }), fail))
       .on('error', fail)
       .end(body);
   });
@@ -155,9 +181,15 @@ describe('egress proxy', () => {
 
   it('forwards an absolute-URI request with its body, without Proxy-* and hop-by-hop headers', async () => {
     await start(['allowed.test']);
-    const answer = await request(proxy!.socketPath, `http://allowed.test:${ports.http}/v1/items?q=1`, {
-      method: 'POST', headers: { 'proxy-authorization': 'Basic eA==', 'x-keep': 'yes', connection: 'keep-alive, x-drop', 'x-drop': '1' },
-    }, 'payload');
+    const answer = await request(
+      proxy!.socketPath,
+      `http://allowed.test:${ports.http}/v1/items?q=1`,
+      {
+        method: 'POST',
+        headers: { 'proxy-authorization': 'Basic eA==', 'x-keep': 'yes', connection: 'keep-alive, x-drop', 'x-drop': '1' },
+      },
+      'payload',
+    );
     expect(answer.status).toBe(200);
     const seen = JSON.parse(answer.body) as { method: string; url: string; headers: Record<string, string>; body: string };
     expect(seen).toMatchObject({ method: 'POST', url: '/v1/items?q=1', body: 'payload' });
@@ -169,7 +201,9 @@ describe('egress proxy', () => {
 
   it('answers 403 naming the allowlist for a host no entry matches, without resolving it', async () => {
     await start(['allowed.test', '*.example.com:443']);
-    expect(await refusedConnect('denied.test:443')).toBe(`Wave egress proxy: denied.test:443 is not on this step's allowlist (no entry matches it). Allowed: allowed.test, *.example.com:443. To allow it, add it to ${HINT}.\n`);
+    expect(await refusedConnect('denied.test:443')).toBe(
+      `Wave egress proxy: denied.test:443 is not on this step's allowlist (no entry matches it). Allowed: allowed.test, *.example.com:443. To allow it, add it to ${HINT}.\n`,
+    );
     const viaHttp = await request(proxy!.socketPath, 'http://www.example.com/');
     expect(viaHttp.status).toBe(403);
     expect(viaHttp.body).toContain('www.example.com:80 is not on');
@@ -210,7 +244,10 @@ describe('egress proxy', () => {
     await start(['*.test', 'private.test:1']);
     expect(await refusedConnect('private.test:443')).toContain('resolves to 10.0.0.1, a private address');
     expect(await refusedConnect('mixed.test:443')).toContain('resolves to 127.0.0.1, a loopback address');
-    expect(decisions.map((d) => [d.host, d.allowed])).toEqual([['private.test', false], ['mixed.test', false]]);
+    expect(decisions.map((d) => [d.host, d.allowed])).toEqual([
+      ['private.test', false],
+      ['mixed.test', false],
+    ]);
   });
 
   it('reaches a model endpoint through the proxy and through its forwarding socket', async () => {

@@ -47,8 +47,27 @@ function logging(name: Seen['server']): http.RequestListener {
 
 beforeAll(async () => {
   certDir = mkdtempSync(join(tmpdir(), 'wave-egress-e2e-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=allowed.test',
-    '-addext', 'subjectAltName=DNS:allowed.test', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=allowed.test',
+      '-addext',
+      'subjectAltName=DNS:allowed.test',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   caPem = readFileSync(join(certDir, 'cert.pem'), 'utf8');
   httpServer = http.createServer(logging('http'));
   httpsServer = https.createServer({ key: readFileSync(join(certDir, 'key.pem')), cert: caPem }, logging('https'));
@@ -83,9 +102,7 @@ const probe = (label: string, args: string): Probe => ({ label, args });
 
 /** The shell text of a step: writes the test CA into its workspace, then runs each probe. */
 function probeScript(probes: readonly Probe[]): string {
-  const lines = probes.map(
-    (p) => `printf '=== %s\\n' ${p.label}; curl -sS -m 20 -w '\\nstatus=%{http_code}\\n' ${p.args} 2>&1; printf 'exit=%s\\n' "$?"`,
-  );
+  const lines = probes.map((p) => `printf '=== %s\\n' ${p.label}; curl -sS -m 20 -w '\\nstatus=%{http_code}\\n' ${p.args} 2>&1; printf 'exit=%s\\n' "$?"`);
   return [`printf '%s\\n' "$CA_PEM" > ca.pem`, ...lines].join('\n');
 }
 
@@ -109,9 +126,7 @@ interface StepSpec {
 
 /** The manifest: the shell adapter, personas with their own allowlists, and the sandbox with its default allowlist. */
 function manifest(backend: TestBackend, defaults: readonly string[], personas: Record<string, readonly string[]> = {}): string {
-  const personaLines = Object.entries(personas).map(
-    ([name, domains]) => `  ${name}: { adapter: shell, sandbox: { allowed_domains: ${JSON.stringify(domains)} } }\n`,
-  );
+  const personaLines = Object.entries(personas).map(([name, domains]) => `  ${name}: { adapter: shell, sandbox: { allowed_domains: ${JSON.stringify(domains)} } }\n`);
   return `kind: WaveManifest
 metadata: { name: egress }
 adapters:
@@ -175,8 +190,7 @@ async function runProbes(backend: TestBackend, defaults: readonly string[], prob
 /** The egress events the proxy records for a refusal and an admission of host:port. */
 const refused = (host: string, port: number, via: 'http' | 'connect', reason: string) =>
   expect.objectContaining({ type: 'egress', attempt: 1, host, port, allowed: false, via, reason });
-const admitted = (host: string, port: number, via: 'http' | 'connect') =>
-  expect.objectContaining({ type: 'egress', attempt: 1, host, port, allowed: true, via });
+const admitted = (host: string, port: number, via: 'http' | 'connect') => expect.objectContaining({ type: 'egress', attempt: 1, host, port, allowed: true, via });
 
 /** A refused CONNECT: curl reports the tunnel's 403 and gives up (56) before any request, so %{http_code} stays 000. */
 function expectTunnelRefused(result: ProbeResult | undefined): void {
@@ -186,133 +200,156 @@ function expectTunnelRefused(result: ProbeResult | undefined): void {
 
 describe.each(['bubblewrap', 'docker'] as const)('egress from a %s sandbox, end to end', (backend) => {
   describe.skipIf(!backendAvailable(backend))(backend, () => {
-    it('refuses a host off the allowlist with a 403 naming the allowlist, records the denial and counts it', async () => {
-      const step = await runProbes(backend, ['allowed.test'], [
-        probe('plain', 'http://denied.example/'),
-        probe('tls', 'https://denied.example/'),
-      ]);
-      expect(step.probes.plain).toMatchObject({ status: 403, exit: 0 });
-      expect(step.probes.plain!.body).toContain("denied.example:80 is not on this step's allowlist (no entry matches it). Allowed: allowed.test.");
-      expect(step.probes.plain!.body).toContain('runtime.sandbox.default_allowed_domains');
-      expectTunnelRefused(step.probes.tls);
-      expect(step.egress).toEqual([
-        refused('denied.example', 80, 'http', 'no entry matches it'),
-        refused('denied.example', 443, 'connect', 'no entry matches it'),
-      ]);
-      expect(step.egressDenied).toBe(2);
-    }, STEP_TIMEOUT);
+    it(
+      'refuses a host off the allowlist with a 403 naming the allowlist, records the denial and counts it',
+      async () => {
+        const step = await runProbes(backend, ['allowed.test'], [probe('plain', 'http://denied.example/'), probe('tls', 'https://denied.example/')]);
+        expect(step.probes.plain).toMatchObject({ status: 403, exit: 0 });
+        expect(step.probes.plain!.body).toContain("denied.example:80 is not on this step's allowlist (no entry matches it). Allowed: allowed.test.");
+        expect(step.probes.plain!.body).toContain('runtime.sandbox.default_allowed_domains');
+        expectTunnelRefused(step.probes.tls);
+        expect(step.egress).toEqual([refused('denied.example', 80, 'http', 'no entry matches it'), refused('denied.example', 443, 'connect', 'no entry matches it')]);
+        expect(step.egressDenied).toBe(2);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it('reaches an exactly listed test host over HTTP and HTTPS through the proxy', async () => {
-      const step = await runProbes(backend, ['allowed.test'], [
-        probe('plain', `http://allowed.test:${ports.http}/plain`),
-        probe('tls', `--cacert ca.pem https://allowed.test:${ports.https}/tls`),
-      ]);
-      expect(step.probes.plain).toEqual({ body: 'hello from http /plain', status: 200, exit: 0 });
-      expect(step.probes.tls).toEqual({ body: 'hello from https /tls', status: 200, exit: 0 });
-      expect(seen).toEqual([
-        { server: 'http', host: `allowed.test:${ports.http}`, url: '/plain' },
-        { server: 'https', host: `allowed.test:${ports.https}`, url: '/tls' },
-      ]);
-      expect(step.egress).toEqual([admitted('allowed.test', ports.http, 'http'), admitted('allowed.test', ports.https, 'connect')]);
-      expect(step.egressDenied).toBe(0);
-    }, STEP_TIMEOUT);
+    it(
+      'reaches an exactly listed test host over HTTP and HTTPS through the proxy',
+      async () => {
+        const step = await runProbes(
+          backend,
+          ['allowed.test'],
+          [probe('plain', `http://allowed.test:${ports.http}/plain`), probe('tls', `--cacert ca.pem https://allowed.test:${ports.https}/tls`)],
+        );
+        expect(step.probes.plain).toEqual({ body: 'hello from http /plain', status: 200, exit: 0 });
+        expect(step.probes.tls).toEqual({ body: 'hello from https /tls', status: 200, exit: 0 });
+        expect(seen).toEqual([
+          { server: 'http', host: `allowed.test:${ports.http}`, url: '/plain' },
+          { server: 'https', host: `allowed.test:${ports.https}`, url: '/tls' },
+        ]);
+        expect(step.egress).toEqual([admitted('allowed.test', ports.http, 'http'), admitted('allowed.test', ports.https, 'connect')]);
+        expect(step.egressDenied).toBe(0);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it('has no direct route to a loopback service of the host', async () => {
-      // Even listed, the address is reachable only through the proxy: the sandbox has a loopback of its own.
-      const step = await runProbes(backend, ['allowed.test', `127.0.0.1:${ports.http}`], [
-        probe('direct', `--noproxy '*' http://127.0.0.1:${ports.http}/direct`),
-      ]);
-      // Nothing listens on that port inside: the connection is refused (curl 7) and the proxy never hears of it.
-      expect(step.probes.direct).toMatchObject({ status: 0, exit: 7 });
-      expect(seen).toEqual([]);
-      expect(step.egress).toEqual([]);
-      expect(step.egressDenied).toBe(0);
-    }, STEP_TIMEOUT);
+    it(
+      'has no direct route to a loopback service of the host',
+      async () => {
+        // Even listed, the address is reachable only through the proxy: the sandbox has a loopback of its own.
+        const step = await runProbes(backend, ['allowed.test', `127.0.0.1:${ports.http}`], [probe('direct', `--noproxy '*' http://127.0.0.1:${ports.http}/direct`)]);
+        // Nothing listens on that port inside: the connection is refused (curl 7) and the proxy never hears of it.
+        expect(step.probes.direct).toMatchObject({ status: 0, exit: 7 });
+        expect(seen).toEqual([]);
+        expect(step.egress).toEqual([]);
+        expect(step.egressDenied).toBe(0);
+      },
+      STEP_TIMEOUT,
+    );
 
     it.each([
       { listed: 'another port of the address', entry: () => `127.0.0.1:${ports.https}`, reason: 'no entry matches it' },
       { listed: 'a wildcard matching it', entry: () => '*.0.0.1', reason: 'an IP address must be listed exactly' },
-    ])('refuses an IP literal through the proxy when only $listed is listed', async ({ entry, reason }) => {
-      const step = await runProbes(backend, ['allowed.test', entry()], [probe('literal', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/literal`)]);
-      expect(step.probes.literal).toMatchObject({ status: 403, exit: 0 });
-      expect(step.probes.literal!.body).toContain(`127.0.0.1:${ports.http} is not on this step's allowlist (${reason})`);
-      expect(seen).toEqual([]);
-      expect(step.egress).toEqual([refused('127.0.0.1', ports.http, 'http', reason)]);
-      expect(step.egressDenied).toBe(1);
-    }, STEP_TIMEOUT);
+    ])(
+      'refuses an IP literal through the proxy when only $listed is listed',
+      async ({ entry, reason }) => {
+        const step = await runProbes(backend, ['allowed.test', entry()], [probe('literal', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/literal`)]);
+        expect(step.probes.literal).toMatchObject({ status: 403, exit: 0 });
+        expect(step.probes.literal!.body).toContain(`127.0.0.1:${ports.http} is not on this step's allowlist (${reason})`);
+        expect(seen).toEqual([]);
+        expect(step.egress).toEqual([refused('127.0.0.1', ports.http, 'http', reason)]);
+        expect(step.egressDenied).toBe(1);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it('lets an IP literal through the proxy when it is listed with its port', async () => {
-      const step = await runProbes(backend, [`127.0.0.1:${ports.http}`], [probe('literal', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/literal`)]);
-      expect(step.probes.literal).toEqual({ body: 'hello from http /literal', status: 200, exit: 0 });
-      expect(seen).toEqual([{ server: 'http', host: `127.0.0.1:${ports.http}`, url: '/literal' }]);
-      expect(step.egress).toEqual([admitted('127.0.0.1', ports.http, 'http')]);
-      expect(step.egressDenied).toBe(0);
-    }, STEP_TIMEOUT);
+    it(
+      'lets an IP literal through the proxy when it is listed with its port',
+      async () => {
+        const step = await runProbes(backend, [`127.0.0.1:${ports.http}`], [probe('literal', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/literal`)]);
+        expect(step.probes.literal).toEqual({ body: 'hello from http /literal', status: 200, exit: 0 });
+        expect(seen).toEqual([{ server: 'http', host: `127.0.0.1:${ports.http}`, url: '/literal' }]);
+        expect(step.egress).toEqual([admitted('127.0.0.1', ports.http, 'http')]);
+        expect(step.egressDenied).toBe(0);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it('refuses a wildcard match that resolves to a private address, before dialling it', async () => {
-      const step = await runProbes(backend, ['*.test'], [
-        probe('plain', 'http://private.test/'),
-        probe('tls', 'https://private.test/'),
-      ]);
-      const reason = 'it resolves to 10.0.0.1, a private address, which must be listed exactly';
-      // The proxy's own 403, judged on the resolved address: a dial of 10.0.0.1 would have ended in a 502 (or curl's
-      // -m), and the events would show it as allowed.
-      expect(step.probes.plain).toMatchObject({ status: 403, exit: 0 });
-      expect(step.probes.plain!.body).toContain(reason);
-      expectTunnelRefused(step.probes.tls);
-      expect(step.egress).toEqual([refused('private.test', 80, 'http', reason), refused('private.test', 443, 'connect', reason)]);
-      expect(step.egressDenied).toBe(2);
-    }, STEP_TIMEOUT);
+    it(
+      'refuses a wildcard match that resolves to a private address, before dialling it',
+      async () => {
+        const step = await runProbes(backend, ['*.test'], [probe('plain', 'http://private.test/'), probe('tls', 'https://private.test/')]);
+        const reason = 'it resolves to 10.0.0.1, a private address, which must be listed exactly';
+        // The proxy's own 403, judged on the resolved address: a dial of 10.0.0.1 would have ended in a 502 (or curl's
+        // -m), and the events would show it as allowed.
+        expect(step.probes.plain).toMatchObject({ status: 403, exit: 0 });
+        expect(step.probes.plain!.body).toContain(reason);
+        expectTunnelRefused(step.probes.tls);
+        expect(step.egress).toEqual([refused('private.test', 80, 'http', reason), refused('private.test', 443, 'connect', reason)]);
+        expect(step.egressDenied).toBe(2);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it('refuses a wildcard match that resolves to loopback, which only an exact entry may reach', async () => {
-      const step = await runProbes(backend, ['*.test'], [
-        probe('wild', `http://wild.test:${ports.http}/wild`),
-        probe('tls', `--cacert ca.pem https://allowed.test:${ports.https}/tls`),
-      ]);
-      const reason = 'it resolves to 127.0.0.1, a loopback address, which must be listed exactly';
-      expect(step.probes.wild).toMatchObject({ status: 403, exit: 0 });
-      expect(step.probes.wild!.body).toContain(reason);
-      expectTunnelRefused(step.probes.tls);
-      expect(seen).toEqual([]);
-      expect(step.egress).toEqual([refused('wild.test', ports.http, 'http', reason), refused('allowed.test', ports.https, 'connect', reason)]);
-      expect(step.egressDenied).toBe(2);
-    }, STEP_TIMEOUT);
+    it(
+      'refuses a wildcard match that resolves to loopback, which only an exact entry may reach',
+      async () => {
+        const step = await runProbes(
+          backend,
+          ['*.test'],
+          [probe('wild', `http://wild.test:${ports.http}/wild`), probe('tls', `--cacert ca.pem https://allowed.test:${ports.https}/tls`)],
+        );
+        const reason = 'it resolves to 127.0.0.1, a loopback address, which must be listed exactly';
+        expect(step.probes.wild).toMatchObject({ status: 403, exit: 0 });
+        expect(step.probes.wild!.body).toContain(reason);
+        expectTunnelRefused(step.probes.tls);
+        expect(seen).toEqual([]);
+        expect(step.egress).toEqual([refused('wild.test', ports.http, 'http', reason), refused('allowed.test', ports.https, 'connect', reason)]);
+        expect(step.egressDenied).toBe(2);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("adds a persona's allowed_domains to the defaults for that persona's steps only", async () => {
-      const probes = [
-        probe('byDefault', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/default`),
-        probe('byPersona', `http://allowed.test:${ports.http}/persona`),
-        probe('offList', 'http://denied.example/'),
-      ];
-      const steps = await runSteps(backend, {
-        defaults: [`127.0.0.1:${ports.http}`],
-        personas: { fetcher: ['allowed.test'] },
-        steps: [
-          { id: 'agent', persona: 'fetcher', probes },
-          { id: 'command', probes },
-        ],
-      });
-      const { agent, command } = steps as Record<'agent' | 'command', StepOutcome>;
-      expect(agent.probes.byDefault).toEqual({ body: 'hello from http /default', status: 200, exit: 0 });
-      expect(agent.probes.byPersona).toEqual({ body: 'hello from http /persona', status: 200, exit: 0 });
-      expect(agent.probes.offList!.body).toContain(`Allowed: 127.0.0.1:${ports.http}, allowed.test. `);
-      expect(agent.egress).toEqual([
-        admitted('127.0.0.1', ports.http, 'http'),
-        admitted('allowed.test', ports.http, 'http'),
-        refused('denied.example', 80, 'http', 'no entry matches it'),
-      ]);
-      expect(agent.egressDenied).toBe(1);
+    it(
+      "adds a persona's allowed_domains to the defaults for that persona's steps only",
+      async () => {
+        const probes = [
+          probe('byDefault', `--noproxy '' -x ${PROXY} http://127.0.0.1:${ports.http}/default`),
+          probe('byPersona', `http://allowed.test:${ports.http}/persona`),
+          probe('offList', 'http://denied.example/'),
+        ];
+        const steps = await runSteps(backend, {
+          defaults: [`127.0.0.1:${ports.http}`],
+          personas: { fetcher: ['allowed.test'] },
+          steps: [
+            { id: 'agent', persona: 'fetcher', probes },
+            { id: 'command', probes },
+          ],
+        });
+        const { agent, command } = steps as Record<'agent' | 'command', StepOutcome>;
+        expect(agent.probes.byDefault).toEqual({ body: 'hello from http /default', status: 200, exit: 0 });
+        expect(agent.probes.byPersona).toEqual({ body: 'hello from http /persona', status: 200, exit: 0 });
+        expect(agent.probes.offList!.body).toContain(`Allowed: 127.0.0.1:${ports.http}, allowed.test. `);
+        expect(agent.egress).toEqual([
+          admitted('127.0.0.1', ports.http, 'http'),
+          admitted('allowed.test', ports.http, 'http'),
+          refused('denied.example', 80, 'http', 'no entry matches it'),
+        ]);
+        expect(agent.egressDenied).toBe(1);
 
-      expect(command.probes.byDefault).toMatchObject({ status: 200, exit: 0 });
-      expect(command.probes.byPersona).toMatchObject({ status: 403, exit: 0 });
-      expect(command.probes.byPersona!.body).toContain(`Allowed: 127.0.0.1:${ports.http}. `);
-      expect(command.egress).toEqual([
-        admitted('127.0.0.1', ports.http, 'http'),
-        refused('allowed.test', ports.http, 'http', 'no entry matches it'),
-        refused('denied.example', 80, 'http', 'no entry matches it'),
-      ]);
-      expect(command.egressDenied).toBe(2);
-      expect(seen.map((s) => s.url).sort()).toEqual(['/default', '/default', '/persona']);
-    }, STEP_TIMEOUT);
+        expect(command.probes.byDefault).toMatchObject({ status: 200, exit: 0 });
+        expect(command.probes.byPersona).toMatchObject({ status: 403, exit: 0 });
+        expect(command.probes.byPersona!.body).toContain(`Allowed: 127.0.0.1:${ports.http}. `);
+        expect(command.egress).toEqual([
+          admitted('127.0.0.1', ports.http, 'http'),
+          refused('allowed.test', ports.http, 'http', 'no entry matches it'),
+          refused('denied.example', 80, 'http', 'no entry matches it'),
+        ]);
+        expect(command.egressDenied).toBe(2);
+        expect(seen.map((s) => s.url).sort()).toEqual(['/default', '/default', '/persona']);
+      },
+      STEP_TIMEOUT,
+    );
   });
 });

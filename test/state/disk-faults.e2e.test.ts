@@ -20,7 +20,9 @@ import { sampleRecord, sampleStep } from './sample-run.js';
 const mounted: string[] = [];
 
 function isMountPoint(dir: string): boolean {
-  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === dir);
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .some((line) => line.split(' ')[4] === dir);
 }
 
 function mountTmpfs(dir: string, size = '1m'): void {
@@ -106,7 +108,12 @@ function faultProject(pipelines: (count: (id: string) => string, dir: string) =>
   for (const [name, text] of Object.entries(pipelines(count, dir))) writeFileSync(join(dir, 'pipelines', `${name}.yaml`), text);
   const runsRoot = join(dir, '.wave', 'runs');
   mountTmpfs(runsRoot);
-  const runs = (id: string) => (existsSync(join(dir, `${id}.count`)) ? readFileSync(join(dir, `${id}.count`), 'utf8').split('\n').filter(Boolean).length : 0);
+  const runs = (id: string) =>
+    existsSync(join(dir, `${id}.count`))
+      ? readFileSync(join(dir, `${id}.count`), 'utf8')
+          .split('\n')
+          .filter(Boolean).length
+      : 0;
   return { dir, runsRoot, runs };
 }
 
@@ -308,7 +315,9 @@ describe.runIf(enabled)('a step whose output file cannot be written', () => {
       expect(result.outputError?.code).toBe(code);
       const failure = processFailure(result, spec(dir, endless), 'command', new Redactor([]));
       // Either file may be refused first when both are opened on a read-only disk.
-      expect(failure?.message).toMatch(new RegExp(`^the step's output could not be saved to ${escape(join(dir, 'attempt'))}/std(out|err): ${escape(cause)}; the process was stopped$`));
+      expect(failure?.message).toMatch(
+        new RegExp(`^the step's output could not be saved to ${escape(join(dir, 'attempt'))}/std(out|err): ${escape(cause)}; the process was stopped$`),
+      );
       expect(failure?.hint).toContain(hint);
     } finally {
       if (kind === 'read-only') remount(dir, 'rw');

@@ -100,7 +100,7 @@ describe('the run lock', () => {
     if (process.getuid?.() !== 0) expect(isProcessAlive(1)).toBe(true); // init: kill(1, 0) is EPERM for a user
   });
 
-  it('of many takers racing for a dead owner\'s lock, exactly one gets it', async () => {
+  it("of many takers racing for a dead owner's lock, exactly one gets it", async () => {
     const dir = tempDir();
     plantLock(dir, { pid: await deadPid() });
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => RunLock.acquire(dir, RUN, 'resume')));
@@ -117,7 +117,7 @@ describe('the run lock', () => {
     expect(readLockOwner(dir)?.pid).toBe(pid);
   });
 
-  it('stopping orphaned attempts needs the lock: no one else kills the owner\'s steps', async () => {
+  it("stopping orphaned attempts needs the lock: no one else kills the owner's steps", async () => {
     const dir = tempDir();
     const lock = await RunLock.acquire(dir, RUN, 'resume');
     lock.release();

@@ -141,11 +141,7 @@ describe('RunStore', () => {
     writeFileSync(join(root, 'broken', 'run.json'), '{"version": 1, "id": ');
     mkdirSync(join(root, 'foreign'));
     writeFileSync(join(root, 'foreign', 'run.json'), '{"hello": "world"}');
-    expect(RunStore.list(root).map((r) => r.id)).toEqual([
-      'review-20240503-080000-bbbb',
-      'hello-20240502-090000-cccc',
-      'hello-20240501-120000-aaaa',
-    ]);
+    expect(RunStore.list(root).map((r) => r.id)).toEqual(['review-20240503-080000-bbbb', 'hello-20240502-090000-cccc', 'hello-20240501-120000-aaaa']);
     expect(RunStore.list(join(root, 'does-not-exist'))).toEqual([]);
   });
 

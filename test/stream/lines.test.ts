@@ -79,18 +79,7 @@ describe('parseJsonLines', () => {
   it('turns NDJSON into objects, counting garbage and non-objects, ignoring blank lines', () => {
     const objects: unknown[] = [];
     const parser = parseJsonLines((object) => objects.push(object), { maxLineBytes: 64 });
-    const input = [
-      '{"type":"a","n":1}\r',
-      'not json at all',
-      '',
-      '   ',
-      '[1,2,3]',
-      '42',
-      'null',
-      '{"truncated": ',
-      `{"long":"${'z'.repeat(100)}"}`,
-      '{"type":"b"}',
-    ].join('\n');
+    const input = ['{"type":"a","n":1}\r', 'not json at all', '', '   ', '[1,2,3]', '42', 'null', '{"truncated": ', `{"long":"${'z'.repeat(100)}"}`, '{"type":"b"}'].join('\n');
     feed(parser, Buffer.concat([Buffer.from(`${input}\n`), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from('{"type":"last"}')]), [5]);
     expect(objects).toEqual([{ type: 'a', n: 1 }, { type: 'b' }, { type: 'last' }]);
     // not json, array, number, null, truncated, too long, binary noise

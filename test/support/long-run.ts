@@ -47,6 +47,6 @@ export async function startLongRun(dir: string, args: string[] = ['--output', 't
   const child = execa(process.execPath, [WAVE_BIN, 'run', 'long', ...args], { cwd: dir, reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
   const bPid = await waitFor(() => stepPids(dir)[0], 'step b to start');
   const stdout = () => join(latestRunDir(dir), 'steps', 'b', 'attempt-1', 'stdout');
-  await waitFor(() => existsSync(stdout()) && readFileSync(stdout(), 'utf8').includes('attempt-output-'), 'Wave to save step b\'s output');
+  await waitFor(() => existsSync(stdout()) && readFileSync(stdout(), 'utf8').includes('attempt-output-'), "Wave to save step b's output");
   return { child, bPid };
 }

@@ -29,7 +29,10 @@ describe('MockRunner', () => {
         ? { result: { ok: false, exitCode: 1, failure: { class: 'rate_limited', message: 'slow down', retryAfterMs: 10 } } }
         : {
             writeFiles: { 'out/report.json': '{"ok":true}' },
-            events: [{ kind: 'text', text: 'working' }, { kind: 'usage', tokens: { input: 3, output: 4, cacheRead: 0, cacheWrite: 0 } }],
+            events: [
+              { kind: 'text', text: 'working' },
+              { kind: 'usage', tokens: { input: 3, output: 4, cacheRead: 0, cacheWrite: 0 } },
+            ],
             result: { text: 'done', tokens: { input: 3, output: 4, cacheRead: 0, cacheWrite: 0 } },
           },
     );
@@ -39,7 +42,10 @@ describe('MockRunner', () => {
 
     const second = await runner.run(config(2), new AbortController().signal, (event) => events.push(event));
     expect(second).toMatchObject({ ok: true, exitCode: 0, text: 'done', tokens: { input: 3, output: 4 } });
-    expect(events).toEqual([{ kind: 'text', text: 'working' }, { kind: 'usage', tokens: { input: 3, output: 4, cacheRead: 0, cacheWrite: 0 } }]);
+    expect(events).toEqual([
+      { kind: 'text', text: 'working' },
+      { kind: 'usage', tokens: { input: 3, output: 4, cacheRead: 0, cacheWrite: 0 } },
+    ]);
     expect(await readFile(join(dir, 'out', 'report.json'), 'utf8')).toBe('{"ok":true}');
     expect(await readFile(join(dir, '.attempt', '2', 'stdout'), 'utf8')).toBe('done');
     expect(runner.calls.map((call) => call.attempt)).toEqual([1, 2]);

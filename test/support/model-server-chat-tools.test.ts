@@ -15,7 +15,7 @@ async function chunks(response: Response): Promise<any[]> {
     .map((data) => JSON.parse(data));
 }
 
-describe('the scripted model server: Chat Completions tool calls in OpenCode\'s own tool shapes', () => {
+describe("the scripted model server: Chat Completions tool calls in OpenCode's own tool shapes", () => {
   let server: ModelServer;
   beforeAll(async () => void (server = await startModelServer()));
   afterAll(() => server.close());
@@ -32,11 +32,17 @@ describe('the scripted model server: Chat Completions tool calls in OpenCode\'s 
     expect(JSON.parse(calls.map((c) => c.function.arguments).join(''))).toEqual({ filePath: 'notes.txt', content: 'hello\n' });
     expect(first.map((c) => c.choices?.[0]?.finish_reason).filter(Boolean)).toEqual(['tool_calls']);
     expect(first.at(-1).usage.completion_tokens).toBeGreaterThan(0);
-    const second = await chunks(await chat(prefix, {
-      stream: true,
-      tools: TOOLS,
-      messages: [{ role: 'user', content: 'write it' }, { role: 'assistant', content: null, tool_calls: calls }, { role: 'tool', tool_call_id: calls[0].id, content: 'Wrote file successfully.' }],
-    }));
+    const second = await chunks(
+      await chat(prefix, {
+        stream: true,
+        tools: TOOLS,
+        messages: [
+          { role: 'user', content: 'write it' },
+          { role: 'assistant', content: null, tool_calls: calls },
+          { role: 'tool', tool_call_id: calls[0].id, content: 'Wrote file successfully.' },
+        ],
+      }),
+    );
     expect(second.map((c) => c.choices?.[0]?.delta?.content ?? '').join('')).toBe('Wrote notes.txt.');
   });
 
@@ -51,10 +57,15 @@ describe('the scripted model server: Chat Completions tool calls in OpenCode\'s 
   });
 
   it('a refused tool call comes back as an error and the answer says the command failed', async () => {
-    const response = await json(await chat(`/s/shell/${param('touch x')}`, {
-      tools: TOOLS,
-      messages: [{ role: 'user', content: 'run it' }, { role: 'tool', tool_call_id: 'call_0', content: 'The user has specified a rule which prevents you from using this specific tool call.' }],
-    }));
+    const response = await json(
+      await chat(`/s/shell/${param('touch x')}`, {
+        tools: TOOLS,
+        messages: [
+          { role: 'user', content: 'run it' },
+          { role: 'tool', tool_call_id: 'call_0', content: 'The user has specified a rule which prevents you from using this specific tool call.' },
+        ],
+      }),
+    );
     expect(response.choices[0].message.content).toMatch(/^The command failed: /);
   });
 });

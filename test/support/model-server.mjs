@@ -13,12 +13,7 @@ import { sendError } from './model-server/scenarios.mjs';
 export { FENCED_ANSWER, encodeSequence, replyFor, sendError } from './model-server/scenarios.mjs';
 
 /** Handler modules, tried in order; a module not written yet is skipped. */
-const HANDLER_MODULES = [
-  './model-server/openai-chat.mjs',
-  './model-server/anthropic.mjs',
-  './model-server/responses.mjs',
-  './model-server/gemini.mjs',
-];
+const HANDLER_MODULES = ['./model-server/openai-chat.mjs', './model-server/anthropic.mjs', './model-server/responses.mjs', './model-server/gemini.mjs'];
 
 /** Splits /s/<scenario>/<params…>/<api path> into its parts; a path without /s/ is scenario `text`. */
 export function parseScenarioPath(pathname) {

@@ -10,7 +10,11 @@ import { encodeSequence, parseScenarioPath, startModelServer, type ModelServer }
 const json = async (response: Response): Promise<any> => response.json();
 
 const chat = (server: ModelServer, prefix: string, body: object = {}) =>
-  fetch(`${server.url}${prefix}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }) });
+  fetch(`${server.url}${prefix}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }),
+  });
 
 describe('the scripted model server', () => {
   let server: ModelServer;

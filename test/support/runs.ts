@@ -6,7 +6,9 @@ import type { RunRecord } from '../../src/state/run-record.js';
 export function runDirs(project: string): string[] {
   const root = join(project, '.wave', 'runs');
   try {
-    return readdirSync(root).sort().map((id) => join(root, id));
+    return readdirSync(root)
+      .sort()
+      .map((id) => join(root, id));
   } catch {
     return [];
   }

@@ -19,7 +19,11 @@ function works(command: string, args: string[]): boolean {
 export function backendAvailable(backend: TestBackend): boolean {
   const socat = existsSync('/usr/bin/socat');
   if (backend === 'bubblewrap') {
-    return requirementMet('bubblewrap', works('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--', '/bin/true']) && socat, 'install bubblewrap and socat (apt-get install bubblewrap socat)');
+    return requirementMet(
+      'bubblewrap',
+      works('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--', '/bin/true']) && socat,
+      'install bubblewrap and socat (apt-get install bubblewrap socat)',
+    );
   }
   return requirementMet(
     'docker',

@@ -37,7 +37,7 @@ export function claudeFailure(result: Json, lastRetryDelayMs?: number, apiError?
   const status = num(result.api_error_status);
   const byStatus = httpStatusClass(status);
   if (byStatus === 'rate_limited') return { class: byStatus, message, ...(lastRetryDelayMs !== undefined ? { retryAfterMs: lastRetryDelayMs } : {}) };
-  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: 'Check the API key (ANTHROPIC_API_KEY or the adapter\'s api_key_env) or log in with `claude`.' };
+  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: "Check the API key (ANTHROPIC_API_KEY or the adapter's api_key_env) or log in with `claude`." };
   if (byStatus) return { class: byStatus, message };
   const reason = REASON_CLASSES[str(result.subtype) ?? ''] ?? REASON_CLASSES[str(result.terminal_reason) ?? ''];
   return { class: reason ?? 'non_zero_exit', message };

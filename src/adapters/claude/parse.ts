@@ -38,7 +38,15 @@ function systemEvents(object: Json): StreamEvent[] {
     const delayMs = num(object.retry_delay_ms);
     const status = num(object.error_status);
     const message = str(object.error);
-    return [{ ...event, ...(attempt !== undefined ? { attempt } : {}), ...(delayMs !== undefined ? { delayMs } : {}), ...(status !== undefined ? { status } : {}), ...(message ? { message } : {}) }];
+    return [
+      {
+        ...event,
+        ...(attempt !== undefined ? { attempt } : {}),
+        ...(delayMs !== undefined ? { delayMs } : {}),
+        ...(status !== undefined ? { status } : {}),
+        ...(message ? { message } : {}),
+      },
+    ];
   }
   if (subtype === 'permission_denied') {
     const tool = str(object.tool_name) ?? 'a tool';
@@ -89,7 +97,14 @@ function resultEvents(object: Json): StreamEvent[] {
   const subtype = str(object.subtype);
   return [
     { kind: 'usage', tokens, ...(costUsd !== undefined ? { costUsd } : {}) },
-    { kind: 'result', ok: object.is_error === false, tokens, ...(text !== undefined ? { text } : {}), ...(subtype ? { subtype } : {}), ...(costUsd !== undefined ? { costUsd } : {}) },
+    {
+      kind: 'result',
+      ok: object.is_error === false,
+      tokens,
+      ...(text !== undefined ? { text } : {}),
+      ...(subtype ? { subtype } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+    },
   ];
 }
 

@@ -32,7 +32,12 @@ function toolName(item: Json): string {
 
 function toolTargetOf(item: Json): string | undefined {
   if (item.type === 'file_change' && Array.isArray(item.changes)) {
-    return item.changes.map((c) => (isObject(c) ? str(c.path) : undefined)).filter(Boolean).join(' ') || undefined;
+    return (
+      item.changes
+        .map((c) => (isObject(c) ? str(c.path) : undefined))
+        .filter(Boolean)
+        .join(' ') || undefined
+    );
   }
   if (item.type === 'mcp_tool_call') return toolTarget(item.arguments);
   if (item.type === 'web_search') return str(item.query);

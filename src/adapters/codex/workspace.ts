@@ -13,5 +13,10 @@ export async function prepareCodexWorkspace(config: AdapterRunConfig): Promise<v
   if (!config.adapter.isolated) return;
   const home = isolatedHome(config);
   await mkdir(home, { recursive: true });
-  await writeFile(join(home, 'config.toml'), codexSettings(config).map(([key, value]) => `${key} = ${value}\n`).join(''));
+  await writeFile(
+    join(home, 'config.toml'),
+    codexSettings(config)
+      .map(([key, value]) => `${key} = ${value}\n`)
+      .join(''),
+  );
 }

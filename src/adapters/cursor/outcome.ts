@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** What to do when Cursor refuses the credentials. */
-const AUTH_HINT = 'Set CURSOR_API_KEY (or the adapter\'s api_key_env) and list it in runtime.sandbox.env_passthrough, or log in with `cursor-agent login`.';
+const AUTH_HINT = "Set CURSOR_API_KEY (or the adapter's api_key_env) and list it in runtime.sandbox.env_passthrough, or log in with `cursor-agent login`.";
 
 /** A Failure classed from its message and stderr (cursor-agent reports failures only as text), with the login hint when it is one. */
 function cursorFailure(failure: Failure, stderr: string): Failure {

@@ -86,7 +86,13 @@ function resultEvents(object: Json): StreamEvent[] {
   const tokens = cursorTokens(object.usage);
   const text = str(object.result);
   const subtype = str(object.subtype);
-  const result: StreamEvent = { kind: 'result', ok: object.is_error === false, ...(text !== undefined ? { text } : {}), ...(subtype ? { subtype } : {}), ...(tokens ? { tokens } : {}) };
+  const result: StreamEvent = {
+    kind: 'result',
+    ok: object.is_error === false,
+    ...(text !== undefined ? { text } : {}),
+    ...(subtype ? { subtype } : {}),
+    ...(tokens ? { tokens } : {}),
+  };
   return tokens ? [{ kind: 'usage', tokens }, result] : [result];
 }
 

@@ -24,7 +24,9 @@ export function geminiTokens(stats: unknown): TokenUsage {
 export function geminiObjectEvents(object: Json): StreamEvent[] {
   switch (object.type) {
     case 'init':
-      return [{ kind: 'system', subtype: 'init', ...(str(object.session_id) ? { sessionId: str(object.session_id) } : {}), ...(str(object.model) ? { model: str(object.model) } : {}) }];
+      return [
+        { kind: 'system', subtype: 'init', ...(str(object.session_id) ? { sessionId: str(object.session_id) } : {}), ...(str(object.model) ? { model: str(object.model) } : {}) },
+      ];
     case 'message':
       return object.role === 'assistant' && typeof object.content === 'string' ? [{ kind: 'text', text: object.content }] : [];
     case 'tool_use': {
@@ -42,7 +44,10 @@ export function geminiObjectEvents(object: Json): StreamEvent[] {
       return [{ kind: 'error', message: str(object.message) ?? 'error' }];
     case 'result': {
       const tokens = geminiTokens(object.stats);
-      return [{ kind: 'usage', tokens }, { kind: 'result', ok: object.status === 'success', tokens }];
+      return [
+        { kind: 'usage', tokens },
+        { kind: 'result', ok: object.status === 'success', tokens },
+      ];
     }
     default:
       return [];

@@ -70,12 +70,20 @@ export class LlmRunner implements AdapterRunner {
     };
     const { adapter } = config;
     if (!adapter.baseUrl) {
-      return finish({ class: 'spawn_failed', message: `adapter "${adapter.name}" has no base_url`, hint: `Set adapters.${adapter.name}.base_url to an OpenAI-compatible endpoint (…/v1).` });
+      return finish({
+        class: 'spawn_failed',
+        message: `adapter "${adapter.name}" has no base_url`,
+        hint: `Set adapters.${adapter.name}.base_url to an OpenAI-compatible endpoint (…/v1).`,
+      });
     }
     const keyEnv = adapter.apiKeyEnv;
     const key = keyEnv ? (config.env[keyEnv] ?? process.env[keyEnv]) : undefined;
     if (keyEnv && !key) {
-      return finish({ class: 'auth_failed', message: `the API key variable ${keyEnv} is not set`, hint: `Export ${keyEnv}, or remove adapters.${adapter.name}.api_key_env for a server without keys.` });
+      return finish({
+        class: 'auth_failed',
+        message: `the API key variable ${keyEnv} is not set`,
+        hint: `Export ${keyEnv}, or remove adapters.${adapter.name}.api_key_env for a server without keys.`,
+      });
     }
     const url = `${adapter.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     const model = config.model ?? adapter.model ?? 'default';
@@ -100,9 +108,13 @@ export class LlmRunner implements AdapterRunner {
       apply(decoder.end());
       if (state.error) return await finish({ class: 'server_error', message: `the stream reported an error: ${state.error}` });
       if (!state.done && !state.finishReason) {
-        return await finish({ class: 'server_error', message: `the stream from ${url} ended before the answer was complete`, hint: 'The server cut the connection; a retry policy on the step retries it.' });
+        return await finish({
+          class: 'server_error',
+          message: `the stream from ${url} ended before the answer was complete`,
+          hint: 'The server cut the connection; a retry policy on the step retries it.',
+        });
       }
-      if (state.finishReason === 'length') return await finish({ class: 'context_exhausted', message: 'the answer was cut at the model\'s token limit' });
+      if (state.finishReason === 'length') return await finish({ class: 'context_exhausted', message: "the answer was cut at the model's token limit" });
       return await finish();
     } catch (error) {
       if (signal.aborted) return finish(abortFailure(signal.reason));

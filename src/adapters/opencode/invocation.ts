@@ -38,7 +38,12 @@ export function buildOpenCodeEnv(config: AdapterRunConfig): Record<string, strin
   const env: Record<string, string> = { ...OPENCODE_QUIET_ENV, ...config.env };
   if (config.adapter.isolated) {
     const home = isolatedHome(config);
-    for (const [name, folder] of [['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_CACHE_HOME', 'cache'], ['XDG_STATE_HOME', 'state']] as const) {
+    for (const [name, folder] of [
+      ['XDG_CONFIG_HOME', 'config'],
+      ['XDG_DATA_HOME', 'data'],
+      ['XDG_CACHE_HOME', 'cache'],
+      ['XDG_STATE_HOME', 'state'],
+    ] as const) {
       env[name] = join(home, folder);
     }
   }

@@ -28,7 +28,12 @@ export class OpenCodeStream implements AgentStream {
       if (event.kind === 'text') this.lastText = event.text;
       if (event.kind === 'usage') {
         const t = event.tokens;
-        this.tokens = { input: this.tokens.input + t.input, output: this.tokens.output + t.output, cacheRead: this.tokens.cacheRead + t.cacheRead, cacheWrite: this.tokens.cacheWrite + t.cacheWrite };
+        this.tokens = {
+          input: this.tokens.input + t.input,
+          output: this.tokens.output + t.output,
+          cacheRead: this.tokens.cacheRead + t.cacheRead,
+          cacheWrite: this.tokens.cacheWrite + t.cacheWrite,
+        };
         if (event.costUsd !== undefined) this.cost = (this.cost ?? 0) + event.costUsd;
       }
     }

@@ -56,9 +56,7 @@ export function registerCancel(program: Command): void {
         return;
       }
       process.stdout.write(
-        final.status === 'cancelled'
-          ? `cancelled run ${id}\n  resume with: wave resume ${id}\n`
-          : `run ${id} finished as ${final.status} before the cancel took effect\n`,
+        final.status === 'cancelled' ? `cancelled run ${id}\n  resume with: wave resume ${id}\n` : `run ${id} finished as ${final.status} before the cancel took effect\n`,
       );
     });
 }

@@ -52,7 +52,7 @@ export async function checkAdapters(manifestFile: string, env: Record<string, st
         ...(path ? { path } : {}),
         ...(version ? { version } : {}),
         access,
-        model: adapter.type === 'process' ? '-' : (adapter.model ?? '(the CLI\'s default)'),
+        model: adapter.type === 'process' ? '-' : (adapter.model ?? "(the CLI's default)"),
         usable: problems.length === 0,
         problems,
       };

@@ -59,7 +59,11 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
       hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
     });
   }
-  if (flags.fromStep) requireStep(plan.steps.map((s) => s.id), flags.fromStep);
+  if (flags.fromStep)
+    requireStep(
+      plan.steps.map((s) => s.id),
+      flags.fromStep,
+    );
   const sandbox = await readySandbox(plan);
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
@@ -69,7 +73,11 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
     markInterruptedAttempts(r, store.dir, events);
     resetForResume(r, plan, flags.fromStep);
   });
-  const selected = selection(plan.steps.map((s) => s.id), recorded.options.steps, recorded.options.exclude);
+  const selected = selection(
+    plan.steps.map((s) => s.id),
+    recorded.options.steps,
+    recorded.options.exclude,
+  );
   return driveRun(plan, store, {
     output: outputModeOf(flags),
     onFailure: recorded.options.onFailure,

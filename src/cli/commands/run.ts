@@ -52,7 +52,11 @@ export function registerRun(program: Command): void {
       refuseDisabledPipeline(pipeline);
       const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
-      const selected = selection(plan.steps.map((s) => s.id), flags.steps, flags.exclude);
+      const selected = selection(
+        plan.steps.map((s) => s.id),
+        flags.steps,
+        flags.exclude,
+      );
       if (flags.dryRun) {
         // The plan holds what `${VAR}` took from the environment (commands, env, URLs): hidden like everything else.
         process.stdout.write(runRedactor(plan).redact(describePlan(plan)));
@@ -99,6 +103,9 @@ function readInputFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new WaveError('invalid_argument', `--input-file ${path}: ${describeCause(cause)}`, { hint: 'Point --input-file at a readable file, or pass the text with --input.', cause });
+    throw new WaveError('invalid_argument', `--input-file ${path}: ${describeCause(cause)}`, {
+      hint: 'Point --input-file at a readable file, or pass the text with --input.',
+      cause,
+    });
   }
 }

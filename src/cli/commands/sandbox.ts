@@ -6,7 +6,7 @@ export function registerSandbox(program: Command): void {
   const sandbox = program.command('sandbox').description('Prepare the step sandbox.');
   sandbox
     .command('image')
-    .description('Build the docker sandbox image (a ~10 KB shim over the host\'s /usr) and tag it; never pulls.')
+    .description("Build the docker sandbox image (a ~10 KB shim over the host's /usr) and tag it; never pulls.")
     .option('-t, --tag <tag>', 'the image name and tag', DEFAULT_SANDBOX_IMAGE)
     .action(async (flags: { tag: string }) => {
       // Loaded here, not at the top: `wave --help` registers every command and must not load dockerode.

@@ -22,9 +22,7 @@ export function registerStatus(program: Command): void {
       }
       process.stdout.write(formatSummary(record, store.dir, { color: shouldColor(process.stdout) }));
       if (record.status === 'running' && !isProcessAlive(record.pid)) {
-        process.stdout.write(
-          `  note: the process that ran it${record.pid ? ` (pid ${record.pid})` : ''} is gone; continue with \`wave resume ${record.id}\`\n`,
-        );
+        process.stdout.write(`  note: the process that ran it${record.pid ? ` (pid ${record.pid})` : ''} is gone; continue with \`wave resume ${record.id}\`\n`);
       }
     });
 }

@@ -77,7 +77,9 @@ async function warnUnusableSandbox(manifestArg: string | undefined, cwd: string)
   if (policy.backend === 'none') return;
   const { backendStatus } = await import('../../sandbox/backend-status.js');
   const status = await backendStatus(policy, policy.backend);
-  const notes = status.usable ? status.warnings : [`runtime.sandbox.backend ${policy.backend} cannot run on this machine: ${status.problem}${status.hint ? `\n  hint: ${status.hint}` : ''}`];
+  const notes = status.usable
+    ? status.warnings
+    : [`runtime.sandbox.backend ${policy.backend} cannot run on this machine: ${status.problem}${status.hint ? `\n  hint: ${status.hint}` : ''}`];
   for (const note of notes) process.stderr.write(`warning: ${note}\n`);
 }
 
@@ -112,14 +114,14 @@ function textReport(reports: FileReport[]): string {
   const problems = reports.reduce((n, r) => n + r.errors.length, 0);
   const failed = reports.filter((r) => r.errors.length > 0).length;
   const files = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
-  lines.push(
-    problems === 0
-      ? `${files} valid`
-      : `${problems} problem${problems === 1 ? '' : 's'} in ${failed} of ${files}`,
-  );
+  lines.push(problems === 0 ? `${files} valid` : `${problems} problem${problems === 1 ? '' : 's'} in ${failed} of ${files}`);
   return `${lines.join('\n')}\n`;
 }
 
 function jsonReport(reports: FileReport[]): string {
-  return `${JSON.stringify(reports.flatMap((r) => r.errors.map((e) => ({ ...e.toJSON(), file: e.location?.file ?? r.file }))), null, 2)}\n`;
+  return `${JSON.stringify(
+    reports.flatMap((r) => r.errors.map((e) => ({ ...e.toJSON(), file: e.location?.file ?? r.file }))),
+    null,
+    2,
+  )}\n`;
 }

@@ -37,7 +37,12 @@ export async function handle(ctx) {
   const id = `msg_${ctx.scenario}_${ctx.requestIndex}`;
   const content = contentOf(reply, ctx.requestIndex);
   const stopReason = reply.tool ? 'tool_use' : 'end_turn';
-  const usage = { input_tokens: tokensOf(JSON.stringify(body?.messages ?? [])), output_tokens: tokensOf(JSON.stringify(content)), cache_creation_input_tokens: 7, cache_read_input_tokens: 11 };
+  const usage = {
+    input_tokens: tokensOf(JSON.stringify(body?.messages ?? [])),
+    output_tokens: tokensOf(JSON.stringify(content)),
+    cache_creation_input_tokens: 7,
+    cache_read_input_tokens: 11,
+  };
   if (!body?.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null, usage }));
@@ -45,7 +50,11 @@ export async function handle(ctx) {
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const event = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  res.write(event('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }));
+  res.write(
+    event('message_start', {
+      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    }),
+  );
   if (reply.stall) {
     res.write(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
     res.write(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: reply.text } }));

@@ -29,9 +29,18 @@ export async function handle(ctx) {
   if (reply.hang) return; // Never answers.
   if (reply.status) return sendError(res, reply.status, reply.message, reply.retryAfter);
   const parts = reply.tool ? [{ functionCall: GEMINI_TOOLS[reply.tool.kind](reply.tool) }] : [{ text: reply.text }];
-  const usageMetadata = { promptTokenCount: tokensOf(JSON.stringify(body?.contents ?? [])) + 4, candidatesTokenCount: tokensOf(JSON.stringify(parts)), cachedContentTokenCount: 4, totalTokenCount: 0 };
+  const usageMetadata = {
+    promptTokenCount: tokensOf(JSON.stringify(body?.contents ?? [])) + 4,
+    candidatesTokenCount: tokensOf(JSON.stringify(parts)),
+    cachedContentTokenCount: 4,
+    totalTokenCount: 0,
+  };
   usageMetadata.totalTokenCount = usageMetadata.promptTokenCount + usageMetadata.candidatesTokenCount;
-  const chunk = (chunkParts, finishReason) => ({ candidates: [{ content: { role: 'model', parts: chunkParts }, index: 0, ...(finishReason ? { finishReason } : {}) }], usageMetadata, modelVersion: 'scripted' });
+  const chunk = (chunkParts, finishReason) => ({
+    candidates: [{ content: { role: 'model', parts: chunkParts }, index: 0, ...(finishReason ? { finishReason } : {}) }],
+    usageMetadata,
+    modelVersion: 'scripted',
+  });
   if (!/:streamGenerateContent/i.test(req.url ?? '')) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(chunk(parts, 'STOP')));

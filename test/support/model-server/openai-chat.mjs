@@ -49,7 +49,12 @@ export async function handle(ctx) {
   const message = messageOf(reply, ctx.requestIndex);
   const finish = reply.tool ? 'tool_calls' : 'stop';
   const promptText = (body?.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-  const usage = { prompt_tokens: tokensOf(promptText), completion_tokens: tokensOf(reply.tool ? JSON.stringify(message.tool_calls) : reply.text), total_tokens: 0, prompt_tokens_details: { cached_tokens: 0 } };
+  const usage = {
+    prompt_tokens: tokensOf(promptText),
+    completion_tokens: tokensOf(reply.tool ? JSON.stringify(message.tool_calls) : reply.text),
+    total_tokens: 0,
+    prompt_tokens_details: { cached_tokens: 0 },
+  };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   const id = `chatcmpl-${ctx.requestIndex}`;
   if (!body?.stream) {

@@ -6,8 +6,19 @@ import { sendError } from './scenarios.mjs';
 function toolItem(tool, index) {
   const callId = `call_${index}`;
   if (tool.kind === 'write') {
-    const body = tool.content.replace(/\n$/, '').split('\n').map((line) => `+${line}`).join('\n');
-    return { type: 'custom_tool_call', id: `ctc_${index}`, call_id: callId, name: 'apply_patch', input: `*** Begin Patch\n*** Add File: ${tool.path}\n${body}\n*** End Patch\n`, status: 'completed' };
+    const body = tool.content
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => `+${line}`)
+      .join('\n');
+    return {
+      type: 'custom_tool_call',
+      id: `ctc_${index}`,
+      call_id: callId,
+      name: 'apply_patch',
+      input: `*** Begin Patch\n*** Add File: ${tool.path}\n${body}\n*** End Patch\n`,
+      status: 'completed',
+    };
   }
   return { type: 'function_call', id: `fc_${index}`, call_id: callId, name: 'exec_command', arguments: JSON.stringify({ cmd: tool.command }), status: 'completed' };
 }
@@ -37,7 +48,13 @@ export async function handle(ctx) {
     ? toolItem(reply.tool, ctx.requestIndex)
     : { type: 'message', id: `msg_${ctx.requestIndex}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
   const input = tokensOf(JSON.stringify(body?.input ?? ''));
-  const usage = { input_tokens: input + 5, input_tokens_details: { cached_tokens: 5 }, output_tokens: tokensOf(JSON.stringify(item)), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+  const usage = {
+    input_tokens: input + 5,
+    input_tokens_details: { cached_tokens: 5 },
+    output_tokens: tokensOf(JSON.stringify(item)),
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 0,
+  };
   usage.total_tokens = usage.input_tokens + usage.output_tokens;
   const response = { id, object: 'response', status: 'completed', model: body?.model ?? 'scripted', output: [item], usage };
   if (!body?.stream) {
