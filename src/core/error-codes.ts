@@ -40,6 +40,7 @@ export const ERROR_TABLE = {
     attempt: 'final',
   },
   invalid_argument: { description: 'A command-line argument is wrong.', kind: 'input' },
+  pipeline_disabled: { description: 'The pipeline is switched off (metadata.disabled: true).', kind: 'input' },
   run_not_found: { description: 'No run has that id.', kind: 'input' },
   io_error: { description: 'A file could not be read or written.', kind: 'failure', attempt: 'final' },
   spawn_failed: { description: 'A process could not be started.', kind: 'failure', attempt: 'final' },

@@ -97,7 +97,7 @@ steps:
     const project = makeProject({ 'pipelines/p.yaml': DISABLED });
     const result = await runWave(['run', 'p'], { cwd: project });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('invalid_argument');
+    expect(result.stderr).toContain('pipeline_disabled');
     expect(result.stderr).toContain('pipeline `p` is disabled');
     expect(result.stderr).toMatch(/p\.yaml:4:/);
     expect(result.stderr).toContain('Remove `disabled: true`');
