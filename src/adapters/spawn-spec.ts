@@ -1,5 +1,5 @@
 import type { Redactor } from '../redact.js';
-import type { StepOwner } from './stray-processes.js';
+import type { StepOwner } from '../core/step-processes.js';
 
 /** Which of a process's output streams a line came from. */
 export type OutputStreamName = 'stdout' | 'stderr';

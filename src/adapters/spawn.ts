@@ -10,7 +10,8 @@ import { OutputMeter } from '../stream/output-meter.js';
 import { launchLocal } from './launch-local.js';
 import type { Launcher } from './launched-process.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
-import { endStrayProcesses, sweepMark, type StepOwner } from './stray-processes.js';
+import { sweepMark, type StepOwner } from '../core/step-processes.js';
+import { endStrayProcesses } from './stray-processes.js';
 
 /** Characters of combined output kept for a retry's prompt. */
 export const TAIL_CHARS = 2_000;

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { stepProcesses } from '../core/step-processes.js';
 import { WaveError } from '../errors.js';
 import type { RunLock } from './run-lock.js';
 import type { RunRecord } from './run-record.js';
@@ -8,6 +9,16 @@ import type { RunRecord } from './run-record.js';
 function belongsToRun(pid: number, runId: string): boolean {
   try {
     return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`WAVE_RUN_ID=${runId}`);
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILLs a pid (or a group, negative); false when it is already gone. */
+function kill(target: number): boolean {
+  try {
+    process.kill(target, 'SIGKILL');
+    return true;
   } catch {
     return false;
   }
@@ -43,13 +54,10 @@ export function stopOrphanedAttempts(record: RunRecord, runDir: string, lock: Ru
     const recorded = step.attempts.flatMap((a) => (a.pid ? [a.pid] : []));
     for (const pid of new Set([...recorded, ...attemptPids(runDir, step.id)])) {
       if (!Number.isInteger(pid) || pid <= 1 || !belongsToRun(pid, record.id)) continue;
-      try {
-        process.kill(-pid, 'SIGKILL');
-        stopped.push(pid);
-      } catch {
-        // Already gone.
-      }
+      if (kill(-pid)) stopped.push(pid);
     }
+    // A run killed between starting a step and recording its pid left processes only their environment names.
+    for (const pid of stepProcesses({ runId: record.id, stepId: step.id })) if (kill(pid)) stopped.push(pid);
   }
   return stopped;
 }

@@ -29,6 +29,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   file_exists: 2,
   template_invalid: 2,
   invalid_argument: 2,
+  pipeline_disabled: 2,
   run_not_found: 2,
   io_error: 1,
   spawn_failed: 1,

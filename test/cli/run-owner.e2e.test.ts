@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/run-record.js';
@@ -100,6 +100,23 @@ describe('one owner per run', () => {
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(cancel.stdout).toContain(`cancelled run ${runId}`);
     expect((await child).exitCode).toBe(143);
+  });
+});
+
+describe("a run killed before it recorded its step's pid", () => {
+  it('cancel finds the step by the run id in its environment and stops it', async () => {
+    const dir = longRunProject();
+    const { runId, bPid } = await killedRun(dir);
+    // As if the kill came between starting step b and writing its pid: no attempt folder and no record names it.
+    rmSync(join(latestRunDir(dir), 'steps', 'b', 'attempt-1', 'pid'), { force: true });
+    const recordFile = join(latestRunDir(dir), 'run.json');
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as RunRecord;
+    for (const attempt of record.steps.b!.attempts) delete attempt.pid;
+    writeFileSync(recordFile, JSON.stringify(record));
+    expect(isAlive(bPid)).toBe(true);
+    const cancel = await runWave(['cancel', runId], { cwd: dir });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await waitFor(() => !isAlive(bPid), 'step b to be stopped', 10_000);
   });
 });
 
