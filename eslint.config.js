@@ -35,6 +35,7 @@ export default defineConfig(
   {
     ignores: [
       'dist/',
+      'action/index.cjs',
       'node_modules/',
       'coverage/',
       'test-results/',

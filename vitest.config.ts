@@ -11,5 +11,7 @@ export default defineConfig({
     // The JSON report feeds scripts/test-table.mjs (the CI log's table of agent CLI scenarios).
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    // @actions/workflow-parser imports JSON without an import attribute, which plain Node refuses; vitest's transform loads it.
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
   },
 });

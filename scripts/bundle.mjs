@@ -5,22 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { englishOnlyZod } from './esbuild-plugins.mjs';
 
 const OUT = 'dist/bundle/wave.cjs';
-
-// zod re-exports all of its 60-odd message locales; Wave speaks English only, so the bundle keeps that one.
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes('node_modules/zod/') ? { path: 'zod-locales', namespace: 'english-only-zod' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, () => ({
-      contents: "export { default as en } from 'zod/v4/locales/en.js';",
-      resolveDir: process.cwd(),
-    }));
-  },
-};
 
 // A stale cache must never meet a new bundle: V8 only checks the source's length.
 rmSync('dist/bundle', { recursive: true, force: true });

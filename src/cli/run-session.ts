@@ -9,6 +9,8 @@ import type { Plan } from '../plan/plan-types.js';
 import { runSecretValues } from '../executor/run-secrets.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
+import type { RunSink } from '../report/sink-types.js';
+import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
 import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from './exit-codes.js';
 
@@ -29,6 +31,8 @@ export interface SessionOptions {
   redactor: Redactor;
   /** The checked sandbox backend (prepareSandbox); steps run on the host when absent. */
   sandbox?: ReadySandbox;
+  /** More subscribers beside the output mode's sink (the GitHub Action's); they get the same redacted events. */
+  sinks?: RunSink[];
 }
 
 /** The redactor of a run: every value it takes from the environment (run-secrets.ts), their URL-encoded forms, and common token shapes. */
@@ -43,6 +47,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   const detachStore = store.attach(bus);
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const unsubscribe = bus.subscribe((event) => sink.handle(event));
+  const extraSinks = (options.sinks ?? []).map((extra) => bus.subscribe((event) => extra.handle(redactValues(event, redactor))));
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const interrupt = (signal: StopSignal) => {
@@ -70,13 +75,16 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     unsubscribe();
+    for (const detach of extraSinks) detach();
     sink.close();
+    for (const extra of options.sinks ?? []) extra.close();
     detachStore();
   }
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId: store.record.id, projectRoot: plan.projectRoot });
   }
   sink.summarize(store.record, store.dir);
+  for (const extra of options.sinks ?? []) extra.summarize(store.record, store.dir);
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
   return status === 'completed' ? EXIT.ok : EXIT.runFailed;
 }

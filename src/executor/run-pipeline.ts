@@ -50,8 +50,9 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     const s = store.record.steps[id]!;
     if (s.status === 'completed') return 'satisfied';
     if (s.status === 'failed' && (s.optional || continued.has(id))) return 'satisfied';
-    if (options.selected && !options.selected.has(id)) return 'satisfied';
+    // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
     if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
+    if (options.selected && !options.selected.has(id)) return 'satisfied';
     return 'waiting';
   };
 

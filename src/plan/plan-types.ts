@@ -36,6 +36,8 @@ export interface PlannedStep {
   readonly template: string;
   /** Where the template starts, for error positions. */
   readonly templateLocation: SourceLocation;
+  /** Where the step's entry starts in the pipeline file (GitHub annotations point there). */
+  readonly location: SourceLocation;
   readonly adapter: ResolvedAdapter;
   readonly persona?: ResolvedPersona;
   readonly model?: string;

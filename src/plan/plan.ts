@@ -55,7 +55,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
         if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
       }
     }
-    return planStep(step, template, location, manifest, options);
+    return { ...planStep(step, template, location, manifest, options), location: pipeline.locate(['steps', index]) };
   });
   if (problems.length) throw new WaveErrors(problems);
   const runtime = m.runtime;
@@ -85,7 +85,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   });
 }
 
-function planStep(step: Step, template: string, templateLocation: SourceLocation, manifest: Located<Manifest>, options: PlanOptions): PlannedStep {
+function planStep(step: Step, template: string, templateLocation: SourceLocation, manifest: Located<Manifest>, options: PlanOptions): Omit<PlannedStep, 'location'> {
   const m = manifest.value;
   const execType = step.exec.type ?? 'prompt';
   const personaName = step.persona;

@@ -26,7 +26,7 @@ export function createTextSink(options: SinkOptions): RunSink {
 }
 
 /** The text sink's line for an event, or undefined for events it leaves out (text, thinking, usage). */
-function describeEvent(event: RunEvent, step: (id: string) => string): string | undefined {
+export function describeEvent(event: RunEvent, step: (id: string) => string): string | undefined {
   switch (event.type) {
     case 'run_started':
       return `run ${event.runId} ${event.resumed ? 'resumed' : 'started'}: ${event.pipeline}, ${plural(event.steps.length, 'step')}`;

@@ -46,8 +46,8 @@ export class RunStore {
     this.recordReplacer = redactor ? redactingReplacer(redactor, UNREDACTED_RECORD_KEYS) : undefined;
   }
 
-  /** Creates `<runsRoot>/<record.id>/` and writes its first run.json; an existing folder is an error. */
-  static create(runsRoot: string, record: RunRecord, redactor?: TextRedactor): RunStore {
+  /** Creates `<runsRoot>/<record.id>/` and writes its first run.json; an existing folder is an error unless `partsFolder` allows one without run.json. */
+  static create(runsRoot: string, record: RunRecord, redactor?: TextRedactor, { partsFolder = false } = {}): RunStore {
     assertSafeSegment(record.id, 'run id');
     const dir = join(runsRoot, record.id);
     try {
@@ -58,16 +58,24 @@ export class RunStore {
     try {
       mkdirSync(dir);
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new WaveError('io_error', `cannot create run folder ${dir}: it exists`, { cause });
+      const exists = (cause as NodeJS.ErrnoException).code === 'EEXIST';
+      // A folder of downloaded step parts (a compiled workflow's job) becomes the run; a recorded run never does.
+      if (exists && partsFolder && !existsSync(join(dir, RUN_FILE))) return RunStore.begin(dir, record, redactor, false);
+      if (exists) throw new WaveError('io_error', `cannot create run folder ${dir}: it exists`, { cause, hint: 'Choose another run id, or finish that run with `wave resume`.' });
       throw ioError('create the run folder', dir, cause, 'run it again');
     }
+    return RunStore.begin(dir, record, redactor, true);
+  }
+
+  /** Writes the first run.json into `dir`; a failure removes the folder when this call made it. */
+  private static begin(dir: string, record: RunRecord, redactor: TextRedactor | undefined, madeDir: boolean): RunStore {
     const store = new RunStore(dir, record, redactor);
     try {
       writeFileAtomicSync(store.recordFile, store.serialized());
     } catch (cause) {
       // A run without its first run.json is no run: leave no empty folder behind for `wave runs` to trip over.
       try {
-        rmSync(dir, { recursive: true, force: true });
+        if (madeDir) rmSync(dir, { recursive: true, force: true });
       } catch {
         // Left behind; `wave runs` skips a folder without run.json.
       }

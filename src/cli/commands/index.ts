@@ -9,6 +9,8 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   validate: async () => (await import('./validate.js')).registerValidate,
   run: async () => (await import('./run.js')).registerRun,
   resume: async () => (await import('./resume.js')).registerResume,
+  compile: async () => (await import('./compile.js')).registerCompile,
+  assemble: async () => (await import('./assemble.js')).registerAssemble,
   runs: async () => (await import('./runs.js')).registerRuns,
   status: async () => (await import('./status.js')).registerStatus,
   logs: async () => (await import('./logs.js')).registerLogs,

@@ -13,6 +13,7 @@ import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
 import { outputModeOf, selection, stepList } from '../run-options.js';
+import { leaveStepParts, runIdArgument, takeStepParts } from '../step-parts.js';
 
 interface RunFlags {
   input?: string;
@@ -26,6 +27,7 @@ interface RunFlags {
   output: 'auto' | 'text' | 'quiet' | 'json';
   json?: boolean;
   keepWorkspaces?: boolean;
+  runId?: string;
 }
 
 /** `wave run <pipeline>`: plan, execute and record a pipeline. */
@@ -45,6 +47,7 @@ export function registerRun(program: Command): void {
     .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
     .option('--json', 'same as --output json: NDJSON events on stdout')
     .option('--keep-workspaces', 'keep step workspaces after a successful run')
+    .option('--run-id <id>', 'record the run under this id; step parts already in its folder (from other jobs) count as run', runIdArgument)
     .action(async (pipelineArg: string, flags: RunFlags) => {
       const cwd = process.cwd();
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
@@ -64,17 +67,15 @@ export function registerRun(program: Command): void {
       }
       const sandbox = await readySandbox(plan);
       const redactor = runRedactor(plan);
-      const store = RunStore.create(
-        plan.runtime.runsRoot,
-        newRunRecord(newRunId(plan.pipelineName), plan, {
-          steps: flags.steps,
-          exclude: flags.exclude,
-          onFailure: flags.onFailure,
-          timeoutMinutes: flags.timeout,
-          keepWorkspaces: flags.keepWorkspaces ?? false,
-        }),
-        redactor,
-      );
+      const record = newRunRecord(flags.runId ?? newRunId(plan.pipelineName), plan, {
+        steps: flags.steps,
+        exclude: flags.exclude,
+        onFailure: flags.onFailure,
+        timeoutMinutes: flags.timeout,
+        keepWorkspaces: flags.keepWorkspaces ?? false,
+      });
+      const broughtIn = flags.runId ? takeStepParts(plan, record) : new Set<string>();
+      const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: flags.runId !== undefined });
       // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
       const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
       try {
@@ -89,6 +90,8 @@ export function registerRun(program: Command): void {
       } finally {
         lock.release();
       }
+      // A named run may be one job of a compiled workflow: what ran here is left as parts for the job that assembles it.
+      if (flags.runId) leaveStepParts(store, plan, broughtIn, selected);
     });
 }
 

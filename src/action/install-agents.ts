@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as core from '@actions/core';
+import { execa } from 'execa';
+import { WaveError } from '../errors.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+
+/** The npm package of each agent CLI `install-agents` accepts. */
+export const AGENT_PACKAGES: Readonly<Record<string, string>> = {
+  claude: '@anthropic-ai/claude-code',
+  codex: '@openai/codex',
+  gemini: '@google/gemini-cli',
+  opencode: 'opencode-ai',
+};
+
+/** `name@version` of each agent, at the exact version Wave is tested with (its devDependency pin in package.json). */
+export function agentPackageSpecs(agents: readonly string[], packageRoot = PACKAGE_ROOT): string[] {
+  const pins = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
+  return agents.map((agent) => {
+    const name = AGENT_PACKAGES[agent];
+    if (!name) {
+      throw new WaveError('invalid_argument', `input \`install-agents\` names \`${agent}\`, which is not an agent Wave installs`, {
+        hint: `Name some of: ${Object.keys(AGENT_PACKAGES).join(', ')}.`,
+        location: { file: 'action.yml' },
+      });
+    }
+    const version = pins[name];
+    if (!version) throw new WaveError('internal', `package.json pins no version of ${name}`, { hint: 'Add the package to devDependencies with an exact version.' });
+    return `${name}@${version}`;
+  });
+}
+
+/** Installs the agent CLIs globally with npm, in a log group. */
+export async function installAgents(agents: readonly string[]): Promise<void> {
+  if (agents.length === 0) return;
+  const specs = agentPackageSpecs(agents);
+  await core.group(`Installing ${specs.join(', ')}`, async () => {
+    const result = await execa('npm', ['install', '--global', '--no-fund', '--no-audit', ...specs], { reject: false, all: true });
+    core.info(String(result.all ?? ''));
+    if (result.exitCode !== 0) {
+      throw new WaveError('spawn_failed', `npm could not install ${specs.join(', ')} (exit ${result.exitCode})`, {
+        hint: 'Check the npm output above; the runner needs access to the npm registry.',
+      });
+    }
+  });
+}

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { compileGithubWorkflow } from '../../compile/github-workflow.js';
+import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
+import { refuseDisabledPipeline } from '../../config/disabled-pipeline.js';
+import { WaveError } from '../../errors.js';
+import { ioError } from '../../io-error.js';
+import { buildPlan } from '../../plan/plan.js';
+
+interface CompileFlags {
+  target: 'github-actions';
+  output?: string;
+  manifest?: string;
+  onFailure: 'halt' | 'continue';
+  force?: boolean;
+}
+
+// The first line of every compiled workflow: a file starting with it may be compiled over.
+const COMPILED_MARK = '# The Wave pipeline ';
+
+/** `wave compile <pipeline> --target github-actions`: the pipeline as another engine's workflow. */
+export function registerCompile(program: Command): void {
+  program
+    .command('compile')
+    .description('Compile a pipeline into a GitHub Actions workflow: one job per step, a final job that assembles the run record.')
+    .argument('<pipeline>', 'pipeline file or name')
+    .addOption(new Option('--target <engine>', 'the format to write').choices(['github-actions']).default('github-actions'))
+    .option('-o, --output <file>', 'write the workflow here (default: stdout)')
+    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
+    .addOption(new Option('--on-failure <mode>', 'the failure mode every job runs with').choices(['halt', 'continue']).default('halt'))
+    .option('--force', 'overwrite an output file that is not a compiled workflow')
+    .action(async (pipelineArg: string, flags: CompileFlags) => {
+      const cwd = process.cwd();
+      const manifest = await loadManifest(findManifest(cwd, flags.manifest));
+      const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
+      refuseDisabledPipeline(pipeline);
+      const plan = buildPlan(manifest, pipeline, { input: pipeline.value.input?.default ?? '' });
+      const workflow = compileGithubWorkflow(plan, {
+        repoRoot: repositoryRoot(manifest.dir),
+        onFailure: flags.onFailure,
+        locatePassthrough: (index) => manifest.locate(['runtime', 'sandbox', 'env_passthrough', index]),
+      });
+      if (!flags.output) {
+        process.stdout.write(workflow);
+        return;
+      }
+      const file = resolve(cwd, flags.output);
+      refuseForeignFile(file, flags.force ?? false);
+      try {
+        writeFileSync(file, workflow);
+      } catch (cause) {
+        throw ioError('write the workflow', file, cause);
+      }
+    });
+}
+
+/** The nearest folder holding `.git` from the manifest's folder upwards (what actions/checkout checks out), else the manifest's folder. */
+function repositoryRoot(manifestDir: string): string {
+  for (let dir = manifestDir; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return manifestDir;
+  }
+}
+
+/** An existing file is overwritten only when an earlier `wave compile` wrote it, or with --force. */
+function refuseForeignFile(file: string, force: boolean): void {
+  if (force || !existsSync(file)) return;
+  let head = '';
+  try {
+    head = readFileSync(file, 'utf8').slice(0, COMPILED_MARK.length);
+  } catch {
+    // Unreadable: treated as foreign.
+  }
+  if (head !== COMPILED_MARK) {
+    throw new WaveError('file_exists', `${file} exists and was not written by \`wave compile\``, {
+      location: { file },
+      hint: 'Choose another -o file, or pass --force to overwrite it.',
+    });
+  }
+}

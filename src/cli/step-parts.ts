@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { WaveError } from '../errors.js';
+import type { Plan } from '../plan/plan-types.js';
+import { mergeStepParts } from '../state/assemble-run.js';
+import { readStepParts, writeStepPart } from '../state/run-parts.js';
+import type { RunRecord } from '../state/run-record.js';
+import type { RunStore } from '../state/run-store.js';
+
+// The run store's rule for folder names.
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** Parses --run-id: a run id is a folder name. */
+export function runIdArgument(value: string): string {
+  if (!RUN_ID.test(value)) {
+    throw new WaveError('invalid_argument', `--run-id expects letters, digits, \`.\`, \`_\` or \`-\` (not first), got \`${value}\``, {
+      hint: 'Name the run with a folder-safe id, e.g. `review-gh-1234-1`.',
+    });
+  }
+  return value;
+}
+
+/** Adds to a new record the parts other jobs left in `<runsRoot>/<id>/parts/`; returns the ids they cover. */
+export function takeStepParts(plan: Plan, record: RunRecord): Set<string> {
+  const parts = readStepParts(join(plan.runtime.runsRoot, record.id));
+  mergeStepParts(record, parts);
+  return new Set(parts.keys());
+}
+
+/** Leaves a part for every step this process ran (all but those brought in), for the job that assembles the run. */
+export function leaveStepParts(store: RunStore, plan: Plan, broughtIn: ReadonlySet<string>, selected?: ReadonlySet<string>): void {
+  const events = store.readEvents();
+  for (const step of plan.steps) {
+    if (broughtIn.has(step.id) || (selected && !selected.has(step.id))) continue;
+    writeStepPart(store.dir, store.record.steps[step.id]!, events);
+  }
+}

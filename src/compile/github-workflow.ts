@@ -1,0 +1,197 @@
+import { relative, sep } from 'node:path';
+import { stringify } from 'yaml';
+import { WaveError, type SourceLocation } from '../errors.js';
+import type { Plan } from '../plan/plan-types.js';
+import { slugPipelineName } from '../state/run-id.js';
+import { jobCondition } from './job-condition.js';
+import { jobIdsOf } from './job-ids.js';
+import { jobTimeoutMinutes } from './job-timeout.js';
+
+/** The id of the job that assembles the run record (a step of that name gets another). */
+export const ASSEMBLE_JOB = 'run-record';
+
+/** The prefix of the artifact each step job uploads: its part of the run folder. */
+export const PART_ARTIFACT_PREFIX = 'wave-part-';
+
+/** The artifact the final job uploads: the assembled run folder. */
+export const RUN_ARTIFACT = 'wave-run';
+
+// A secret's name: GitHub refuses others, and names starting with GITHUB_.
+const SECRET_NAME = /^(?!GITHUB_)[A-Za-z_][A-Za-z0-9_]*$/i;
+
+export interface GithubWorkflowOptions {
+  /** The repository's root folder (where the workflow checks the code out); paths in the workflow are relative to it. */
+  repoRoot: string;
+  /** What the run does about a failed step, passed to every `wave` command. */
+  onFailure: 'halt' | 'continue';
+  /** Where `runtime.sandbox.env_passthrough[index]` is written, for errors. */
+  locatePassthrough?: (index: number) => SourceLocation;
+}
+
+type Job = Record<string, unknown>;
+
+/** A GitHub Actions workflow running `plan` with one job per step and a final job that assembles the run record, as YAML text. */
+export function compileGithubWorkflow(plan: Plan, options: GithubWorkflowOptions): string {
+  const workflow = githubWorkflow(plan, options);
+  const source = repoPath(options.repoRoot, plan.pipelineFile);
+  return `# The Wave pipeline ${source} as a GitHub Actions workflow (\`wave compile\`); compile it again after changing the pipeline or manifest.\n${stringify(workflow, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+
+/** The workflow of compileGithubWorkflow as a plain object. */
+export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Record<string, unknown> {
+  const secrets = passthroughSecrets(plan, options);
+  const jobIds = jobIdsOf(
+    plan.steps.map((s) => s.id),
+    [ASSEMBLE_JOB],
+  );
+  const slug = slugPipelineName(plan.pipelineName);
+  const runsDir = `${repoPath(options.repoRoot, plan.runtime.runsRoot)}/\${{ env.WAVE_RUN_ID }}`;
+  const wave = waveArgs(plan, options);
+  const input = { description: 'The input, {{ input }} in templates.', type: 'string', required: false, default: plan.input };
+  const jobs: Record<string, Job> = {};
+  const optional = new Map(plan.steps.map((s) => [s.id, s.optional]));
+  for (const step of plan.steps) {
+    const jobId = jobIds.get(step.id)!;
+    const needs = step.dependencies.map((d) => jobIds.get(d)!);
+    const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
+    const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, optional: optional.get(d)! })));
+    jobs[jobId] = {
+      name: step.id,
+      ...(needs.length && { needs }),
+      ...(condition && { if: condition }),
+      'runs-on': 'ubuntu-latest',
+      'timeout-minutes': jobTimeoutMinutes(step),
+      steps: [
+        ...setupSteps(),
+        ...(ancestors.length ? [downloadParts(ancestors, runsDir)] : []),
+        {
+          name: `Run step ${step.id}`,
+          ...(secrets.length && { env: Object.fromEntries(secrets.map((name) => [name, `\${{ secrets.${name} }}`])) }),
+          run: `npx wave run ${wave} --steps ${step.id} --output text`,
+        },
+        {
+          name: `Upload the part of ${step.id}`,
+          // A failed step's part is what tells the final job it failed.
+          if: 'always()',
+          uses: 'actions/upload-artifact@v4',
+          with: {
+            name: `${PART_ARTIFACT_PREFIX}${jobId}`,
+            path: [`parts/${step.id}.json`, `steps/${step.id}/`, `artifacts/${step.id}/`].map((p) => `${runsDir}/${p}`).join('\n'),
+            // The run folder lives under .wave/, which upload-artifact leaves out by default.
+            'include-hidden-files': true,
+            'if-no-files-found': 'warn',
+          },
+        },
+      ],
+    };
+  }
+  jobs[ASSEMBLE_JOB] = {
+    name: 'run record',
+    needs: [...jobIds.values()],
+    if: 'always()',
+    'runs-on': 'ubuntu-latest',
+    'timeout-minutes': 15,
+    outputs: { 'run-id': '${{ steps.assemble.outputs.run-id }}', status: '${{ steps.assemble.outputs.status }}' },
+    steps: [
+      ...setupSteps(),
+      { name: 'Download every part', uses: 'actions/download-artifact@v4', with: { pattern: `${PART_ARTIFACT_PREFIX}*`, 'merge-multiple': true, path: runsDir } },
+      { name: 'Assemble the run record', id: 'assemble', run: `npx wave assemble ${wave}` },
+      {
+        name: 'Upload the run record',
+        if: 'always()',
+        uses: 'actions/upload-artifact@v4',
+        with: { name: RUN_ARTIFACT, path: runsDir, 'include-hidden-files': true, 'if-no-files-found': 'warn' },
+      },
+    ],
+  };
+  return {
+    name: `wave ${plan.pipelineName}`,
+    on: {
+      workflow_dispatch: { inputs: { input } },
+      workflow_call: {
+        inputs: { input },
+        ...(secrets.length && { secrets: Object.fromEntries(secrets.map((name) => [name, { required: false }])) }),
+        outputs: {
+          'run-id': { description: 'The id of the Wave run.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.run-id }}` },
+          status: { description: 'completed, failed or cancelled.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.status }}` },
+        },
+      },
+    },
+    permissions: { contents: 'read' },
+    // One run of a pipeline per ref at a time; a new one waits instead of cancelling the running one.
+    concurrency: { group: `wave-${slug}-\${{ github.ref }}`, 'cancel-in-progress': false },
+    env: {
+      WAVE_RUN_ID: `${slug}-gh-\${{ github.run_id }}-\${{ github.run_attempt }}`,
+      // Through the environment, never spliced into a script.
+      WAVE_INPUT: '${{ inputs.input }}',
+    },
+    jobs,
+  };
+}
+
+/** Checkout, Node and Wave: `npm ci` installs the Wave (and the agent CLIs) the repository's lockfile pins. */
+function setupSteps(): Job[] {
+  return [{ uses: 'actions/checkout@v4' }, { uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } }, { name: 'Install Wave', run: 'npm ci' }];
+}
+
+/** Brings the parts of the steps before this one into the run folder (a pattern, so an optional step that left none is no error). */
+function downloadParts(jobIds: readonly string[], runsDir: string): Job {
+  const names = jobIds.length === 1 ? jobIds[0]! : `{${jobIds.join(',')}}`;
+  return {
+    name: 'Download the parts of the steps before',
+    uses: 'actions/download-artifact@v4',
+    with: { pattern: `${PART_ARTIFACT_PREFIX}${names}`, 'merge-multiple': true, path: runsDir },
+  };
+}
+
+/** The arguments every job gives `wave run` and `wave assemble`: the pipeline, manifest, run id, input and failure mode. */
+function waveArgs(plan: Plan, options: GithubWorkflowOptions): string {
+  const pipeline = shellWord(repoPath(options.repoRoot, plan.pipelineFile));
+  const manifest = shellWord(repoPath(options.repoRoot, plan.manifestFile));
+  return `${pipeline} -m ${manifest} --run-id "$WAVE_RUN_ID" --input "$WAVE_INPUT" --on-failure ${options.onFailure}`;
+}
+
+/** Every step `id` depends on, directly or not, in plan order. */
+function ancestorJobs(plan: Plan, id: string): string[] {
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const found = new Set<string>();
+  const visit = (stepId: string) => {
+    for (const dep of byId.get(stepId)!.dependencies) {
+      if (!found.has(dep)) {
+        found.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(id);
+  return plan.steps.map((s) => s.id).filter((s) => found.has(s));
+}
+
+/** The manifest's env_passthrough names, each of which becomes a secret of the same name. */
+function passthroughSecrets(plan: Plan, options: GithubWorkflowOptions): string[] {
+  plan.runtime.envPassthrough.forEach((name, index) => {
+    if (!SECRET_NAME.test(name)) {
+      throw new WaveError('wrong_type', `env_passthrough \`${name}\` cannot be a GitHub secret's name`, {
+        location: options.locatePassthrough?.(index) ?? { file: plan.manifestFile },
+        hint: 'GitHub secrets are named with letters, digits and `_`, not starting with a digit or GITHUB_; rename the variable.',
+      });
+    }
+  });
+  return [...plan.runtime.envPassthrough];
+}
+
+/** `path` relative to the repository root, with `/`; a file outside it is refused. */
+function repoPath(repoRoot: string, path: string): string {
+  const rel = relative(repoRoot, path);
+  if (rel.startsWith('..') || rel === '') {
+    throw new WaveError('invalid_argument', `${path} is outside the repository ${repoRoot}`, {
+      hint: 'Compile a pipeline and manifest that live in the repository the workflow checks out.',
+    });
+  }
+  return rel.split(sep).join('/');
+}
+
+/** A path as one shell word: bare when it is plain, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}

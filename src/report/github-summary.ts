@@ -1,0 +1,86 @@
+import type { RunRecord, StepRecord } from '../state/run-record.js';
+import type { TextRedactor } from '../state/redact-values.js';
+import { describeFailure } from './describe.js';
+import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+
+/** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
+export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
+
+export interface GithubSummaryOptions {
+  redactor: TextRedactor;
+  /** The folder shown as where the run is recorded. */
+  runDir: string;
+  maxBytes?: number;
+}
+
+/** The job summary of a run in Markdown: steps table, timeline, contracts, totals, how to resume; redacted and capped. */
+export function formatGithubSummary(record: RunRecord, options: GithubSummaryOptions): string {
+  const steps = Object.values(record.steps);
+  const sections = [`## Wave run \`${record.id}\`: ${record.pipeline} ${record.status}`, stepsTable(steps), timeline(steps), contractsTable(steps), totals(record, options.runDir)];
+  return capBytes(options.redactor.redact(sections.filter(Boolean).join('\n\n') + '\n'), options.maxBytes ?? SUMMARY_MAX_BYTES);
+}
+
+function stepsTable(steps: StepRecord[]): string {
+  const rows = steps.map((s) =>
+    row([
+      `\`${s.id}\``,
+      s.status,
+      s.durationMs === undefined ? '' : formatDuration(s.durationMs),
+      hasTokens(s.tokens) ? formatTokens(s.tokens) : '',
+      s.costUsd === undefined ? '' : formatCost(s.costUsd),
+      s.failure && s.status !== 'completed' ? describeFailure(s.failure) : (s.skipReason ?? ''),
+      String(s.attempts.length),
+    ]),
+  );
+  return ['### Steps', '', row(['Step', 'Status', 'Duration', 'Tokens', 'Cost', 'Failure', 'Attempts']), row(Array<string>(7).fill('---')), ...rows].join('\n');
+}
+
+/** A Mermaid gantt of when each step ran; steps that never started are left out. */
+function timeline(steps: StepRecord[]): string {
+  const ran = steps.filter((s) => s.startedAt && !Number.isNaN(Date.parse(s.startedAt)));
+  if (ran.length === 0) return '';
+  const tasks = ran.map((s, i) => {
+    const start = Date.parse(s.startedAt!);
+    const end = s.finishedAt ? Date.parse(s.finishedAt) : start + (s.durationMs ?? 0);
+    const tag = s.status === 'failed' ? 'crit, ' : s.status === 'completed' ? 'done, ' : 'active, ';
+    // Mermaid reads `:` and `#` as syntax, and a zero-length task is not drawn.
+    return `    ${s.id.replace(/[:#;]/g, '_')} :${tag}s${i}, ${start}, ${Math.max(end, start + 1)}`;
+  });
+  return ['### Timeline', '', '```mermaid', 'gantt', '    dateFormat x', '    axisFormat %M:%S', '    section steps', ...tasks, '```'].join('\n');
+}
+
+function contractsTable(steps: StepRecord[]): string {
+  const rows = steps.flatMap((s) => s.contracts.map((c) => row([`\`${s.id}\``, c.contract, String(c.attempt), c.passed ? 'passed' : 'failed', c.action, c.errors.join('; ')])));
+  if (rows.length === 0) return '';
+  return ['### Contracts', '', row(['Step', 'Contract', 'Attempt', 'Result', 'Action', 'Errors']), row(Array<string>(6).fill('---')), ...rows].join('\n');
+}
+
+function totals(record: RunRecord, runDir: string): string {
+  const lines = [
+    '### Totals',
+    '',
+    `- Duration: ${record.durationMs === undefined ? 'unknown' : formatDuration(record.durationMs)}`,
+    `- Tokens: ${record.tokens.input} input, ${record.tokens.output} output, ${record.tokens.cacheRead} cache read, ${record.tokens.cacheWrite} cache write`,
+    `- Cost: ${record.costUsd === undefined ? 'not priced' : formatCost(record.costUsd)}`,
+    `- Run id: \`${record.id}\`, recorded in \`${runDir}\``,
+  ];
+  if (record.status === 'failed' || record.status === 'cancelled') lines.push(`- Resume with: \`wave resume ${record.id}\``);
+  return lines.join('\n');
+}
+
+/** A Markdown table row; pipes and newlines inside a cell would break the table. */
+function row(cells: string[]): string {
+  return `| ${cells.map((c) => c.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')).join(' | ')} |`;
+}
+
+/** The text cut at a line end to fit maxBytes, with a note saying so (and a code block left open closed). */
+function capBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const note = '\n_The summary was cut here: it passed GitHub’s 1 MiB limit. The run folder holds the whole record._\n';
+  const budget = maxBytes - Buffer.byteLength(note) - 8;
+  let cut = Buffer.from(text).subarray(0, Math.max(0, budget)).toString('utf8');
+  // A partly decoded last character and the partial last line go.
+  cut = cut.slice(0, Math.max(0, cut.lastIndexOf('\n')));
+  const openFence = (cut.match(/^```/gm)?.length ?? 0) % 2 === 1;
+  return `${cut}${openFence ? '\n```' : ''}\n${note}`;
+}

@@ -1,0 +1,27 @@
+import { NoOperationTraceWriter, convertWorkflowTemplate, parseWorkflow } from '@actions/workflow-parser';
+import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
+import { loadManifest, loadPipeline } from '../../src/config/load.js';
+import { buildPlan } from '../../src/plan/plan.js';
+import type { Plan } from '../../src/plan/plan-types.js';
+
+/** The plan of a pipeline file under a manifest, with the pipeline's default input. */
+export async function planOf(manifestFile: string, pipelineFile: string): Promise<Plan> {
+  const manifest = await loadManifest(manifestFile);
+  const pipeline = await loadPipeline(pipelineFile, manifest);
+  return buildPlan(manifest, pipeline, { input: pipeline.value.input?.default ?? '' });
+}
+
+/** A compiled workflow as GitHub's own parser reads it: its errors, and each job's needs and `if:`. */
+export async function parsedByGithub(yamlText: string) {
+  const parsed = parseWorkflow({ name: '.github/workflows/wave.yml', content: yamlText }, new NoOperationTraceWriter());
+  const parseErrors = parsed.context.errors.getErrors().map((e) => e.message);
+  const template = parsed.value ? await convertWorkflowTemplate(parsed.context, parsed.value) : undefined;
+  const errors = [...parseErrors, ...(template?.errors ?? []).map((e) => e.Message)];
+  const jobs = new Map((template?.jobs ?? []).map((job) => [job.id.value, { needs: (job.needs ?? []).map((n) => n.value), if: job.if.expression }]));
+  return { errors, jobs };
+}
+
+/** Compiles a plan whose repository is `repoRoot`. */
+export function compile(plan: Plan, repoRoot: string, onFailure: 'halt' | 'continue' = 'halt'): string {
+  return compileGithubWorkflow(plan, { repoRoot, onFailure });
+}

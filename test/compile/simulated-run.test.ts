@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../src/state/run-record.js';
+import { runWave } from '../support/cli.js';
+import { makeProject } from '../support/project.js';
+import { compile, planOf } from './compiled.js';
+import { simulateWorkflow } from './simulate.js';
+
+// Artifacts from a file and from stdout, an injected artifact, a dependency's output, an optional step that fails.
+const DIAMOND = `kind: WavePipeline
+metadata: { name: diamond }
+input: { default: hello }
+steps:
+  - id: make
+    exec: { type: command, source: "printf '%s world' {{ input }} > greeting.txt; echo made" }
+    output_artifacts: [{ name: greeting, path: greeting.txt }]
+  - id: count-words
+    dependencies: [make]
+    memory: { inject_artifacts: [{ step: make, artifact: greeting, as: g.txt }] }
+    exec: { type: command, source: "wc -w < {{ artifacts.g.txt }} | tr -d ' '" }
+    output_artifacts: [{ name: words, source: stdout }]
+  - id: flaky.check
+    dependencies: [make]
+    optional: true
+    exec: { type: command, source: "exit 3" }
+  - id: report
+    dependencies: [count-words, flaky.check]
+    exec: { type: command, source: "printf '{\\"words\\": %s}' {{ steps.count-words.output }} > report.json" }
+    output_artifacts: [{ name: report, path: report.json, type: json }]
+`;
+
+// A required failure under continue: its dependent is skipped, the independent step still runs.
+const BROKEN = `kind: WavePipeline
+metadata: { name: broken }
+steps:
+  - id: base
+    exec: { type: command, source: "echo base" }
+  - id: fails
+    dependencies: [base]
+    exec: { type: command, source: "echo no >&2; exit 1" }
+  - id: after
+    dependencies: [fails]
+    exec: { type: command, source: "echo never" }
+  - id: aside
+    dependencies: [base]
+    exec: { type: command, source: "echo aside" }
+    output_artifacts: [{ name: out, source: stdout }]
+`;
+
+/** What must agree between a run of the workflow and `wave run`: statuses, artifacts byte for byte, totals. */
+function comparable(record: RunRecord, runDir: string) {
+  return {
+    status: record.status,
+    tokens: record.tokens,
+    costUsd: record.costUsd,
+    steps: Object.fromEntries(
+      Object.values(record.steps).map((s) => [
+        s.id,
+        {
+          status: s.status,
+          optional: s.optional,
+          skipReason: s.skipReason,
+          failure: s.failure?.class,
+          tokens: s.tokens,
+          artifacts: s.artifacts.map((a) => ({ name: a.name, path: a.path, bytes: a.bytes, content: readFileSync(join(runDir, a.path)).toString('base64') })),
+        },
+      ]),
+    ),
+  };
+}
+
+describe.each([
+  ['diamond', DIAMOND, 'halt', 0],
+  ['broken', BROKEN, 'continue', 1],
+] as const)('the compiled workflow of %s, its jobs run one by one', (name, text, onFailure, exitCode) => {
+  let project: string;
+  beforeAll(() => {
+    project = makeProject({ [`pipelines/${name}.yaml`]: text });
+  });
+
+  it('assembles the run record `wave run` records', { timeout: 120_000 }, async () => {
+    const plan = await planOf(join(project, 'wave.yaml'), join(project, `pipelines/${name}.yaml`));
+    const sim = await simulateWorkflow(compile(plan, project, onFailure), project, plan.input);
+    const finalDir = join(sim.folders.get('run-record')!, '.wave/runs', sim.runId);
+    const assembled = JSON.parse(readFileSync(join(finalDir, 'run.json'), 'utf8')) as RunRecord;
+
+    const local = makeProject({ [`pipelines/${name}.yaml`]: text });
+    const ran = await runWave(['run', `pipelines/${name}.yaml`, '--on-failure', onFailure, '--output', 'quiet'], { cwd: local });
+    expect(ran.code).toBe(exitCode);
+    const [runId] = readdirSync(join(local, '.wave/runs'));
+    const localDir = join(local, '.wave/runs', runId!);
+    const reference = JSON.parse(readFileSync(join(localDir, 'run.json'), 'utf8')) as RunRecord;
+
+    expect(comparable(assembled, finalDir)).toEqual(comparable(reference, localDir));
+    expect(sim.outputs.get('run-record')).toBe(`run-id=${sim.runId}\nstatus=${reference.status}\n`);
+    expect(sim.results.get('run-record')).toBe(exitCode === 0 ? 'success' : 'failure');
+  });
+});
