@@ -30,13 +30,14 @@ export function agentPackageSpecs(agents: readonly string[], packageRoot = PACKA
   });
 }
 
-/** Installs the agent CLIs globally with npm, in a log group. */
-export async function installAgents(agents: readonly string[]): Promise<void> {
+/** Installs the agent CLIs globally with npm, in a log group; `signal` stops npm (the caller then reports the cancel). */
+export async function installAgents(agents: readonly string[], signal?: AbortSignal): Promise<void> {
   if (agents.length === 0) return;
   const specs = agentPackageSpecs(agents);
   await core.group(`Installing ${specs.join(', ')}`, async () => {
-    const result = await execa('npm', ['install', '--global', '--no-fund', '--no-audit', ...specs], { reject: false, all: true });
+    const result = await execa('npm', ['install', '--global', '--no-fund', '--no-audit', ...specs], { reject: false, all: true, cancelSignal: signal });
     core.info(String(result.all ?? ''));
+    if (result.isCanceled) return;
     if (result.exitCode !== 0) {
       throw new WaveError('spawn_failed', `npm could not install ${specs.join(', ')} (exit ${result.exitCode})`, {
         hint: 'Check the npm output above; the runner needs access to the npm registry.',

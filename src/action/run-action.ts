@@ -8,6 +8,7 @@ import { refuseDisabledPipeline } from '../config/disabled-pipeline.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 import { runSecretValues } from '../executor/run-secrets.js';
 import { describeCause } from '../io-error.js';
+import { topologicalLayers } from '../core/dag.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { printAnnotations } from '../report/github-annotations.js';
@@ -21,23 +22,35 @@ import { readActionInputs, type ActionInputs } from './inputs.js';
 import { installAgents } from './install-agents.js';
 import { maskSecrets } from './mask.js';
 import { conclusionOf, setRunOutputs, type Conclusion } from './outputs.js';
+import { catchStopSignals, type StopWatch } from './stop.js';
 
 /** The GitHub Action: runs a pipeline through the same session as `wave run`, reporting to the job; never throws. */
-export async function runAction(): Promise<void> {
+export async function runAction(stop: StopWatch = catchStopSignals()): Promise<void> {
   let conclusion: Conclusion = 'failure';
   let failOnError = true;
   try {
     const inputs = readActionInputs();
     failOnError = inputs.failOnError;
-    conclusion = await runPipeline(inputs);
+    conclusion = await runPipeline(inputs, stop);
   } catch (error) {
-    reportError(error);
+    if (error instanceof CancelledBeforeRun) {
+      conclusion = 'cancelled';
+      core.warning(error.message, { title: 'Wave: cancelled' });
+    } else reportError(error);
   }
   core.setOutput('conclusion', conclusion);
   if (conclusion !== 'success' && failOnError) core.setFailed(`Wave: the run ${conclusion === 'cancelled' ? 'was cancelled' : 'failed'}.`);
+  stop.release();
 }
 
-async function runPipeline(inputs: ActionInputs): Promise<Conclusion> {
+/** A stop signal that came before the run existed: nothing to record, nothing ran. */
+class CancelledBeforeRun extends Error {}
+
+async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Conclusion> {
+  const stopIfAsked = (phase: string) => {
+    if (stop.stoppedBy) throw new CancelledBeforeRun(`${stop.stoppedBy} arrived while ${phase}, before the run started: no step ran.`);
+  };
+  stopIfAsked('starting');
   // Annotations link a file only by its path from the repository root.
   const repositoryRoot = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const cwd = resolve(repositoryRoot, inputs.workingDirectory ?? '.');
@@ -48,26 +61,37 @@ async function runPipeline(inputs: ActionInputs): Promise<Conclusion> {
   const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: inputs.timeoutMinutes });
   // Before anything is printed: the runner hides these from the log from now on.
   maskSecrets(runSecretValues(plan, process.env));
-  await installAgents(inputs.installAgents);
+  stopIfAsked('loading the pipeline');
+  await installAgents(inputs.installAgents, stop.signal);
+  stopIfAsked('installing the agent CLIs');
   const selected = selection(
     plan.steps.map((s) => s.id),
     inputs.steps,
     inputs.exclude,
   );
   const sandbox = await readySandbox(plan);
+  stopIfAsked('checking the sandbox');
   const redactor = runRedactor(plan);
   const options = { steps: inputs.steps, exclude: inputs.exclude, onFailure: inputs.onFailure, timeoutMinutes: inputs.timeoutMinutes, keepWorkspaces: false };
   const store = RunStore.create(plan.runtime.runsRoot, newRunRecord(newRunId(plan.pipelineName), plan, options), redactor);
   const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
   try {
-    const sink = createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot) });
-    await driveRun(plan, store, { output: 'quiet', onFailure: inputs.onFailure, selected, keepWorkspaces: false, redactor, sandbox, sinks: [sink] });
+    const sink = createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot), live: oneStepAtATime(plan, selected) });
+    // A signal during the lock's wait came after the run was recorded: the run starts stopped and is recorded cancelled.
+    const stoppedBy = stop.stoppedBy;
+    await driveRun(plan, store, { output: 'quiet', onFailure: inputs.onFailure, selected, keepWorkspaces: false, redactor, sandbox, sinks: [sink], stoppedBy });
   } finally {
     lock.release();
   }
   setRunOutputs(store.record, store.dir);
   await core.summary.addRaw(formatGithubSummary(store.record, { redactor, runDir: store.dir })).write();
   return conclusionOf(store.record);
+}
+
+/** Whether no two steps can run at once (max_concurrency 1, or the selected steps form a chain), so a step's log group can stream live. */
+function oneStepAtATime(plan: Plan, selected?: ReadonlySet<string>): boolean {
+  if (plan.runtime.maxConcurrency === 1) return true;
+  return topologicalLayers(plan.steps.filter((step) => !selected || selected.has(step.id))).every((layer) => layer.length <= 1);
 }
 
 function stepLocations(plan: Plan, repositoryRoot: string): Map<string, SourceLocation> {

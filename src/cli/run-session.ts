@@ -33,6 +33,8 @@ export interface SessionOptions {
   sandbox?: ReadySandbox;
   /** More subscribers beside the output mode's sink (the GitHub Action's); they get the same redacted events. */
   sinks?: RunSink[];
+  /** A stop signal that came before the session listened (the GitHub Action catches them from its start): the run stops at once. */
+  stoppedBy?: StopSignal;
 }
 
 /** The redactor of a run: every value it takes from the environment (run-secrets.ts), their URL-encoded forms, and common token shapes. */
@@ -57,6 +59,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
     controller.abort({ class: 'aborted', message: STOP_REASONS[signal] });
   };
   for (const signal of STOP_SIGNALS) process.on(signal, interrupt);
+  if (options.stoppedBy) interrupt(options.stoppedBy);
   let status: RunStatus;
   try {
     const context: RunContext = {

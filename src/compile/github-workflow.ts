@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { stringify } from 'yaml';
+import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../errors.js';
 import type { Plan } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
@@ -49,12 +50,12 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
   const wave = waveArgs(plan, options);
   const input = { description: 'The input, {{ input }} in templates.', type: 'string', required: false, default: plan.input };
   const jobs: Record<string, Job> = {};
-  const optional = new Map(plan.steps.map((s) => [s.id, s.optional]));
+  const mayFail = new Map(plan.steps.map((s) => [s.id, s.optional || s.contracts.some((c) => contractPolicy(c) === 'continue')]));
   for (const step of plan.steps) {
     const jobId = jobIds.get(step.id)!;
     const needs = step.dependencies.map((d) => jobIds.get(d)!);
     const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
-    const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, optional: optional.get(d)! })));
+    const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, mayFail: mayFail.get(d)! })));
     jobs[jobId] = {
       name: step.id,
       ...(needs.length && { needs }),
@@ -80,6 +81,8 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
             // The run folder lives under .wave/, which upload-artifact leaves out by default.
             'include-hidden-files': true,
             'if-no-files-found': 'warn',
+            // Re-running failed jobs uploads again under a name the first attempt already used.
+            overwrite: true,
           },
         },
       ],
@@ -100,7 +103,7 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
         name: 'Upload the run record',
         if: 'always()',
         uses: 'actions/upload-artifact@v4',
-        with: { name: RUN_ARTIFACT, path: runsDir, 'include-hidden-files': true, 'if-no-files-found': 'warn' },
+        with: { name: RUN_ARTIFACT, path: runsDir, 'include-hidden-files': true, 'if-no-files-found': 'warn', overwrite: true },
       },
     ],
   };

@@ -10,10 +10,14 @@ export const DEFAULT_CONTRACT_RETRIES = 2;
  */
 export function contractAction(contract: PlannedContract, passed: boolean, retriesUsed: number): ContractAction {
   if (passed) return 'pass';
-  // Wave's `must_pass: false` is a contract that only warns unless on_failure says otherwise.
-  const policy = contract.on_failure ?? (contract.must_pass === false ? 'warn' : 'fail');
+  const policy = contractPolicy(contract);
   if (policy === 'retry') return retriesUsed < (contract.max_retries ?? DEFAULT_CONTRACT_RETRIES) ? 'retry' : 'fail';
   return policy;
+}
+
+/** The contract's on_failure as it applies: Wave's `must_pass: false` is a contract that only warns unless on_failure says otherwise. */
+export function contractPolicy(contract: Pick<PlannedContract, 'on_failure' | 'must_pass'>): NonNullable<PlannedContract['on_failure']> {
+  return contract.on_failure ?? (contract.must_pass === false ? 'warn' : 'fail');
 }
 
 /** True when the action ends the checking of this attempt's contracts. */

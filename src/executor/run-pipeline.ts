@@ -6,6 +6,7 @@ import { addTokens, NO_TOKENS } from '../core/tokens.js';
 import type { RunStatus } from '../events.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { isFileSystemError } from '../io-error.js';
+import { letsDependentsRun } from '../state/step-gate.js';
 import { emit, type RunContext } from './context.js';
 import { runStep } from './step-runner.js';
 
@@ -43,13 +44,10 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   // Nothing can run once the run folder cannot be written (resume on a full disk, say).
   if (store.fault) throw store.fault;
   const stopWatchingStore = store.onFault(failRun);
-  /** Failed steps whose contract said `continue`: the run fails, but their dependents still run. */
-  const continued = new Set<string>();
 
   const gateOf = (id: string): Gate => {
     const s = store.record.steps[id]!;
-    if (s.status === 'completed') return 'satisfied';
-    if (s.status === 'failed' && (s.optional || continued.has(id))) return 'satisfied';
+    if (letsDependentsRun(s)) return 'satisfied';
     // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
     if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
     if (options.selected && !options.selected.has(id)) return 'satisfied';
@@ -89,7 +87,6 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
       return;
     }
     if (outcome.status === 'completed' || outcome.dependentsRun) outputs.set(step.id, outcome.output ?? '');
-    if (outcome.dependentsRun) continued.add(step.id);
     if (outcome.status === 'failed' && !step.optional) {
       failed = true;
       // A contract's `continue`, or the step's `retry.on_failure: continue`: the run fails, but goes on.
@@ -158,12 +155,12 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
 }
 
-/** The outputs of steps completed earlier (a resumed run), read back from the run folder. */
+/** The outputs of steps recorded earlier (a resumed run, parts of other jobs) whose dependents may run, read back from the run folder. */
 function loadCompletedOutputs(context: RunContext): Map<string, string> {
   const outputs = new Map<string, string>();
   for (const [id, step] of Object.entries(context.store.record.steps)) {
     const file = join(context.store.dir, 'steps', id, 'output.txt');
-    if (step.status === 'completed' && existsSync(file)) outputs.set(id, readFileSync(file, 'utf8'));
+    if (letsDependentsRun(step) && existsSync(file)) outputs.set(id, readFileSync(file, 'utf8'));
   }
   return outputs;
 }

@@ -83,7 +83,11 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
       return finish(context, step, started, attempt, undefined, output);
     }
     // The contract's own `continue` decides here, not the step's retry.on_failure.
-    if (verdict?.outcome === 'continue') return { ...finish(context, step, started, attempt, failure, output, 'fail'), dependentsRun: true };
+    if (verdict?.outcome === 'continue') {
+      // Its dependents read the output, here or in another job (a compiled workflow) or a resumed run.
+      await writeOutput(context, step.id, output);
+      return { ...finish(context, step, started, attempt, failure, output, 'fail'), dependentsRun: true };
+    }
     if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
     if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
     if (isRetried(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {

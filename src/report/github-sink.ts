@@ -17,22 +17,31 @@ export interface GithubSinkOptions {
   runDir: string;
   /** Each step's entry in the pipeline file, relative to the repository root. */
   stepLocations: ReadonlyMap<string, SourceLocation>;
+  /** No two steps run at once: a step's group opens at its first event and its lines are printed as they come. */
+  live?: boolean;
 }
 
 /**
  * The GitHub Actions sink: one log group per step (its events, then its output), printed when the step ends so
- * parallel steps never interleave; an error annotation per failed step at its line, warnings for contract warnings
- * and egress denials, printed capped when the run ends.
+ * parallel steps never interleave, or streamed as the step runs when steps run one at a time; an error annotation per
+ * failed step at its line, warnings for contract warnings and egress denials, printed capped when the run ends.
  */
 export function createGithubSink(options: GithubSinkOptions): RunSink {
   const lines = new Map<string, string[]>();
+  // The step whose group is open and streaming; any other step's lines wait in `lines`, and its finished group in `waiting`.
+  let liveStep: string | undefined;
+  const waiting: Array<() => void> = [];
   const annotations: Annotation[] = [];
   const at = (stepId: string) => {
     const location = options.stepLocations.get(stepId);
     return location ? { file: location.file, line: location.line, column: location.column } : {};
   };
   const flush = (stepId: string, heading: string, attempt?: number) => {
-    core.startGroup(`${stepId}: ${heading}`);
+    if (liveStep !== undefined && liveStep !== stepId) {
+      waiting.push(() => flush(stepId, heading, attempt));
+      return;
+    }
+    if (liveStep === undefined) core.startGroup(`${stepId}: ${heading}`);
     for (const line of lines.get(stepId) ?? []) core.info(line);
     if (attempt !== undefined) {
       for (const stream of ['stdout', 'stderr'] as const) {
@@ -42,6 +51,9 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
     }
     core.endGroup();
     lines.delete(stepId);
+    if (liveStep !== stepId) return;
+    liveStep = undefined;
+    for (const next of waiting.splice(0)) next();
   };
 
   return {
@@ -51,7 +63,15 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
         if (text !== undefined) core.info(`${formatClock(event.ts)} ${text}`);
         return;
       }
-      if (text !== undefined) lines.set(event.stepId, [...(lines.get(event.stepId) ?? []), `${formatClock(event.ts)} ${text}`]);
+      if (options.live && liveStep === undefined && !lines.has(event.stepId)) {
+        liveStep = event.stepId;
+        core.startGroup(event.stepId);
+      }
+      if (text !== undefined) {
+        const line = `${formatClock(event.ts)} ${text}`;
+        if (liveStep === event.stepId) core.info(line);
+        else lines.set(event.stepId, [...(lines.get(event.stepId) ?? []), line]);
+      }
       switch (event.type) {
         case 'step_failed': {
           const failure = [describeFailure(event.failure), event.failure.message.trim(), event.failure.hint ? `Hint: ${event.failure.hint}` : ''];
@@ -90,6 +110,7 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
       }
     },
     summarize() {
+      if (liveStep !== undefined) flush(liveStep, 'unfinished');
       for (const stepId of [...lines.keys()]) flush(stepId, 'unfinished');
       printAnnotations(annotations);
       annotations.length = 0;

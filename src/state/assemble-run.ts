@@ -4,6 +4,7 @@ import type { Plan } from '../plan/plan-types.js';
 import { newRunRecord } from './new-run-record.js';
 import type { RunRecord, StepRecord } from './run-record.js';
 import type { StepPart } from './run-parts.js';
+import { letsDependentsRun } from './step-gate.js';
 
 /** Puts the parts of steps run elsewhere into a record (the dependencies of a step about to run here). */
 export function mergeStepParts(record: RunRecord, parts: ReadonlyMap<string, StepPart>): void {
@@ -44,7 +45,7 @@ export function assembleRunRecord(plan: Plan, id: string, parts: ReadonlyMap<str
 
 /** Whether a dependency in this state keeps its dependents from running (the executor's gate). */
 function blocks(step: StepRecord): boolean {
-  return step.status === 'skipped' || (step.status === 'failed' && !step.optional);
+  return step.status === 'skipped' || (step.status === 'failed' && !letsDependentsRun(step));
 }
 
 /** A required step failed: failed; a step never finished: cancelled; else completed. */

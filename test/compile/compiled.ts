@@ -1,4 +1,4 @@
-import { NoOperationTraceWriter, convertWorkflowTemplate, parseWorkflow } from '@actions/workflow-parser';
+import { NoOperationTraceWriter, convertWorkflowTemplate, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
 import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
 import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
@@ -19,6 +19,27 @@ export async function parsedByGithub(yamlText: string) {
   const errors = [...parseErrors, ...(template?.errors ?? []).map((e) => e.Message)];
   const jobs = new Map((template?.jobs ?? []).map((job) => [job.id.value, { needs: (job.needs ?? []).map((n) => n.value), if: job.if.expression }]));
   return { errors, jobs };
+}
+
+/** The `with:` of every step of every job that uses `action` (owner/name, any version), as GitHub's parser reads the workflow (inputs are strings). */
+export function actionInputsByGithub(yamlText: string, action: string): Map<string, Record<string, string>[]> {
+  const parsed = parseWorkflow({ name: '.github/workflows/wave.yml', content: yamlText }, new NoOperationTraceWriter());
+  const found = new Map<string, Record<string, string>[]>();
+  const jobs = parsed.value && isMapping(parsed.value) ? parsed.value.find('jobs') : undefined;
+  if (!jobs || !isMapping(jobs)) return found;
+  for (const { key, value: job } of jobs) {
+    const steps = isMapping(job) ? job.find('steps') : undefined;
+    if (!steps || !isSequence(steps)) continue;
+    for (const step of steps) {
+      const uses = isMapping(step) ? step.find('uses') : undefined;
+      if (!isMapping(step) || !uses || !isScalar(uses) || uses.toString().split('@')[0] !== action) continue;
+      const inputs = step.find('with');
+      const values: Record<string, string> = {};
+      if (inputs && isMapping(inputs)) for (const pair of inputs) values[pair.key.toString()] = isScalar(pair.value) ? pair.value.toString() : '';
+      found.set(key.toString(), [...(found.get(key.toString()) ?? []), values]);
+    }
+  }
+  return found;
 }
 
 /** Compiles a plan whose repository is `repoRoot`. */

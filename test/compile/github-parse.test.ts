@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { jobIdsOf } from '../../src/compile/job-ids.js';
 import { ROOT } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
-import { compile, parsedByGithub, planOf } from './compiled.js';
+import { ASSEMBLE_JOB, PART_ARTIFACT_PREFIX, RUN_ARTIFACT } from '../../src/compile/github-workflow.js';
+import { actionInputsByGithub, compile, parsedByGithub, planOf } from './compiled.js';
 
 /** A 20-step DAG: each step depends on up to three earlier ones; every fourth step is optional; some ids need renaming. */
 function bigPipeline(): { text: string; deps: Map<string, string[]>; optional: Set<string> } {
@@ -50,6 +51,19 @@ describe('compiled workflows read by GitHub', () => {
     }
     const final = [...jobs.entries()].find(([, j]) => j.needs.length === 20);
     expect(final?.[1].if).toBe('always()');
+  });
+});
+
+describe('artifacts of a compiled workflow', () => {
+  it('every upload overwrites an artifact of the same name: re-running failed jobs uploads again under the names of the first attempt', async () => {
+    const plan = await planOf(join(ROOT, 'wave.yaml'), join(ROOT, 'pipelines', 'hello.yaml'));
+    const uploads = actionInputsByGithub(compile(plan, ROOT), 'actions/upload-artifact');
+    const ids = jobIdsOf(plan.steps.map((s) => s.id));
+    expect([...uploads.keys()].sort()).toEqual([...ids.values(), ASSEMBLE_JOB].sort());
+    for (const [jobId, inputs] of uploads) {
+      const name = jobId === ASSEMBLE_JOB ? RUN_ARTIFACT : `${PART_ARTIFACT_PREFIX}${jobId}`;
+      expect(inputs).toEqual([expect.objectContaining({ name, overwrite: 'true' })]);
+    }
   });
 });
 

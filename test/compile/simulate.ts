@@ -69,7 +69,7 @@ function filesUnder(path: string): string[] {
 
 /**
  * Runs a compiled workflow's jobs in the order of their needs, each in a fresh copy of `project` holding only
- * what it downloads; `wave` is the built CLI. Returns the final job's folder, each job's result and its outputs.
+ * what it downloads; `wave` is the built CLI. Returns each job's folder, result, outputs and job summary.
  */
 export async function simulateWorkflow(workflowText: string, project: string, input: string) {
   const workflow = parse(workflowText) as { jobs: Record<string, WorkflowJob> };
@@ -77,6 +77,7 @@ export async function simulateWorkflow(workflowText: string, project: string, in
   const results = new Map<string, Result>();
   const folders = new Map<string, string>();
   const outputs = new Map<string, string>();
+  const summaries = new Map<string, string>();
   const pending = Object.keys(workflow.jobs);
   while (pending.length) {
     const index = pending.findIndex((id) => (workflow.jobs[id]!.needs ?? []).every((n) => results.has(n)));
@@ -90,6 +91,7 @@ export async function simulateWorkflow(workflowText: string, project: string, in
     cpSync(project, dir, { recursive: true, filter: (src) => !relative(project, src).startsWith('.wave') });
     folders.set(id, dir);
     const outputFile = join(dir, '.github-output');
+    const summaryFile = join(dir, '.github-step-summary');
     let failed = false;
     for (const step of job.steps) {
       if (failed && step.if !== 'always()') continue;
@@ -112,13 +114,14 @@ export async function simulateWorkflow(workflowText: string, project: string, in
         const done = await execa('sh', ['-c', script], {
           cwd: dir,
           reject: false,
-          env: { NO_COLOR: '1', WAVE_RUN_ID: RUN_ID, WAVE_INPUT: input, GITHUB_OUTPUT: outputFile, ...env },
+          env: { NO_COLOR: '1', WAVE_RUN_ID: RUN_ID, WAVE_INPUT: input, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...env },
         });
         if (done.exitCode !== 0) failed = true;
       }
     }
     results.set(id, failed ? 'failure' : 'success');
     if (existsSync(outputFile)) outputs.set(id, readFileSync(outputFile, 'utf8'));
+    if (existsSync(summaryFile)) summaries.set(id, readFileSync(summaryFile, 'utf8'));
   }
-  return { results, folders, outputs, runId: RUN_ID };
+  return { results, folders, outputs, summaries, runId: RUN_ID };
 }

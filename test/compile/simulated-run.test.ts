@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jobIdsOf } from '../../src/compile/job-ids.js';
+import { Redactor } from '../../src/redact.js';
+import { formatGithubSummary } from '../../src/report/github-summary.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
@@ -48,6 +51,35 @@ steps:
     output_artifacts: [{ name: out, source: stdout }]
 `;
 
+// Contracts that fail without stopping the run: \`continue\` fails the step but its dependent runs (with its output),
+// \`warn\` passes it; a step whose contract could continue but whose command fails blocks its dependent.
+const CONTRACTS = `kind: WavePipeline
+metadata: { name: contracts }
+steps:
+  - id: draft
+    exec: { type: command, source: "echo drafted" }
+    handover:
+      contract: { type: non_empty_file, source: missing.md, on_failure: continue }
+  - id: revise
+    dependencies: [draft]
+    exec: { type: command, source: "echo revised {{ steps.draft.output }}" }
+    output_artifacts: [{ name: revised, source: stdout }]
+  - id: lint
+    exec: { type: command, source: "echo linted" }
+    handover:
+      contract: { type: test_suite, command: "exit 1", on_failure: warn }
+  - id: ship
+    dependencies: [revise, lint]
+    exec: { type: command, source: "echo shipped" }
+  - id: gate
+    exec: { type: command, source: "exit 2" }
+    handover:
+      contract: { type: non_empty_file, source: missing.md, on_failure: continue }
+  - id: gated
+    dependencies: [gate]
+    exec: { type: command, source: "echo never" }
+`;
+
 /** What must agree between a run of the workflow and `wave run`: statuses, artifacts byte for byte, totals. */
 function comparable(record: RunRecord, runDir: string) {
   return {
@@ -73,6 +105,7 @@ function comparable(record: RunRecord, runDir: string) {
 describe.each([
   ['diamond', DIAMOND, 'halt', 0],
   ['broken', BROKEN, 'continue', 1],
+  ['contracts', CONTRACTS, 'continue', 1],
 ] as const)('the compiled workflow of %s, its jobs run one by one', (name, text, onFailure, exitCode) => {
   let project: string;
   beforeAll(() => {
@@ -93,7 +126,21 @@ describe.each([
     const reference = JSON.parse(readFileSync(join(localDir, 'run.json'), 'utf8')) as RunRecord;
 
     expect(comparable(assembled, finalDir)).toEqual(comparable(reference, localDir));
+    // A job fails exactly when its step failed the run (a `continue` contract's failure included).
+    const jobIds = jobIdsOf(plan.steps.map((s) => s.id));
+    for (const step of Object.values(reference.steps))
+      expect([step.id, sim.results.get(jobIds.get(step.id)!) === 'failure']).toEqual([step.id, step.status === 'failed' && !step.optional]);
     expect(sim.outputs.get('run-record')).toBe(`run-id=${sim.runId}\nstatus=${reference.status}\n`);
     expect(sim.results.get('run-record')).toBe(exitCode === 0 ? 'success' : 'failure');
+
+    // The final job's summary is the action's: the steps table, the timeline, the totals of the assembled run.
+    const summary = sim.summaries.get('run-record')!;
+    expect(summary).toBe(formatGithubSummary(assembled, { redactor: new Redactor([]), runDir: finalDir }));
+    expect(summary).toContain(`## Wave run \`${sim.runId}\`: ${name} ${reference.status}`);
+    for (const step of Object.values(reference.steps)) expect(summary).toContain(`| \`${step.id}\` | ${step.status} |`);
+    expect(summary).toContain('```mermaid\ngantt');
+    expect(summary).toContain(`- Run id: \`${sim.runId}\``);
+    expect(summary.includes(`Resume with: \`wave resume ${sim.runId}\``)).toBe(reference.status === 'failed');
+    expect([...sim.summaries.keys()]).toEqual(['run-record']);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
 import { commandPipeline, makeProject, SHELL_MANIFEST } from '../support/project.js';
-import { lineOf, runAction, startAction } from './run-action.js';
+import { lineOf, runAction, startAction, waitFor } from './run-action.js';
 
 const SECRET = 'wave-planted-secret-7f3a9c';
 const PASSTHROUGH_MANIFEST = `${SHELL_MANIFEST}  sandbox: { backend: none, env_passthrough: [WAVE_TEST_TOKEN] }\n`;
@@ -119,9 +119,8 @@ describe('the GitHub Action entry', () => {
 
   it('sets conclusion=cancelled when the runner interrupts it (SIGINT)', async () => {
     const project = makeProject({ 'pipelines/slow.yaml': commandPipeline('slow', [['waits', [], 'sleep 30']]) });
-    const { child, finished } = startAction(project, { pipeline: 'slow' });
-    // SIGINT before the run starts would stop Node itself, not the run.
-    await waitFor(() => /run slow-\S+ started/.test(readStdoutSoFar(child)));
+    const { child, stdoutSoFar, finished } = startAction(project, { pipeline: 'slow' });
+    await waitFor(() => /run slow-\S+ started/.test(stdoutSoFar()));
     child.kill('SIGINT');
     const run = await finished;
     expect(run.outputs.conclusion).toBe('cancelled');
@@ -131,22 +130,3 @@ describe('the GitHub Action entry', () => {
     expect(readFileSync(join(run.outputs['run-dir']!, 'run.json'), 'utf8')).toContain('"status": "cancelled"');
   });
 });
-
-const seen = new WeakMap<object, string>();
-
-/** What the child printed so far (collected from its stdout stream). */
-function readStdoutSoFar(child: ReturnType<typeof startAction>['child']): string {
-  if (!seen.has(child)) {
-    seen.set(child, '');
-    child.stdout?.on('data', (chunk: Buffer) => seen.set(child, seen.get(child)! + chunk.toString()));
-  }
-  return seen.get(child)!;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ACTION_INPUTS } from '../../src/action/inputs.js';
@@ -14,7 +15,18 @@ interface ActionMetadata {
 }
 
 describe('action.yml', () => {
-  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionMetadata;
+  const content = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+  const action = parse(content) as ActionMetadata;
+
+  it('passes GitHub’s action schema, with a description for every input and output', () => {
+    const parsed = parseAction({ name: 'action.yml', content }, new NoOperationTraceWriter());
+    expect(parsed.context.errors.getErrors()).toEqual([]);
+    const template = convertActionTemplate(parsed.context, parsed.value!);
+    expect(template.description).not.toBe('');
+    for (const entry of [...(template.inputs ?? []), ...(template.outputs ?? [])]) expect(entry.description?.trim(), entry.id).toBeTruthy();
+    // GitHub never uses the default of a required input: one that has a default is optional.
+    for (const input of template.inputs ?? []) expect(input.required === true && input.default !== undefined, input.id).toBe(false);
+  });
 
   it('declares exactly the inputs the entry reads, pipeline required and fail-on-error on by default', () => {
     expect(Object.keys(action.inputs).sort()).toEqual([...ACTION_INPUTS].sort());

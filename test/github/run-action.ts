@@ -28,7 +28,20 @@ export function startAction(project: string, inputs: Record<string, string>, env
     stdin: 'ignore',
     env: { NO_COLOR: '1', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: project, ...paths, ...inputEnv, ...env },
   });
-  return { child, finished: finish(child, paths) };
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  /** What the action printed so far. */
+  const stdoutSoFar = () => printed;
+  return { child, stdoutSoFar, finished: finish(child, paths) };
+}
+
+/** Resolves once `condition` holds; throws after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Runs the action to its end. */

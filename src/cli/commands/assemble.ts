@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
 import { EVENT_VERSION, type RunEvent } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
+import { formatGithubSummary } from '../../report/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
 import { assembleRunRecord } from '../../state/assemble-run.js';
 import { readStepParts } from '../../state/run-parts.js';
@@ -36,7 +37,8 @@ export function registerAssemble(program: Command): void {
       const plan = buildPlan(manifest, pipeline, { input: flags.input ?? pipeline.value.input?.default ?? '' });
       const parts = readStepParts(join(plan.runtime.runsRoot, flags.runId));
       const record = assembleRunRecord(plan, flags.runId, parts, { onFailure: flags.onFailure, keepWorkspaces: false });
-      const store = RunStore.create(plan.runtime.runsRoot, record, runRedactor(plan), { partsFolder: true });
+      const redactor = runRedactor(plan);
+      const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: true });
       const base = { v: EVENT_VERSION, runId: record.id } as const;
       const stepEvents = [...parts.values()].flatMap((p) => p.events).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
       const events: RunEvent[] = [
@@ -54,10 +56,9 @@ export function registerAssemble(program: Command): void {
       ];
       for (const event of events) store.appendEvent(event);
       store.close();
-      const summary = formatSummary(record, store.dir);
-      process.stdout.write(summary);
-      // Inside GitHub Actions: the summary on the run's page, the id and status as the job's outputs.
-      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `\`\`\`text\n${summary}\`\`\`\n`);
+      process.stdout.write(formatSummary(record, store.dir));
+      // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
+      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir }));
       if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `run-id=${record.id}\nstatus=${record.status}\n`);
       process.exitCode = record.status === 'completed' ? EXIT.ok : record.status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
     });
