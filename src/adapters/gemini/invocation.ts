@@ -1,5 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
-import { promptTooLargeForArgument } from '../argument-limit.js';
+import { promptAsWords, promptTooLargeForArgument } from '../argument-limit.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
@@ -17,16 +17,30 @@ export function geminiSettings(temperature?: number): Record<string, unknown> {
   };
 }
 
-/** Whether Gemini gets the prompt on stdin (headless, as stdin is not a terminal): one too large for an argument (E2BIG) goes there. */
-export function geminiPromptOnStdin(config: AdapterRunConfig): boolean {
-  return promptTooLargeForArgument(config.prompt);
+/** How Gemini gets the prompt: `-p`, its words as the last arguments, or stdin. */
+export type GeminiPrompt = { via: 'flag' } | { via: 'words'; words: string[] } | { via: 'stdin' };
+
+/**
+ * `-p` when the prompt fits one argument; else its words (Gemini joins positional words with one space), since on
+ * stdin Gemini waits only 500 ms for the first bytes and a busy machine makes it start with none; stdin only when
+ * the words cannot carry it.
+ */
+export function geminiPrompt(config: AdapterRunConfig): GeminiPrompt {
+  if (!promptTooLargeForArgument(config.prompt)) return { via: 'flag' };
+  const words = promptAsWords(config.prompt);
+  return words ? { via: 'words', words } : { via: 'stdin' };
 }
 
-/** The argv of `gemini -p <prompt> --output-format stream-json`, approving tools (--yolo needs --skip-trust); no -p when the prompt goes to stdin. */
-export function buildGeminiArgs(config: AdapterRunConfig): string[] {
+/** The argv of `gemini -p <prompt> --output-format stream-json` (or the prompt's words last), approving tools (--yolo needs --skip-trust). */
+export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt = geminiPrompt(config)): string[] {
   const model = config.model ?? config.adapter.model;
-  const prompt = geminiPromptOnStdin(config) ? [] : ['-p', config.prompt];
-  return [...prompt, '--output-format', 'stream-json', '--yolo', '--skip-trust', ...(model ? ['-m', model] : []), ...(config.adapter.args ?? [])];
+  return [
+    ...(prompt.via === 'flag' ? ['-p', config.prompt] : []),
+    ...['--output-format', 'stream-json', '--yolo', '--skip-trust'],
+    ...(model ? ['-m', model] : []),
+    ...(config.adapter.args ?? []),
+    ...(prompt.via === 'words' ? prompt.words : []),
+  ];
 }
 
 /** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated. */

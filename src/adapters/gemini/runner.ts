@@ -1,15 +1,16 @@
 import type { AgentCli } from '../agent-process.js';
 import type { AdapterRunConfig } from '../types.js';
-import { buildGeminiArgs, buildGeminiEnv, geminiPromptOnStdin } from './invocation.js';
+import { buildGeminiArgs, buildGeminiEnv, geminiPrompt } from './invocation.js';
 import { GeminiStream } from './outcome.js';
 import { prepareGeminiWorkspace } from './workspace.js';
 
-/** Gemini CLI as the shared agent runner drives it: `gemini -p <prompt> --output-format stream-json` (a large prompt on stdin). */
+/** Gemini CLI as the shared agent runner drives it: `gemini -p <prompt> --output-format stream-json` (a large prompt as its words). */
 export const GEMINI_CLI: AgentCli = {
   defaultBinary: 'gemini',
   async prepare(config: AdapterRunConfig) {
     await prepareGeminiWorkspace(config);
-    return { args: buildGeminiArgs(config), env: buildGeminiEnv(config), ...(geminiPromptOnStdin(config) ? { stdin: config.prompt } : {}) };
+    const prompt = geminiPrompt(config);
+    return { args: buildGeminiArgs(config, prompt), env: buildGeminiEnv(config), ...(prompt.via === 'stdin' ? { stdin: config.prompt } : {}) };
   },
   stream: () => new GeminiStream(),
 };
