@@ -74,6 +74,9 @@ export const RunEventSchema = z
       workspace: z.string(),
     }),
     z.strictObject({ ...base, type: z.literal('step_event'), stepId: z.string(), attempt: Attempt, event: StreamEventSchema }),
+    z
+      .strictObject({ ...base, type: z.literal('step_tokens'), stepId: z.string(), attempt: Attempt, tokens: TokenUsageSchema, costUsd: z.number().optional() })
+      .describe("A step's running tokens and cost, earlier attempts included; the attempt's final result replaces what its stream reported."),
     z.strictObject({
       ...base,
       type: z.literal('step_retrying'),
@@ -84,6 +87,19 @@ export const RunEventSchema = z
     }),
     z.strictObject({ ...base, type: z.literal('step_fallback'), stepId: z.string(), from: z.string(), to: z.string(), failure: FailureSchema }),
     z.strictObject({ ...base, type: z.literal('artifact_saved'), stepId: z.string(), name: z.string(), path: z.string(), bytes: Count }),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('file_change'),
+        stepId: z.string(),
+        attempt: Attempt,
+        path: z.string(),
+        change: z.enum(['added', 'modified', 'deleted']),
+        added: Count.optional(),
+        removed: Count.optional(),
+        binary: z.boolean().optional(),
+      })
+      .describe("A file the attempt created, modified or deleted in the step's workspace, with its added and removed lines (none for a binary file)."),
     z
       .strictObject({ ...base, type: z.literal('artifact_redacted'), stepId: z.string(), name: z.string(), path: z.string(), count: Count })
       .describe('Secrets of the run were replaced by [REDACTED] in the stored copy of an artifact; the workspace file is unchanged.'),

@@ -1,5 +1,6 @@
 import type { StreamEvent } from './adapters/types.js';
 import type { Failure } from './core/failure.js';
+import type { FileChange } from './core/file-change.js';
 import type { TokenUsage } from './core/tokens.js';
 
 /** The version of the event format; bumped when a field changes meaning. */
@@ -20,9 +21,13 @@ export type RunEvent = Base &
     | { type: 'run_started'; pipeline: string; steps: string[]; resumed: boolean }
     | { type: 'step_started'; stepId: string; attempt: number; adapter: string; model?: string; workspace: string }
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
+    /** The step's running tokens and cost (its earlier attempts included), published as they change while an attempt runs. */
+    | { type: 'step_tokens'; stepId: string; attempt: number; tokens: TokenUsage; costUsd?: number }
     | { type: 'step_retrying'; stepId: string; attempt: number; delayMs: number; failure: Failure }
     | { type: 'step_fallback'; stepId: string; from: string; to: string; failure: Failure }
     | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
+    /** A file the attempt created, modified or deleted in the step's workspace. */
+    | ({ type: 'file_change'; stepId: string; attempt: number } & FileChange)
     /** The stored copy at `path` had `count` of the run's secrets replaced by [REDACTED]; the workspace file keeps them. */
     | { type: 'artifact_redacted'; stepId: string; name: string; path: string; count: number }
     | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }

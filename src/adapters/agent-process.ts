@@ -27,6 +27,8 @@ export interface AgentStream {
   line(line: string): StreamEvent[];
   /** The outcome once the process has exited on its own. */
   finish(spawn: SpawnResult): AgentOutcome;
+  /** The events of one stderr line, for a CLI that reports some activity only there. */
+  stderrLine?(line: string): StreamEvent[];
   /** Non-blank stdout lines that were not JSON objects: counted into the result's skippedLines. */
   readonly malformedLines?: number;
 }
@@ -94,7 +96,7 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
     maxLineBytes: config.maxLineBytes,
     onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
     onLine: (line: string, from: 'stdout' | 'stderr') => {
-      if (from === 'stdout') for (const event of stream.line(line)) onEvent(event);
+      for (const event of from === 'stdout' ? stream.line(line) : (stream.stderrLine?.(line) ?? [])) onEvent(event);
     },
     onSpawn: config.onSpawn,
   };

@@ -23,12 +23,23 @@ export async function runAttempt(
   if (parent.aborted) onParentAbort();
   const minutes = limits.timeoutMs / 60_000;
   const timeout = setTimeout(() => abort({ class: 'timeout', message: `step ran past its time limit of ${formatMinutes(minutes)}` }), limits.timeoutMs);
-  const stall =
-    limits.stallMs > 0 ? setTimeout(() => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` }), limits.stallMs) : undefined;
+  const stalled = () => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` });
+  let stall = limits.stallMs > 0 ? setTimeout(stalled, limits.stallMs) : undefined;
+  let waitEnds = 0;
+  let extended = false;
   const started = Date.now();
   try {
     return await runner.run(config, controller.signal, (event) => {
-      stall?.refresh();
+      if (stall) {
+        // A CLI waiting out its own retry backoff is quiet on purpose: the window starts when the announced wait ends.
+        if (event.kind === 'retry' && event.delayMs) waitEnds = Math.max(waitEnds, Date.now() + event.delayMs);
+        const waitLeft = Math.max(0, waitEnds - Date.now());
+        if (waitLeft > 0 || extended) {
+          clearTimeout(stall);
+          stall = setTimeout(stalled, limits.stallMs + waitLeft);
+          extended = waitLeft > 0;
+        } else stall.refresh();
+      }
       onEvent(event);
     });
   } catch (error) {

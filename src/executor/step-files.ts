@@ -17,6 +17,7 @@ export interface PreparedStep {
   /** A command's template values, handed to its shell apart from the command; empty for a prompt. */
   values: string[];
   readonlyMounts: ReadonlyMount[];
+  kind: 'directory' | 'worktree';
 }
 
 /** Makes the step's workspace, places its injected artifacts and renders its prompt. */
@@ -46,7 +47,7 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
     step.execType === 'command'
       ? renderStepCommand(step, step.template, { ...values, artifacts })
       : { command: renderStepTemplate(step, step.template, { ...values, artifacts }), values: [] };
-  return { workspace: workspace.path, prompt: rendered.command, values: rendered.values, readonlyMounts: workspace.readonlyMounts };
+  return { workspace: workspace.path, prompt: rendered.command, values: rendered.values, readonlyMounts: workspace.readonlyMounts, kind: workspace.kind };
 }
 
 /** Copies the step's output artifacts into the run folder; a missing required one fails the step. */

@@ -11,12 +11,14 @@ import { backoffDelay } from './backoff.js';
 import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from './step-files.js';
 import { emit, type RunContext } from './context.js';
 import { reasonOf, runAttempt } from './attempt.js';
+import { RunningTokens } from './running-tokens.js';
 import { promptWithFailure } from './retry-prompt.js';
 import { promptWithContractErrors } from '../contracts/retry-feedback.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
+import { withFileChanges } from './step-changes.js';
 import { attemptsOf } from '../state/step-logs.js';
 
 export interface StepOutcome {
@@ -58,7 +60,8 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   const contractRetries = new Map<number, number>();
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
-    const result = await attemptOnce(context, step, adapter, attempt, prompt, prepared, signal);
+    const watch = { workspace: prepared.workspace, kind: prepared.kind, adapterType: adapter.type, attemptDir: store.attemptPath(step.id, attempt) };
+    const result = await withFileChanges(context, step.id, attempt, watch, () => attemptOnce(context, step, adapter, attempt, prompt, prepared, signal));
     const { output, failure, verdict } = await judgeAttempt(context, step, prepared, attempt, result, contractRetries, signal);
     recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
     if (verdict?.retry) {
@@ -166,7 +169,10 @@ async function attemptOnce(
   const attemptDir = store.attemptPath(step.id, attempt);
   // Asynchronous: on a slow disk, creating folders on the main thread holds up every other step.
   await mkdir(attemptDir, { recursive: true });
-  return runAttempt(
+  const before = store.record.steps[step.id]!;
+  const running = new RunningTokens({ tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) });
+  const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
+  const result = await runAttempt(
     runner,
     {
       runId: store.record.id,
@@ -195,9 +201,14 @@ async function attemptOnce(
     { timeoutMs: step.timeoutMs, stallMs: plan.runtime.stallMs },
     signal,
     (event) => {
-      if (event.kind !== 'output') emit(context, { type: 'step_event', stepId: step.id, attempt, event });
+      if (event.kind === 'output') return;
+      emit(context, { type: 'step_event', stepId: step.id, attempt, event });
+      if (running.apply(event)) publishTokens();
     },
   );
+  // The adapter's totals are authoritative: they replace what the stream reported on the way.
+  if (running.settle(result)) publishTokens();
+  return result;
 }
 
 function recordAttemptEnd(context: RunContext, stepId: string, attempt: number, result: AdapterResult, failure?: Failure): void {

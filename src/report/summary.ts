@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { RunRecord, StepRecord } from '../state/run-record.js';
 import { painter, type Paint } from './color.js';
 import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
+import { listFileChanges } from './file-changes.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 
 export interface SummaryOptions {
@@ -12,7 +13,7 @@ export interface SummaryOptions {
   now?: number;
 }
 
-/** The end-of-run summary: one block per step (status, duration, tokens, cost, artifacts), then the run. */
+/** The end-of-run summary: one block per step (status, duration, tokens, cost, artifacts, changed files), then the run. */
 export function formatSummary(record: RunRecord, runDir: string, options: SummaryOptions = {}): string {
   const paint = painter(options.color ?? false);
   const cwd = options.cwd ?? process.cwd();
@@ -23,6 +24,7 @@ export function formatSummary(record: RunRecord, runDir: string, options: Summar
   for (const step of steps) {
     lines.push(`  ${stepLine(step, idWidth, statusWidth, paint, options.now)}`);
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
+    for (const line of listFileChanges(step.filesChanged ?? [])) lines.push(`      ${line}`);
   }
   if (lines.length > 0) lines.push('');
   lines.push(formatStatusLine(record, { color: options.color, now: options.now }));

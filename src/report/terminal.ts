@@ -21,8 +21,6 @@ interface StepView {
   attempt: number;
   tokens: TokenUsage;
   costUsd?: number;
-  /** Tokens and cost of the attempts before the running one: a new attempt's figures add to them. */
-  settled: { tokens: TokenUsage; costUsd?: number };
   /** The latest tool activity, or what the step is waiting for. */
   activity?: string;
   /** Why a step failed or was skipped. */
@@ -87,7 +85,7 @@ export function createTerminalSink(options: TerminalSinkOptions): RunSink {
 }
 
 function pendingView(): StepView {
-  return { status: 'pending', attempt: 0, tokens: { ...NO_TOKENS }, settled: { tokens: { ...NO_TOKENS } } };
+  return { status: 'pending', attempt: 0, tokens: { ...NO_TOKENS } };
 }
 
 /** Folds one event into the view of its step (or of the run). */
@@ -101,7 +99,6 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
     case 'step_started': {
       const step = view(event.stepId);
       Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
-      step.settled = { tokens: { ...step.tokens }, ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}) };
       step.startedAt ??= at;
       return;
     }
@@ -109,15 +106,12 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
       const step = view(event.stepId);
       const e = event.event;
       if (e.kind === 'tool_use') step.activity = describeToolUse(e);
-      // Usage events are per message: they add up; a result carries the attempt's total, on top of earlier attempts.
-      if (e.kind === 'usage') {
-        step.tokens = addTokens(step.tokens, e.tokens);
-        if (e.costUsd !== undefined) step.costUsd = (step.costUsd ?? 0) + e.costUsd;
-      }
-      if (e.kind === 'result' && e.tokens) step.tokens = addTokens(step.settled.tokens, e.tokens);
-      if (e.kind === 'result' && e.costUsd !== undefined) step.costUsd = (step.settled.costUsd ?? 0) + e.costUsd;
       return;
     }
+    // The executor sums the stream's usage into the step's running totals; the view only shows them.
+    case 'step_tokens':
+      Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });
+      return;
     case 'step_retrying':
       Object.assign(view(event.stepId), {
         status: 'retrying',
@@ -160,8 +154,9 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
       // Kept beside the step once it completes: its stored artifact differs from the workspace file.
       view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
       return;
-    // Not drawn live: denied connections are counted per step in the closing summary.
+    // Not drawn live: denied connections are counted per step, and changed files listed, in the closing summary.
     case 'egress':
+    case 'file_change':
     case 'artifact_saved':
     case 'contract_checked':
       return;

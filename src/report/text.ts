@@ -3,6 +3,7 @@ import type { RunEvent } from '../events.js';
 import { describeFailure, describeToolUse, oneLine } from './describe.js';
 import { formatBytes, formatClock, formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
+import { describeFileChange } from './file-changes.js';
 import { formatSummary } from './summary.js';
 
 const MAX_DETAIL_LINES = 20;
@@ -36,12 +37,16 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       if (event.event.kind === 'tool_use') return `${step(event.stepId)} tool ${describeToolUse(event.event)}`;
       if (event.event.kind === 'error') return `${step(event.stepId)} error: ${oneLine(event.event.message)}`;
       return undefined;
+    case 'step_tokens':
+      return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
     case 'step_retrying':
       return `${step(event.stepId)} retrying in ${formatDuration(event.delayMs)} after attempt ${event.attempt}: ${withDetail(event.failure)}`;
     case 'step_fallback':
       return `${step(event.stepId)} falling back from ${event.from} to ${event.to}: ${withDetail(event.failure)}`;
     case 'artifact_saved':
       return `${step(event.stepId)} artifact ${event.name} saved: ${event.path} (${formatBytes(event.bytes)})`;
+    case 'file_change':
+      return `${step(event.stepId)} file ${describeFileChange(event)}`;
     case 'artifact_redacted':
       return `${step(event.stepId)} artifact ${event.name}: ${plural(event.count, 'secret')} redacted in the stored copy ${event.path} (the workspace file is unchanged)`;
     case 'contract_checked':

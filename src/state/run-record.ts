@@ -1,4 +1,5 @@
 import type { Failure } from '../core/failure.js';
+import type { FileChange } from '../core/file-change.js';
 import type { TokenUsage } from '../core/tokens.js';
 import type { RunStatus, StepStatus } from '../events.js';
 
@@ -56,6 +57,8 @@ export interface StepRecord {
   skipReason?: string;
   /** Requests the egress proxy refused, over all attempts (sandboxed steps only). */
   egressDenied?: number;
+  /** The files its last attempt created, modified and deleted in its workspace (Wave's own files left out). */
+  filesChanged?: FileChange[];
 }
 
 /** run.json: the snapshot of a run, rewritten atomically on every change. */

@@ -33,10 +33,8 @@ describe('parseClaudeLine on recorded lines', () => {
       { kind: 'system', subtype: 'permission_denied', message: 'Bash: Permission to use Bash with command touch made.txt has been denied.' },
     ]);
     const tokens = { input: 5089, output: 44, cacheRead: 22, cacheWrite: 14 };
-    expect(parseClaudeLine(RECORDED.success)).toEqual([
-      { kind: 'usage', tokens, costUsd: 0.0213104 },
-      { kind: 'result', ok: true, text: 'Wrote hello.txt.', subtype: 'success', tokens, costUsd: 0.0213104 },
-    ]);
+    // The result's usage is the attempt's total: it comes only on the result, never as a usage event to add.
+    expect(parseClaudeLine(RECORDED.success)).toEqual([{ kind: 'result', ok: true, text: 'Wrote hello.txt.', subtype: 'success', tokens, costUsd: 0.0213104 }]);
   });
 
   it('fills the target of shell and search tools with the command and the pattern', () => {
@@ -117,6 +115,40 @@ describe('ClaudeStream: the outcome follows result.is_error', () => {
     expect(outcome.ok).toBe(false);
     expect(outcome.failure?.class).toBe('non_zero_exit');
     expect(outcome.failure?.message).toContain('requires --verbose');
+  });
+});
+
+describe('ClaudeStream: usage of each assistant message as it arrives', () => {
+  const usageOf = (stream: ClaudeStream, line: string) => stream.line(line).filter((e) => e.kind === 'usage');
+  const assistant = (id: string, usage: object, block: object = { type: 'text', text: 'x' }) =>
+    JSON.stringify({ type: 'assistant', message: { id, type: 'message', role: 'assistant', content: [block], usage }, session_id: SESSION });
+
+  it('each message adds its usage once, before the result; the result carries the total, with no usage event of its own', () => {
+    const stream = new ClaudeStream();
+    expect(usageOf(stream, RECORDED.toolUse)).toEqual([{ kind: 'usage', tokens: { input: 2500, output: 1, cacheRead: 0, cacheWrite: 0 } }]);
+    expect(usageOf(stream, RECORDED.toolResult)).toEqual([]);
+    expect(usageOf(stream, RECORDED.text)).toEqual([{ kind: 'usage', tokens: { input: 2586, output: 1, cacheRead: 0, cacheWrite: 0 } }]);
+    expect(stream.line(RECORDED.success).map((e) => e.kind)).toEqual(['result']);
+  });
+
+  it('the lines of one message (one per content block) repeat its usage: counted once, and only what grew', () => {
+    const stream = new ClaudeStream();
+    const usage = { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 11, cache_creation_input_tokens: 7 };
+    expect(usageOf(stream, assistant('msg_a', usage, { type: 'thinking', thinking: 'hm' }))).toEqual([
+      { kind: 'usage', tokens: { input: 100, output: 1, cacheRead: 11, cacheWrite: 7 } },
+    ]);
+    expect(usageOf(stream, assistant('msg_a', usage))).toEqual([]);
+    expect(usageOf(stream, assistant('msg_a', { ...usage, output_tokens: 30 }))).toEqual([{ kind: 'usage', tokens: { input: 0, output: 29, cacheRead: 0, cacheWrite: 0 } }]);
+    expect(usageOf(stream, assistant('msg_b', usage))).toEqual([{ kind: 'usage', tokens: { input: 100, output: 1, cacheRead: 11, cacheWrite: 7 } }]);
+  });
+
+  it("a synthetic API error message with zero usage adds nothing; a message without usage or id doesn't throw", () => {
+    const stream = new ClaudeStream();
+    expect(usageOf(stream, RECORDED.synthetic429)).toEqual([]);
+    expect(usageOf(stream, JSON.stringify({ type: 'assistant', message: { content: [] } }))).toEqual([]);
+    expect(usageOf(stream, JSON.stringify({ type: 'assistant', message: { usage: { input_tokens: 5 } } }))).toEqual([
+      { kind: 'usage', tokens: { input: 5, output: 0, cacheRead: 0, cacheWrite: 0 } },
+    ]);
   });
 });
 

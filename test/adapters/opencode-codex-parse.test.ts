@@ -26,6 +26,8 @@ const OC = {
   text: '{"type":"text","timestamp":3,"sessionID":"ses_1","part":{"id":"p3","type":"text","text":"Hello from the model server."}}',
   finish:
     '{"type":"step_finish","timestamp":4,"sessionID":"ses_1","part":{"id":"p4","reason":"stop","type":"step-finish","tokens":{"total":2392,"input":2385,"output":7,"reasoning":0,"cache":{"write":2,"read":3}},"cost":0}}',
+  failedTool:
+    '{"type":"tool_use","timestamp":2,"sessionID":"ses_1","part":{"type":"tool","tool":"bash","callID":"call_1","state":{"status":"completed","input":{"command":"echo oops >&2; exit 3","description":"Run the requested command"},"output":"oops\\n","metadata":{"output":"oops\\n","exit":3,"truncated":false},"title":"echo oops >&2; exit 3"}}}',
   error401:
     '{"type":"error","timestamp":5,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"invalid api key","statusCode":401,"isRetryable":false,"responseHeaders":{}}}}',
   error429:
@@ -46,6 +48,33 @@ describe('OpenCode stream', () => {
       sessionId: 'ses_1',
       tokens: { input: 4770, output: 14, cacheRead: 6, cacheWrite: 4 },
     });
+  });
+
+  it('a bash call that exits non-zero is an error although OpenCode says "completed"', () => {
+    expect(parseOpenCodeLine(OC.failedTool)).toEqual([
+      { kind: 'tool_use', id: 'call_1', name: 'bash', target: 'echo oops >&2; exit 3' },
+      { kind: 'tool_result', id: 'call_1', isError: true, content: 'oops\n' },
+    ]);
+  });
+
+  it("its stderr log of a failed request is a retry event with OpenCode's longest backoff; the title request and a sixth failure are not", () => {
+    const stream = new OpenCodeStream();
+    const failed = (small: boolean) =>
+      `timestamp=2026-11-23T05:35:01.560Z level=ERROR run=4deb4b12 message="stream error" providerID=wave modelID=m session.id=ses_1 small=${small} agent=build mode=primary error.error="AI_APICallError: internal server error"`;
+    expect(stream.stderrLine(failed(true))).toEqual([]);
+    expect(stream.stderrLine('timestamp=t level=ERROR message="something else"')).toEqual([]);
+    const retries = [1, 2, 3, 4, 5, 6].flatMap(() => stream.stderrLine(failed(false)));
+    expect(retries.map((e) => e.kind === 'retry' && [e.attempt, e.delayMs])).toEqual([
+      [1, 2_500],
+      [2, 5_000],
+      [3, 10_000],
+      [4, 20_000],
+      [5, 40_000],
+    ]);
+    expect(retries[0]).toMatchObject({ message: 'AI_APICallError: internal server error' });
+    // A finished step starts OpenCode's count again.
+    stream.line(OC.finish);
+    expect(stream.stderrLine(failed(false))).toEqual([{ kind: 'retry', attempt: 1, delayMs: 2_500, message: 'AI_APICallError: internal server error' }]);
   });
 
   it('error events decide the class; 429 carries its retry-after', () => {

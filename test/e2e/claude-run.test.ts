@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { artifactPath, attemptFile, claudeManifest, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
@@ -133,5 +133,29 @@ steps:
     expect(asked.some((r) => r.body!.stream === true)).toBe(true);
     expect(asked.some((r) => r.body!.stream === false)).toBe(true);
     expect(readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'work', 'output.txt'), 'utf8')).toContain('{"verdict": "appro');
+  });
+
+  it('--json shows the running tokens of each assistant message before the step ends, and the result total at the end', async () => {
+    const manifest = claudeManifest({ shell: `${server.url}/s/shell/${param('echo hi')}` }, '  runner: { adapter: shell }');
+    const run = await runAgentPipeline(manifest, oneStepPipeline('runner'));
+    expect(run.code, run.stderr).toBe(0);
+    const printed = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    const result = printed.findIndex((e) => e.type === 'step_event' && e.event.kind === 'result');
+    const completed = printed.findIndex((e) => e.type === 'step_completed');
+    const running = printed.flatMap((e, i) => (e.type === 'step_tokens' ? [{ i, tokens: e.tokens, costUsd: e.costUsd }] : []));
+    // Two model requests: each assistant message raised the totals while Claude was still working.
+    const early = running.filter((r) => r.i < result);
+    expect(early.length).toBeGreaterThanOrEqual(2);
+    expect(early[0]!.tokens.input).toBeGreaterThan(0);
+    expect(early[1]!.tokens.input).toBeGreaterThan(early[0]!.tokens.input);
+    // The result's usage is the total: the last running figure equals it and the completed step's, not their sum.
+    const last = running.at(-1)!;
+    expect(last.i).toBeLessThan(completed);
+    expect(last.tokens).toEqual(printed[result]!.event.tokens);
+    expect(last.tokens).toEqual(printed[completed]!.tokens);
+    expect(last.costUsd).toBe(printed[completed]!.costUsd);
   });
 });

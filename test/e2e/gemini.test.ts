@@ -58,10 +58,17 @@ describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
     expect(temperatures).toContain(0.35);
   });
 
-  it('a truncated stream: the result says error, the step fails', async () => {
+  it('a truncated stream: the result says error, server_error as for Codex, the step fails', async () => {
     const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/truncated` }, '  agent: { adapter: agent }'), oneStepPipeline('agent'));
     expect(run.code).toBe(1);
-    expect(run.record.steps.work!.failure?.class).toBe('non_zero_exit');
+    expect(run.record.steps.work!.failure).toMatchObject({ class: 'server_error', message: expect.stringContaining('Incomplete JSON segment') });
+  });
+
+  it("a shell command that exits non-zero without output: Gemini's failure display makes it a tool_result error", async () => {
+    const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/shell/${param('exit 3')}` }, '  agent: { adapter: agent }'), oneStepPipeline('agent'));
+    expect(run.code, run.stderr).toBe(0);
+    const results = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_result').map((e) => e.event);
+    expect(results).toEqual([expect.objectContaining({ isError: true, content: 'Command exited with code: 3' })]);
   });
 
   it('a binary that is not installed: spawn_failed naming the npm package', async () => {

@@ -109,6 +109,14 @@ steps:
     expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);
   });
 
+  it("a bash call that exits non-zero is a tool_result error in Wave's events; the step still completes", async () => {
+    const run = await runAgentPipeline(manifestWith([openCodeAdapter('oc', `${server.url}/s/shellfail/v1`)], '  agent: { adapter: oc }'), oneStepPipeline('agent'));
+    expect(run.code, run.stderr).toBe(0);
+    const results = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_result').map((e) => e.event);
+    expect(results).toEqual([expect.objectContaining({ kind: 'tool_result', isError: true, content: 'oops\n' })]);
+    expect(run.record.steps.work!.status).toBe('completed');
+  });
+
   it('a rate-limited Claude step falls over to OpenCode and the run succeeds', async () => {
     const run = await runAgentPipeline(
       manifestWith(
@@ -156,13 +164,18 @@ steps:
     expect(run.record.steps.work!.attempts).toHaveLength(1);
   });
 
-  it('500: OpenCode retries on its own (about a minute), then server_error; Wave fails the step', async () => {
-    const run = await runAgentPipeline(manifestWith([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }'), oneStepPipeline('agent'));
+  it('500: OpenCode retries on its own (about a minute, longer than stall_timeout), then server_error; Wave fails the step', async () => {
+    const run = await runAgentPipeline(
+      manifestWith([openCodeAdapter('oc', `${server.url}/s/http500/v1`)], '  agent: { adapter: oc }', '  stall_timeout: 20s\n'),
+      oneStepPipeline('agent'),
+    );
     expect(run.code).toBe(1);
+    // Its silent backoff grows past 30 s, yet the retries it logs keep the watchdog from calling it stalled.
     expect(run.record.steps.work!.failure?.class).toBe('server_error');
     expect(run.record.steps.work!.attempts).toHaveLength(1);
-    // OpenCode itself asked again before giving up; Wave saw only the final error.
-    expect(server.requests.filter((r) => r.scenario === 'http500').length).toBeGreaterThan(1);
+    const retries = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'retry').map((e) => e.event.kind === 'retry' && e.event.attempt);
+    expect(retries).toEqual([1, 2, 3, 4, 5]);
+    expect(server.requests.filter((r) => r.scenario === 'http500' && Array.isArray(r.body?.tools)).length).toBe(6);
   });
 
   it('429 with retry-after: OpenCode retries on its own, then rate_limited with the retry-after; Wave waits and retries', async () => {

@@ -28,6 +28,7 @@ export const SCRIPTED_EVENTS: RunEvent[] = [
     attempt: 1,
     event: { kind: 'usage', tokens: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.005 },
   },
+  { ...base('12:00:02.500'), type: 'step_tokens', stepId: 'count-a', attempt: 1, tokens: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0 }, costUsd: 0.005 },
   {
     ...base('12:00:03.000'),
     type: 'step_retrying',

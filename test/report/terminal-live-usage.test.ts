@@ -11,7 +11,7 @@ const tokens = (input: number, output: number): TokenUsage => ({ input, output, 
 const started = (attempt: number): RunEvent => ({ ...base, type: 'step_started', stepId: 'agent', attempt, adapter: 'opencode', workspace: '/w/agent' });
 const streamed = (attempt: number, event: Exclude<StreamEvent, { kind: 'output' }>): RunEvent => ({ ...base, type: 'step_event', stepId: 'agent', attempt, event });
 
-describe('terminal sink: running tokens and cost per step, from step_event usage and result events', () => {
+describe('terminal sink: running tokens and cost per step, from step_tokens events', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -35,33 +35,43 @@ describe('terminal sink: running tokens and cost per step, from step_event usage
     return { out, sink };
   };
 
-  it('adds up per-message usage while the step runs, before any step_completed', () => {
+  const running = (attempt: number, input: number, output: number, costUsd?: number): RunEvent => ({
+    ...base,
+    type: 'step_tokens',
+    stepId: 'agent',
+    attempt,
+    tokens: tokens(input, output),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  });
+
+  it("shows the step's running tokens and cost from step_tokens, before any step_completed", () => {
     const { out, sink } = newSink();
-    expect(lineAfter(sink, out, [started(1), streamed(1, { kind: 'usage', tokens: tokens(100, 20), costUsd: 0.01 })])).toEqual([
+    expect(lineAfter(sink, out, [started(1), running(1, 100, 20, 0.01)])).toEqual([
       '▸ agent    0.0s  100 in / 20 out  $0.0100',
       '  0/1 steps completed · 0.0s · 100 in / 20 out · $0.0100',
     ]);
-    expect(lineAfter(sink, out, [streamed(1, { kind: 'usage', tokens: tokens(50, 10), costUsd: 0.005 })])[0]).toBe('▸ agent    0.0s  150 in / 30 out  $0.0150');
+    expect(lineAfter(sink, out, [running(1, 150, 30, 0.015)])[0]).toBe('▸ agent    0.0s  150 in / 30 out  $0.0150');
     sink.close();
   });
 
-  it("a result carries the attempt's total: it replaces that attempt's usage instead of adding to it", () => {
+  it('usage and result stream events alone change nothing: the executor folds them into step_tokens', () => {
     const { out, sink } = newSink();
     const line = lineAfter(sink, out, [
       started(1),
+      running(1, 500, 50),
       streamed(1, { kind: 'usage', tokens: tokens(500, 50), costUsd: 0.02 }),
-      streamed(1, { kind: 'result', ok: true, tokens: tokens(500, 50), costUsd: 0.02 }),
+      streamed(1, { kind: 'result', ok: true, tokens: tokens(900, 90), costUsd: 0.03 }),
     ])[0];
-    expect(line).toBe('▸ agent    0.0s  500 in / 50 out  $0.0200');
+    expect(line).toBe('▸ agent    0.0s  500 in / 50 out');
     sink.close();
   });
 
-  it('a retried step keeps the tokens and cost of its earlier attempts while the next one runs', () => {
+  it('a retried step shows the totals step_tokens carries, earlier attempts included', () => {
     const { out, sink } = newSink();
-    lineAfter(sink, out, [started(1), streamed(1, { kind: 'usage', tokens: tokens(150, 30), costUsd: 0.015 })]);
+    lineAfter(sink, out, [started(1), running(1, 150, 30, 0.015)]);
     sink.handle({ ...base, type: 'step_retrying', stepId: 'agent', attempt: 1, delayMs: 1000, failure: { class: 'rate_limited', message: 'slow down' } });
-    const line = lineAfter(sink, out, [started(2), streamed(2, { kind: 'result', ok: true, tokens: tokens(850, 70), costUsd: 0.1 })])[0];
-    expect(line).toBe('▸ agent    0.0s  attempt 2  1.0k in / 100 out  $0.1150');
+    expect(lineAfter(sink, out, [started(2)])[0]).toBe('▸ agent    0.0s  attempt 2  150 in / 30 out  $0.0150');
+    expect(lineAfter(sink, out, [running(2, 1000, 100, 0.115)])[0]).toBe('▸ agent    0.0s  attempt 2  1.0k in / 100 out  $0.1150');
     sink.close();
   });
 });

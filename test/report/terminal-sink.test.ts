@@ -69,7 +69,7 @@ describe('terminal sink', () => {
   it('shows the latest tool activity and the tokens reported so far while a step runs', () => {
     const out = new CollectingStream({ tty: true, columns: 120 });
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
-    play(sink, SCRIPTED_EVENTS.slice(0, 9)); // up to count-a's usage event
+    play(sink, SCRIPTED_EVENTS.slice(0, 10)); // up to count-a's running tokens
     const frame = frames(out.text).at(-1)!;
     expect(frame[1]).toBe('▸ count-a    1.2s  1.0k in / 200 out  $0.0050  Bash wc -w part-1.txt');
     expect(frame[2]).toMatch(/^▸ count-b {4}1\.2s$/);

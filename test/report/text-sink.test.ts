@@ -21,6 +21,7 @@ describe('text sink', () => {
         '12:00:01 count-a started (attempt 1, claude sonnet)',
         '12:00:01 count-b started (attempt 1, shell)',
         '12:00:02 count-a tool Bash wc -w part-1.txt',
+        '12:00:02 count-a so far: 1.0k in / 200 out, $0.0050',
         '12:00:03 count-b retrying in 2.0s after attempt 1: non_zero_exit: exit code 1',
         '    wc: part-2.txt: No such file',
         '12:00:05 count-b started (attempt 2, shell)',

@@ -20,10 +20,13 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'step_retrying', stepId: 'count', attempt: 1, delayMs: 2000, failure },
   { ...base, type: 'step_fallback', stepId: 'count', from: 'claude', to: 'opencode', failure: { class: 'rate_limited', message: '429', retryAfterMs: 30000 } },
   { ...base, type: 'artifact_saved', stepId: 'split', name: 'parts', path: 'artifacts/split/parts.txt', bytes: 1234 },
+  { ...base, type: 'file_change', stepId: 'split', attempt: 1, path: 'src/a.ts', change: 'modified', added: 3, removed: 1 },
+  { ...base, type: 'file_change', stepId: 'split', attempt: 1, path: 'logo.png', change: 'added', binary: true },
   { ...base, type: 'contract_checked', stepId: 'split', attempt: 1, contract: 'json_schema', passed: false, action: 'retry', errors: ['/a must be string'] },
   { ...base, type: 'step_completed', stepId: 'split', attempt: 1, durationMs: 1234, tokens, costUsd: 0.0123 },
   { ...base, type: 'step_failed', stepId: 'count', attempt: 2, durationMs: 3400, failure, optional: false },
   { ...base, type: 'step_skipped', stepId: 'merge', reason: 'dependency count failed' },
   { ...base, type: 'step_cancelled', stepId: 'merge' },
+  { ...base, type: 'step_tokens', stepId: 'split', attempt: 1, tokens, costUsd: 0.01 },
   { ...base, type: 'run_finished', status: 'failed', durationMs: 5000, tokens, costUsd: 0.0123 },
 ];

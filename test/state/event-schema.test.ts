@@ -11,7 +11,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 describe('RunEventSchema', () => {
   it('accepts one event of every type, unchanged', () => {
     const types = new Set(EVERY_EVENT.map((e) => e.type));
-    expect(types.size).toBe(12);
+    expect(types.size).toBe(14);
     for (const event of EVERY_EVENT) expect(RunEventSchema.parse(event)).toEqual(event);
   });
 

@@ -5,7 +5,7 @@ import type { SpawnResult } from '../spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
-import { claudeObjectEvents, claudeTokens } from './parse.js';
+import { ClaudeMessageUsage, claudeObjectEvents, claudeTokens } from './parse.js';
 
 type Json = Record<string, unknown>;
 
@@ -50,13 +50,14 @@ export class ClaudeStream implements AgentStream {
   private lastRetryDelayMs: number | undefined;
   private lastError: string | undefined;
   private lastText = '';
+  private readonly usage = new ClaudeMessageUsage();
 
   /** The events of one stdout line; never throws. */
   line(line: string): StreamEvent[] {
     const object = parseJsonLine(line);
     if (!object) return [];
     this.sessionId ??= str(object.session_id);
-    const events = claudeObjectEvents(object);
+    const events = [...claudeObjectEvents(object), ...this.usage.events(object)];
     if (object.type === 'result') this.result = object;
     for (const event of events) {
       if (event.kind === 'retry' && event.delayMs !== undefined) this.lastRetryDelayMs = event.delayMs;

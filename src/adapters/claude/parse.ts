@@ -1,7 +1,7 @@
 import { parseJsonLine } from '../../stream/lines.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 
 /** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
 const MAX_TOOL_CONTENT_CHARS = 2_000;
@@ -21,6 +21,27 @@ export function claudeTokens(usage: unknown): TokenUsage {
     cacheRead: num(u.cache_read_input_tokens) ?? 0,
     cacheWrite: num(u.cache_creation_input_tokens) ?? 0,
   };
+}
+
+/**
+ * Turns the usage that Claude repeats on every `assistant` line of one API message (one line per content block)
+ * into usage events that add up: each message id counts once, and only what grew since its last line.
+ */
+export class ClaudeMessageUsage {
+  private readonly seen = new Map<string, TokenUsage>();
+
+  /** The usage event of one parsed `assistant` object, or none when it adds nothing. */
+  events(object: Json): StreamEvent[] {
+    const message = isObject(object.message) ? object.message : undefined;
+    if (object.type !== 'assistant' || !message || !isObject(message.usage)) return [];
+    const now = claudeTokens(message.usage);
+    const id = str(message.id);
+    const before = (id && this.seen.get(id)) || NO_TOKENS;
+    const grown = (key: keyof TokenUsage) => Math.max(0, now[key] - before[key]);
+    const tokens: TokenUsage = { input: grown('input'), output: grown('output'), cacheRead: grown('cacheRead'), cacheWrite: grown('cacheWrite') };
+    if (id) this.seen.set(id, addTokens(before, tokens));
+    return tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0 ? [{ kind: 'usage', tokens }] : [];
+  }
 }
 
 function toolResultContent(content: unknown): string | undefined {
@@ -95,8 +116,8 @@ function resultEvents(object: Json): StreamEvent[] {
   const costUsd = num(object.total_cost_usd);
   const text = str(object.result);
   const subtype = str(object.subtype);
+  // No usage event: the result's usage is the whole attempt's, which replaces the per-message usage seen before it.
   return [
-    { kind: 'usage', tokens, ...(costUsd !== undefined ? { costUsd } : {}) },
     {
       kind: 'result',
       ok: object.is_error === false,

@@ -14,7 +14,9 @@ const EXIT_STATUSES: Record<number, number> = { 145: 401, 147: 403, 173: 429, 24
 export function geminiFailure(message: string, exitCode: number | null): Failure {
   const fromMessage = /\b(401|403|429|5\d\d)\b/.exec(message)?.[1];
   const status = (exitCode !== null ? EXIT_STATUSES[exitCode] : undefined) ?? (fromMessage ? Number(fromMessage) : undefined);
-  const failureClass = httpStatusClass(status) ?? (exitCode === 53 ? 'max_turns' : 'non_zero_exit');
+  // A stream cut off mid-answer is the model server's failure, as Codex's "stream disconnected" is.
+  const truncated = /incomplete json segment/i.test(message);
+  const failureClass = httpStatusClass(status) ?? (exitCode === 53 ? 'max_turns' : truncated ? 'server_error' : 'non_zero_exit');
   return { class: failureClass, message };
 }
 

@@ -12,6 +12,12 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
+/**
+ * What Gemini's shell tool shows for a failed command that printed nothing: its stream has no exit code, and a failed
+ * command that printed something looks like a successful one (0.61.0).
+ */
+const FAILED_COMMAND = /^Command (exited with code: -?[1-9]\d*|terminated by signal: |failed: )/;
+
 /** Tokens of a Gemini `result.stats`: `input` is the uncached part of `input_tokens`, `cached` the rest. */
 export function geminiTokens(stats: unknown): TokenUsage {
   const s = isObject(stats) ? stats : {};
@@ -38,7 +44,8 @@ export function geminiObjectEvents(object: Json): StreamEvent[] {
       const id = str(object.tool_id);
       const error = isObject(object.error) ? str(object.error.message) : undefined;
       const content = (error ?? str(object.output) ?? '').slice(0, MAX_TOOL_CONTENT_CHARS);
-      return [{ kind: 'tool_result', isError: object.status === 'error', ...(id ? { id } : {}), content }];
+      const isError = object.status === 'error' || FAILED_COMMAND.test(str(object.output) ?? '');
+      return [{ kind: 'tool_result', isError, ...(id ? { id } : {}), content }];
     }
     case 'error':
       return [{ kind: 'error', message: str(object.message) ?? 'error' }];

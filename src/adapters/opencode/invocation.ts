@@ -30,7 +30,8 @@ export function openCodePromptOnStdin(config: AdapterRunConfig): boolean {
 export function buildOpenCodeArgs(config: AdapterRunConfig): string[] {
   const model = openCodeModel(config);
   const prompt = openCodePromptOnStdin(config) ? [] : [config.prompt];
-  return ['run', '--format', 'json', ...(model ? ['--model', model] : []), ...(config.adapter.args ?? []), ...prompt];
+  // Error-level logs on stderr are the only sign of OpenCode's own retries; a clean run logs nothing at that level.
+  return ['run', '--format', 'json', '--print-logs', '--log-level', 'ERROR', ...(model ? ['--model', model] : []), ...(config.adapter.args ?? []), ...prompt];
 }
 
 /** OpenCode's environment: quiet defaults, the step's env over them, XDG folders in the attempt when isolated. */

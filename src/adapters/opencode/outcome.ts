@@ -6,6 +6,7 @@ import type { StreamEvent } from '../types.js';
 import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { openCodeError, openCodeObjectEvents } from './parse.js';
+import { OpenCodeRetryLog } from './logs.js';
 
 /**
  * Reads one attempt of `opencode run --format json`. There is no result event: success is exit 0 without an
@@ -17,6 +18,7 @@ export class OpenCodeStream implements AgentStream {
   private sessionId: string | undefined;
   private lastText = '';
   private failure: Failure | undefined;
+  private readonly retries = new OpenCodeRetryLog();
 
   /** The events of one stdout line; never throws. */
   line(line: string): StreamEvent[] {
@@ -38,7 +40,13 @@ export class OpenCodeStream implements AgentStream {
       }
     }
     if (object.type === 'error') this.failure = failureOf(object);
+    if (object.type === 'step_finish') this.retries.reset();
     return events;
+  }
+
+  /** Retry events from OpenCode's `--print-logs` stderr: its retries are otherwise silent and can wait 30 s each. */
+  stderrLine(line: string): StreamEvent[] {
+    return this.retries.line(line);
   }
 
   /** The outcome from the exit code and the error events seen. */

@@ -35,8 +35,11 @@ function toolEvents(part: Json): StreamEvent[] {
   const id = str(part.callID);
   const name = str(part.tool) ?? 'tool';
   const target = toolTarget(state.input);
-  const isError = state.status === 'error';
-  const content = (str(isError ? state.error : state.output) ?? '').slice(0, MAX_TOOL_CONTENT_CHARS);
+  const metadata = isObject(state.metadata) ? state.metadata : {};
+  // A command that exits non-zero is still `status: "completed"`; only `metadata.exit` says it failed.
+  const failedCommand = typeof metadata.exit === 'number' && metadata.exit !== 0;
+  const isError = state.status === 'error' || failedCommand;
+  const content = (str(state.status === 'error' ? state.error : state.output) ?? '').slice(0, MAX_TOOL_CONTENT_CHARS);
   return [
     { kind: 'tool_use', name, ...(id ? { id } : {}), ...(target ? { target } : {}) },
     { kind: 'tool_result', isError, ...(id ? { id } : {}), content },

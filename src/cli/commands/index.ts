@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   runs: async () => (await import('./runs.js')).registerRuns,
   status: async () => (await import('./status.js')).registerStatus,
   logs: async () => (await import('./logs.js')).registerLogs,
+  diff: async () => (await import('./diff.js')).registerDiff,
   cancel: async () => (await import('./cancel.js')).registerCancel,
   schema: async () => (await import('./schema.js')).registerSchema,
   doctor: async () => (await import('./doctor.js')).registerDoctor,

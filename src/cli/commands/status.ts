@@ -9,7 +9,7 @@ import { findRunsRoot } from '../../state/runs-root.js';
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('Show the state of a run: each step, its duration, tokens, cost and artifacts.')
+    .description('Show the state of a run: each step, its duration, tokens, cost, artifacts and changed files.')
     .argument('<run>', 'a run id, or a unique prefix of one')
     .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
     .option('--json', 'print run.json')
