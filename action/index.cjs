@@ -56137,7 +56137,8 @@ async function withFileChanges(context, stepId, attempt, watch, run2) {
     const { changes, diff } = await measure();
     const kept = [];
     for (const change of changes) if (!await isWaveOwnedPath(watch.workspace, change.path, watch.adapterType)) kept.push(change);
-    const text = await diff(kept);
+    const raw = await diff(kept);
+    const text = artifactRedactor(context)?.redact(raw) ?? raw;
     const capped = Buffer.byteLength(text) > CHANGES_DIFF_LIMIT ? `${Buffer.from(text).subarray(0, CHANGES_DIFF_LIMIT).toString("utf8")}
 [diff cut at ${CHANGES_DIFF_LIMIT} bytes]
 ` : text;
@@ -56145,7 +56146,8 @@ async function withFileChanges(context, stepId, attempt, watch, run2) {
     context.store.update((r) => void (r.steps[stepId].filesChanged = kept));
     for (const change of kept) emit(context, { type: "file_change", stepId, attempt, ...change });
   } catch (error3) {
-    const message = error3 instanceof Error ? error3.message : String(error3);
+    const said = error3 instanceof Error ? error3.message : String(error3);
+    const message = artifactRedactor(context)?.redact(said) ?? said;
     await (0, import_promises43.writeFile)((0, import_node_path38.join)(watch.attemptDir, CHANGES_DIFF_FILE), `[the files this attempt changed could not be listed: ${message}]
 `).catch(() => void 0);
   }
@@ -56158,6 +56160,7 @@ var init_step_changes = __esm({
     import_promises43 = require("node:fs/promises");
     import_node_path38 = require("node:path");
     init_file_change();
+    init_artifact_redaction();
     init_context();
     init_folder_changes();
     init_wave_owned_paths();

@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHANGES_DIFF_FILE, type FileChange } from '../core/file-change.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
+import { artifactRedactor } from './artifact-redaction.js';
 import { emit, type RunContext } from './context.js';
 import { folderChanges, folderDiff, snapshotFolder } from './folder-changes.js';
 import { isWaveOwnedPath } from './wave-owned-paths.js';
@@ -63,7 +64,9 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
     const { changes, diff } = await measure();
     const kept: FileChange[] = [];
     for (const change of changes) if (!(await isWaveOwnedPath(watch.workspace, change.path, watch.adapterType))) kept.push(change);
-    const text = await diff(kept);
+    // The diff holds the workspace's text: a secret Wave knows is stored redacted, as in artifacts.
+    const raw = await diff(kept);
+    const text = artifactRedactor(context)?.redact(raw) ?? raw;
     const capped =
       Buffer.byteLength(text) > CHANGES_DIFF_LIMIT ? `${Buffer.from(text).subarray(0, CHANGES_DIFF_LIMIT).toString('utf8')}\n[diff cut at ${CHANGES_DIFF_LIMIT} bytes]\n` : text;
     await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), capped);
@@ -71,7 +74,8 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
     for (const change of kept) emit(context, { type: 'file_change', stepId, attempt, ...change });
   } catch (error) {
     // Said where `wave diff` looks, rather than failing a step whose work is done.
-    const message = error instanceof Error ? error.message : String(error);
+    const said = error instanceof Error ? error.message : String(error);
+    const message = artifactRedactor(context)?.redact(said) ?? said;
     await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), `[the files this attempt changed could not be listed: ${message}]\n`).catch(() => undefined);
   }
   return result;
