@@ -1,29 +1,13 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import { EventBus } from '../../src/events.js';
 import { executeRun } from '../../src/executor/run-pipeline.js';
-import { buildPlan } from '../../src/plan/plan.js';
-import { newRunRecord } from '../../src/state/new-run-record.js';
-import { RunStore } from '../../src/state/run-store.js';
+import { plannedRun } from '../support/mock-run.js';
 import { MockRunner, type MockScriptFor } from '../support/mock-runner.js';
-import { makeProject } from '../support/project.js';
-
-const MANIFEST = `kind: WaveManifest
-metadata: { name: t }
-adapters:
-  claude: { binary: claude }
-personas:
-  agent: { adapter: claude }
-`;
 
 /** Runs a pipeline in-process on a mock runner standing in for claude; returns the final record. */
 async function execute(pipeline: string, scriptFor: MockScriptFor) {
-  const dir = makeProject({ 'wave.yaml': MANIFEST, 'pipelines/p.yaml': pipeline, 'src/app.txt': 'app\n' });
-  const manifest = await loadManifest(join(dir, 'wave.yaml'));
-  const plan = buildPlan(manifest, await loadPipeline(join(dir, 'pipelines', 'p.yaml'), manifest), { input: 'in' });
-  const store = RunStore.create(plan.runtime.runsRoot, newRunRecord('p-run', plan, { onFailure: 'halt', keepWorkspaces: true }));
+  const { plan, store } = await plannedRun(pipeline, { files: { 'src/app.txt': 'app\n' } });
   const registry = new AdapterRegistry().register(Object.assign(new MockRunner(scriptFor), { type: 'claude' as const }));
   const status = await executeRun({ plan, store, bus: new EventBus(), registry, parentEnv: process.env }, { onFailure: 'halt', signal: new AbortController().signal });
   return { status, record: store.record };

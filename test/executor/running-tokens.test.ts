@@ -1,25 +1,13 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClaudeStream } from '../../src/adapters/claude/outcome.js';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import type { StreamEvent } from '../../src/adapters/types.js';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import type { TokenUsage } from '../../src/core/tokens.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
 import { executeRun } from '../../src/executor/run-pipeline.js';
-import { buildPlan } from '../../src/plan/plan.js';
-import { newRunRecord } from '../../src/state/new-run-record.js';
-import { RunStore } from '../../src/state/run-store.js';
+import { plannedRun } from '../support/mock-run.js';
 import { MockRunner, type MockScriptFor } from '../support/mock-runner.js';
-import { makeProject } from '../support/project.js';
 
-const MANIFEST = `kind: WaveManifest
-metadata: { name: t }
-adapters:
-  claude: { binary: claude }
-personas:
-  agent: { adapter: claude }
-`;
 const PIPELINE = `kind: WavePipeline
 metadata: { name: p }
 steps:
@@ -42,10 +30,7 @@ interface Seen {
 
 /** Runs PIPELINE on a scripted claude runner and watches the bus as the run goes. */
 async function execute(scriptFor: MockScriptFor) {
-  const dir = makeProject({ 'wave.yaml': MANIFEST, 'pipelines/p.yaml': PIPELINE });
-  const manifest = await loadManifest(join(dir, 'wave.yaml'));
-  const plan = buildPlan(manifest, await loadPipeline(join(dir, 'pipelines', 'p.yaml'), manifest), { input: 'in' });
-  const store = RunStore.create(plan.runtime.runsRoot, newRunRecord('p-run', plan, { onFailure: 'halt', keepWorkspaces: true }));
+  const { plan, store } = await plannedRun(PIPELINE);
   const registry = new AdapterRegistry().register(new MockRunner(scriptFor, 'claude'));
   const bus = new EventBus();
   const events: RunEvent[] = [];

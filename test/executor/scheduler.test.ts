@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import type { AdapterRunner } from '../../src/adapters/types.js';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
 import { executeRun } from '../../src/executor/run-pipeline.js';
-import { buildPlan } from '../../src/plan/plan.js';
-import { newRunRecord } from '../../src/state/new-run-record.js';
-import { RunStore } from '../../src/state/run-store.js';
-import { join } from 'node:path';
+import { plannedRun } from '../support/mock-run.js';
 import { MockRunner, type MockScriptFor } from '../support/mock-runner.js';
-import { makeProject } from '../support/project.js';
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: t }
@@ -23,10 +18,7 @@ runtime: { max_concurrency: 2 }
 
 /** Runs a pipeline in-process on mock runners registered as the claude and codex types. */
 async function execute(pipeline: string, scriptFor: MockScriptFor, options: { signal?: AbortSignal; onEvent?: (e: RunEvent) => void } = {}) {
-  const dir = makeProject({ 'wave.yaml': MANIFEST, 'pipelines/p.yaml': pipeline });
-  const manifest = await loadManifest(join(dir, 'wave.yaml'));
-  const plan = buildPlan(manifest, await loadPipeline(join(dir, 'pipelines', 'p.yaml'), manifest), { input: 'in' });
-  const store = RunStore.create(plan.runtime.runsRoot, newRunRecord('p-run', plan, { onFailure: 'halt', keepWorkspaces: true }));
+  const { plan, store } = await plannedRun(pipeline, { manifest: MANIFEST });
   const mock = new MockRunner(scriptFor);
   let running = 0;
   let maxRunning = 0;
