@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -10,6 +9,7 @@ import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EgressPolicy, addressClass } from '../../src/sandbox/egress-policy.js';
 import { type EgressDecision, type EgressProxy, startEgressProxy } from '../../src/sandbox/egress-proxy.js';
+import { selfSignedCert } from '../support/self-signed-cert.js';
 
 const HINT = "runtime.sandbox.default_allowed_domains or the persona's sandbox.allowed_domains";
 // Test names stand for loopback servers; private.test and mixed.test must be refused before any connect.
@@ -43,28 +43,7 @@ beforeAll(async () => {
     return realConnect(...args);
   });
   certDir = mkdtempSync(join(tmpdir(), 'wave-cert-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=allowed.test',
-      '-addext',
-      'subjectAltName=DNS:allowed.test',
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  cert = { key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) };
+  cert = selfSignedCert(certDir, 'allowed.test');
   tlsServer = https.createServer(cert, (_req, res) => res.end('hello over tls'));
   httpServer = http.createServer((req, res) => {
     const body: Buffer[] = [];

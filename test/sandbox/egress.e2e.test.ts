@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,7 @@ import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime, type TestBackend } from '../support/sandbox.js';
+import { selfSignedCert } from '../support/self-signed-cert.js';
 
 // End to end: real `wave run` processes whose sandboxed steps curl loopback servers of this test process through the
 // egress proxy. Test names are resolved by the proxy itself (WAVE_EGRESS_RESOLVE), so nothing leaves the machine.
@@ -47,30 +47,10 @@ function logging(name: Seen['server']): http.RequestListener {
 
 beforeAll(async () => {
   certDir = mkdtempSync(join(tmpdir(), 'wave-egress-e2e-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=allowed.test',
-      '-addext',
-      'subjectAltName=DNS:allowed.test',
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  caPem = readFileSync(join(certDir, 'cert.pem'), 'utf8');
+  const pem = selfSignedCert(certDir, 'allowed.test');
+  caPem = pem.cert.toString('utf8');
   httpServer = http.createServer(logging('http'));
-  httpsServer = https.createServer({ key: readFileSync(join(certDir, 'key.pem')), cert: caPem }, logging('https'));
+  httpsServer = https.createServer(pem, logging('https'));
   ports.http = await onLoopback(httpServer);
   ports.https = await onLoopback(httpsServer);
 });
