@@ -12,6 +12,9 @@ metadata: { name: p }
 steps:
   - id: work
     persona: agent
+    # Gemini CLI now and then exits 0 without an answer on a busy machine (cause not found); a second attempt is
+    # what a user's retry policy gives it, and the check below is about what reaches the model.
+    retry: { max_attempts: 2, base_delay: 1ms }
     exec: { type: prompt, source: "Summarize this:\\n{{ input }}" }
 `;
 
