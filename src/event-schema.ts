@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIDELITIES } from './config/pipeline-schema.js';
 import type { StreamEvent } from './adapters/types.js';
 import type { Failure } from './core/failure.js';
 import { FAILURE_CLASSES, type FailureClass } from './core/error-codes.js';
@@ -77,6 +78,20 @@ export const RunEventSchema = z
     z
       .strictObject({ ...base, type: z.literal('step_tokens'), stepId: z.string(), attempt: Attempt, tokens: TokenUsageSchema, costUsd: z.number().optional() })
       .describe("A step's running tokens and cost, earlier attempts included; the attempt's final result replaces what its stream reported."),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('thread_context'),
+        stepId: z.string(),
+        attempt: Attempt,
+        thread: z.string(),
+        fidelity: z.enum(FIDELITIES),
+        steps: z.array(z.string()),
+        omitted: z.array(z.string()),
+        chars: Count,
+        note: z.string().optional(),
+      })
+      .describe("The transcripts of the step's thread its prompt starts with; `omitted` were left out to fit the budget."),
     z.strictObject({
       ...base,
       type: z.literal('step_retrying'),
@@ -86,6 +101,12 @@ export const RunEventSchema = z
       failure: FailureSchema,
     }),
     z.strictObject({ ...base, type: z.literal('step_fallback'), stepId: z.string(), from: z.string(), to: z.string(), failure: FailureSchema }),
+    z
+      .strictObject({ ...base, type: z.literal('session_continued'), stepId: z.string(), attempt: Attempt, sessionId: z.string(), from: Attempt })
+      .describe('A retry continues the agent session attempt `from` left (retry.continue_session): its prompt is only what failed.'),
+    z
+      .strictObject({ ...base, type: z.literal('session_fresh'), stepId: z.string(), attempt: Attempt, reason: z.string() })
+      .describe('A retry that could have continued its agent session starts a fresh one with the whole prompt, and why.'),
     z.strictObject({ ...base, type: z.literal('artifact_saved'), stepId: z.string(), name: z.string(), path: z.string(), bytes: Count }),
     z
       .strictObject({
@@ -113,6 +134,25 @@ export const RunEventSchema = z
       action: z.string(),
       errors: z.array(z.string()),
     }),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('attempt_finished'),
+        stepId: z.string(),
+        attempt: Attempt,
+        persona: z.string().optional(),
+        adapter: z.string(),
+        model: z.string().optional(),
+        passed: z.boolean(),
+        exitCode: z.number().int().nullable(),
+        durationMs: Duration,
+        tokens: TokenUsageSchema,
+        costUsd: z.number().optional(),
+        failure: FailureSchema.optional(),
+        text: z.string().describe("The attempt's result: an agent's final answer or a command's output tail, its last characters when long."),
+        output: z.record(z.string(), z.unknown()).optional().describe("The fields of the step's JSON output, when its output is a JSON object."),
+      })
+      .describe('One attempt of a step ended: a round of `wave thread`.'),
     z.strictObject({
       ...base,
       type: z.literal('step_completed'),

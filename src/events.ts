@@ -1,4 +1,5 @@
 import type { StreamEvent } from './adapters/types.js';
+import type { Fidelity } from './config/pipeline-schema.js';
 import type { Failure } from './core/failure.js';
 import type { FileChange } from './core/file-change.js';
 import type { TokenUsage } from './core/tokens.js';
@@ -23,14 +24,37 @@ export type RunEvent = Base &
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
     /** The step's running tokens and cost (its earlier attempts included), published as they change while an attempt runs. */
     | { type: 'step_tokens'; stepId: string; attempt: number; tokens: TokenUsage; costUsd?: number }
+    /** The transcripts of the step's thread that open its prompt (`steps`), and those left out to fit the budget. */
+    | { type: 'thread_context'; stepId: string; attempt: number; thread: string; fidelity: Fidelity; steps: string[]; omitted: string[]; chars: number; note?: string }
     | { type: 'step_retrying'; stepId: string; attempt: number; delayMs: number; failure: Failure }
     | { type: 'step_fallback'; stepId: string; from: string; to: string; failure: Failure }
+    /** A retry continues the agent session attempt `from` left: its prompt is only what failed. */
+    | { type: 'session_continued'; stepId: string; attempt: number; sessionId: string; from: number }
+    /** A retry that could have continued its agent session starts a fresh one with the whole prompt, and why. */
+    | { type: 'session_fresh'; stepId: string; attempt: number; reason: string }
     | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
     /** A file the attempt created, modified or deleted in the step's workspace. */
     | ({ type: 'file_change'; stepId: string; attempt: number } & FileChange)
     /** The stored copy at `path` had `count` of the run's secrets replaced by [REDACTED]; the workspace file keeps them. */
     | { type: 'artifact_redacted'; stepId: string; name: string; path: string; count: number }
     | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
+    /** One attempt ended (a round of `wave thread`): its result text (an agent's final answer, a command's output tail) capped, and its JSON output's fields. */
+    | {
+        type: 'attempt_finished';
+        stepId: string;
+        attempt: number;
+        persona?: string;
+        adapter: string;
+        model?: string;
+        passed: boolean;
+        exitCode: number | null;
+        durationMs: number;
+        tokens: TokenUsage;
+        costUsd?: number;
+        failure?: Failure;
+        text: string;
+        output?: Record<string, unknown>;
+      }
     | {
         type: 'step_completed';
         stepId: string;

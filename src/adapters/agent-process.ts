@@ -8,6 +8,7 @@ import type { SpawnResult } from './spawn-spec.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
 import { NO_TOKENS, priceTableCost } from '../core/tokens.js';
 import type { Failure } from '../core/failure.js';
+import { copySessionHome, resumeRefusal } from './session.js';
 
 /** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */
 export interface AgentInvocation {
@@ -40,6 +41,8 @@ export interface AgentCli {
   /** Prepares workspace files and config home; returns argv and env. */
   prepare(config: AdapterRunConfig): Promise<AgentInvocation>;
   stream(config: AdapterRunConfig): AgentStream;
+  /** What the CLI says (failure message or stderr) when it cannot resume a session it does not know, before any work. */
+  refusedResume?: RegExp;
 }
 
 /** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */
@@ -75,6 +78,13 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
   const binary = config.adapter.binary ?? cli.defaultBinary;
   const command = resolveBinary(binary, config.env);
   if (!command) return failed(missingBinaryFailure(binary, cli.defaultBinary, config.adapter.name));
+  try {
+    // The session lives in the CLI's config home: an isolated or sandboxed attempt's own home starts as a copy of the last one's.
+    if (config.continueFrom) await copySessionHome(isolatedHome({ attemptDir: config.continueFrom.previousAttemptDir }), isolatedHome(config));
+  } catch (error) {
+    const message = `could not copy the session's config home: ${error instanceof Error ? error.message : String(error)}`;
+    return { ...failed({ class: 'spawn_failed', message }), resumeRefused: message };
+  }
   let invocation: AgentInvocation;
   try {
     invocation = await cli.prepare(config);
@@ -108,15 +118,19 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
   const costUsd = outcome.costUsd ?? priceTableCost(outcome.tokens, config.adapter.prices);
+  const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
+  const ok = outcome.ok && failure === undefined;
+  const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;
   return {
     ...base,
-    ok: outcome.ok && outcome.failure === undefined,
+    ok,
     text: outcome.text,
     tokens: outcome.tokens,
     ...(outcome.sessionId !== undefined ? { sessionId: outcome.sessionId } : {}),
     ...(costUsd !== undefined ? { costUsd } : {}),
     ...(outcome.subtype !== undefined ? { subtype: outcome.subtype } : {}),
-    ...(outcome.failure ? { failure: { ...outcome.failure, message: redactor.redact(outcome.failure.message) } } : {}),
+    ...(failure ? { failure } : {}),
+    ...(refused !== undefined ? { resumeRefused: refused } : {}),
     durationMs: Date.now() - started,
   };
 }
@@ -129,13 +143,15 @@ export function exitedWithoutResult(spawn: SpawnResult, label: string): Failure 
 }
 
 /** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
-export function isolatedHome(config: AdapterRunConfig): string {
+export function isolatedHome(config: Pick<AdapterRunConfig, 'attemptDir'>): string {
   return join(config.attemptDir, 'home');
 }
 
 /** The adapter of one agent CLI: the shared process handling around that CLI's own invocation and stream. */
 export class AgentCliRunner implements AdapterRunner {
   private readonly redactor: Redactor;
+  /** Every agent CLI reports its session and can resume one. */
+  readonly continuesSessions = true;
 
   constructor(
     readonly type: AdapterType,

@@ -14,11 +14,16 @@ export interface CuratedEnvInput {
   stepId: string;
   /** Absolute path of the step's workspace. */
   workspace: string;
+  /** Absolute path of the run's folder, for `wave thread` inside the step. */
+  runDir?: string;
+  /** A folder put first on PATH: the run's `wave` command. */
+  commandDir?: string;
 }
 
 /**
  * The environment a step's process gets: HOME, PATH, TERM, TMPDIR, the passthrough names, the step's
- * env, then WAVE_RUN_ID, WAVE_STEP_ID and WAVE_WORKSPACE, which nothing overrides. Nothing else leaks in.
+ * env, then WAVE_RUN_ID, WAVE_STEP_ID, WAVE_WORKSPACE, WAVE_RUN_DIR and the run's `wave` first on PATH, which
+ * nothing overrides. Nothing else leaks in.
  */
 export function buildCuratedEnv(input: CuratedEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
@@ -31,6 +36,8 @@ export function buildCuratedEnv(input: CuratedEnvInput): Record<string, string> 
   env.WAVE_RUN_ID = input.runId;
   env.WAVE_STEP_ID = input.stepId;
   env.WAVE_WORKSPACE = input.workspace;
+  if (input.runDir) env.WAVE_RUN_DIR = input.runDir;
+  if (input.commandDir) env.PATH = env.PATH ? `${input.commandDir}:${env.PATH}` : input.commandDir;
   return env;
 }
 

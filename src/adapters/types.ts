@@ -51,6 +51,18 @@ export interface AdapterRunConfig {
   onSpawn?: (pid: number) => void;
   /** Starts the attempt's process inside the run's sandbox; spawnInGroup on the host when absent. */
   spawn?: (spec: SpawnSpec, signal: AbortSignal) => Promise<SpawnResult>;
+  /** Continue the agent session an earlier attempt of the step left (a retry): `prompt` is then only the feedback. */
+  continueFrom?: ContinueFrom;
+}
+
+/** The session a retry continues, from the step's previous attempt on the same adapter. */
+export interface ContinueFrom {
+  /** The id the previous attempt's CLI reported, already checked by isSafeSessionId (adapters/session.ts). */
+  sessionId: string;
+  /** The previous attempt's folder: its `home` (an isolated or sandboxed CLI's config home) holds the session's state. */
+  previousAttemptDir: string;
+  /** What the session used before this attempt, for a CLI whose usage figures count the whole session (Codex). */
+  sessionTokens: TokenUsage;
 }
 
 export interface AdapterResult {
@@ -69,10 +81,14 @@ export interface AdapterResult {
   /** The last 2,000 characters of output, for a retry's prompt. */
   outputTail: string;
   durationMs: number;
+  /** Set when the CLI refused to continue `continueFrom`'s session before doing any work: why, in one line. */
+  resumeRefused?: string;
 }
 
 /** The socket every adapter plugs into. `signal` aborts: the runner kills its process group and resolves. */
 export interface AdapterRunner {
   readonly type: AdapterType;
+  /** True when the runner reports a sessionId and honours `continueFrom` (the agent CLIs). */
+  readonly continuesSessions?: boolean;
   run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult>;
 }

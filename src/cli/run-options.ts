@@ -25,3 +25,12 @@ export function selection(all: string[], steps?: string[], exclude?: string[]): 
   if (!steps && !exclude) return undefined;
   return new Set((steps ?? all).filter((id) => !exclude?.includes(id)));
 }
+
+/** A commander parser for a flag that takes a positive whole number, refusing anything else by the flag's name. */
+export function positiveInteger(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new WaveError('invalid_argument', `${flag} expects a positive whole number, got \`${value}\``);
+    return n;
+  };
+}

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { WaveError } from '../errors.js';
 import type { Plan } from '../plan/plan-types.js';
 import { mergeStepParts } from '../state/assemble-run.js';
-import { readStepParts, writeStepPart } from '../state/run-parts.js';
+import { readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';
 import type { RunRecord } from '../state/run-record.js';
 import type { RunStore } from '../state/run-store.js';
 
@@ -19,11 +19,16 @@ export function runIdArgument(value: string): string {
   return value;
 }
 
-/** Adds to a new record the parts other jobs left in `<runsRoot>/<id>/parts/`; returns the ids they cover. */
-export function takeStepParts(plan: Plan, record: RunRecord): Set<string> {
+/** Adds to a new record the parts other jobs left in `<runsRoot>/<id>/parts/`; returns them by step id. */
+export function takeStepParts(plan: Plan, record: RunRecord): ReadonlyMap<string, StepPart> {
   const parts = readStepParts(join(plan.runtime.runsRoot, record.id));
   mergeStepParts(record, parts);
-  return new Set(parts.keys());
+  return parts;
+}
+
+/** Appends the events of parts brought in to this job's events.ndjson, so threads and `wave thread` see the steps run elsewhere. */
+export function replayPartEvents(store: RunStore, parts: ReadonlyMap<string, StepPart>): void {
+  for (const part of parts.values()) for (const event of part.events) store.appendEvent(event);
 }
 
 /** Leaves a part for every step this process ran (all but those brought in), for the job that assembles the run. */

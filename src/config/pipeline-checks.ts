@@ -64,7 +64,50 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
   }
   const cycle = findCycle([...byId.values()]);
   if (cycle) errors.push(cycleError(cycle, byId, locator));
-  else for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator));
+  else {
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator));
+    errors.push(...checkThreads([...byId.values()], byId, locator));
+  }
+  return errors;
+}
+
+/**
+ * Wave's rule for a thread: each of its steps after the first depends (transitively) on an earlier one, so no two
+ * run at once; `fidelity` without a thread would do nothing.
+ */
+function checkThreads(steps: StepEntry[], byId: Map<string, StepEntry>, locator: Locator): WaveError[] {
+  const errors: WaveError[] = [];
+  const threads = new Map<string, StepEntry[]>();
+  for (const step of steps) {
+    const thread = step.raw.thread;
+    if (typeof thread === 'string') threads.set(thread, [...(threads.get(thread) ?? []), step]);
+    else if (step.raw.fidelity !== undefined) {
+      errors.push(
+        new WaveError('missing_field', `step \`${step.id}\` sets fidelity but is in no thread, so it would receive nothing`, {
+          location: locator.locate(['steps', step.index, 'fidelity']),
+          hint: 'Add `thread: <name>` shared with the steps whose transcripts it should read, or remove `fidelity`.',
+        }),
+      );
+    }
+  }
+  for (const [thread, members] of threads) {
+    members.slice(1).forEach((step, i) => {
+      const ancestors = ancestorsOf(step.id, byId);
+      const earlier = members.slice(0, i + 1);
+      if (earlier.some((e) => ancestors.has(e.id))) return;
+      const previous = earlier.at(-1)!;
+      errors.push(
+        new WaveError(
+          'thread_unordered',
+          `step \`${step.id}\` of thread \`${thread}\` depends on no earlier step of the thread, so it could run at the same time as \`${previous.id}\``,
+          {
+            location: locator.locate(['steps', step.index, 'thread']),
+            hint: `Add \`${previous.id}\` to the dependencies of \`${step.id}\`: the steps of a thread run one after another.`,
+          },
+        ),
+      );
+    });
+  }
   return errors;
 }
 

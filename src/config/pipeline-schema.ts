@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Duration, EnvMap, StringList } from './common-schema.js';
 
 export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
+export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
+export type Fidelity = (typeof FIDELITIES)[number];
 
 export const ContractSchema = z
   .strictObject({
@@ -62,6 +64,12 @@ export const RetrySchema = z.strictObject({
     .boolean()
     .optional()
     .describe("true (default): a retry's prompt carries the previous failure; false: the original prompt. Contract retries always carry their errors."),
+  continue_session: z
+    .boolean()
+    .optional()
+    .describe(
+      "true (default): an agent's retry continues the previous attempt's session (same adapter), sent only what failed; when the CLI cannot resume it, the retry starts fresh. false: every retry starts a fresh session with the whole prompt.",
+    ),
   on_failure: z
     .enum(['fail', 'skip', 'continue'])
     .optional()
@@ -123,6 +131,11 @@ export const StepSchema = z.strictObject({
     .describe("Checks the step's output must pass before later steps run."),
   retry: RetrySchema.optional().describe('How failed attempts are retried.'),
   extract: ExtractSchema.optional(),
+  thread: z.string().min(1).optional().describe("A conversation thread: the step's prompt starts with the transcripts of the earlier steps of the same thread it depends on."),
+  fidelity: z
+    .enum(FIDELITIES)
+    .optional()
+    .describe('How much of the thread the step receives: full (default), compact (500 characters a step), summary (written by the model) or fresh (none).'),
 });
 
 export const PipelineSchema = z

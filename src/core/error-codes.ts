@@ -27,6 +27,7 @@ export const ERROR_TABLE = {
   unknown_dependency: { description: 'A step depends on a step that does not exist.', kind: 'input' },
   duplicate_step: { description: 'Two steps share an id.', kind: 'input' },
   dag_cycle: { description: 'The steps depend on each other in a cycle.', kind: 'input' },
+  thread_unordered: { description: 'A step of a thread does not depend on any earlier step of that thread, so they could run at once.', kind: 'input' },
   file_not_found: { description: 'A file the configuration points at does not exist.', kind: 'input' },
   env_unset: { description: 'A ${VAR} reference names an unset variable and has no default.', kind: 'input' },
   unknown_artifact: { description: 'A step injects an artifact its source step does not declare.', kind: 'input' },

@@ -8,6 +8,7 @@ import { runAttempt } from './attempt.js';
 import type { RunContext } from './context.js';
 import { addTokens } from '../core/tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
+import { WAVE_COMMAND_DIR } from './wave-command.js';
 
 /** The curated environment of one attempt of `step` on `adapter`. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
@@ -18,6 +19,8 @@ export function attemptEnv(context: RunContext, step: PlannedStep, adapter: Reso
     runId: context.store.record.id,
     stepId: step.id,
     workspace,
+    runDir: context.store.dir,
+    commandDir: join(context.store.dir, WAVE_COMMAND_DIR),
   });
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { installWaveCommand, WAVE_COMMAND_DIR } from './wave-command.js';
 import PQueue from 'p-queue';
 import { failureOfError, type Failure } from '../core/failure.js';
 import { addTokens, NO_TOKENS } from '../core/tokens.js';
@@ -43,6 +44,11 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   };
   // Nothing can run once the run folder cannot be written (resume on a full disk, say).
   if (store.fault) throw store.fault;
+  try {
+    installWaveCommand(store.dir);
+  } catch (error) {
+    throw store.reportFault(error, join(store.dir, WAVE_COMMAND_DIR));
+  }
   const stopWatchingStore = store.onFault(failRun);
 
   const gateOf = (id: string): Gate => {

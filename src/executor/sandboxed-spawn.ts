@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import { modelEndpoints } from '../adapters/access-mode.js';
 import type { AdapterRunConfig } from '../adapters/types.js';
 import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import type { RunContext } from './context.js';
+import { EVENTS_FILE } from '../state/run-store.js';
+import { WAVE_COMMAND_DIR, waveCommandPaths } from './wave-command.js';
 
 export interface AttemptPlace {
   attempt: number;
@@ -23,6 +26,8 @@ export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: 
     attemptDir: place.attemptDir,
     allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? [])],
     endpoints: modelEndpoints(adapter, place.env),
+    // `wave thread` inside reads the run's events and nothing else of its folder.
+    readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],
   };
   return (spec, signal) => sandbox.spawn(spec, scope, signal);
 }

@@ -12,14 +12,18 @@ import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from '.
 import { emit, type RunContext } from './context.js';
 import { reasonOf, runAttempt } from './attempt.js';
 import { RunningTokens } from './running-tokens.js';
-import { promptWithFailure } from './retry-prompt.js';
-import { promptWithContractErrors } from '../contracts/retry-feedback.js';
+import { failureFeedback } from './retry-prompt.js';
+import { contractFeedback } from '../contracts/retry-feedback.js';
+import { StepSessions, type AttemptStart } from './session-continuation.js';
+import { isSafeSessionId } from '../adapters/session.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { withFileChanges } from './step-changes.js';
 import { attemptsOf } from '../state/step-logs.js';
+import { jsonFields, roundText } from './round-text.js';
+import { withThreadContext } from './thread-context.js';
 
 export interface StepOutcome {
   /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside. */
@@ -47,6 +51,8 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   let prepared;
   try {
     prepared = await prepareStepWorkspace(context, step, outputs);
+    // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
+    if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared.workspace, signal));
   } catch (error) {
     // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
     return finish(context, step, started, firstAttempt, failureOfError(error, 'workspace_failed'));
@@ -54,16 +60,27 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   let adapter: ResolvedAdapter = step.adapter;
   let fallbacksUsed = 0;
   let attemptOnAdapter = 0;
-  let prompt = prepared.prompt;
+  // What the next attempt is told of the last failure (prompt steps): alone in a continued session, else after the prompt.
+  let feedback: string | undefined;
+  const sessions = new StepSessions(step, context.registry);
   // Contract retries are counted per contract, apart from the step's retry policy: a contract retry starts a
   // fresh attempt with the step's full retry budget, and a contract failure is never retried by that policy.
   const contractRetries = new Map<number, number>();
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
     const watch = { workspace: prepared.workspace, kind: prepared.kind, adapterType: adapter.type, attemptDir: store.attemptPath(step.id, attempt) };
-    const result = await withFileChanges(context, step.id, attempt, watch, () => attemptOnce(context, step, adapter, attempt, prompt, prepared, signal));
+    const start = sessions.start(adapter, prepared.prompt, feedback);
+    const result = await withFileChanges(context, step.id, attempt, watch, () => attemptOnce(context, step, adapter, attempt, start, prepared, signal));
+    sessions.ended(attempt, adapter, watch.attemptDir, start, result);
     const { output, failure, verdict } = await judgeAttempt(context, step, prepared, attempt, result, contractRetries, signal);
-    recordAttemptEnd(context, step.id, attempt, result, failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined));
+    recordAttemptEnd(
+      context,
+      step,
+      attempt,
+      result,
+      output,
+      failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined),
+    );
     if (verdict?.retry) {
       if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
       const { index, label, errors } = verdict.retry;
@@ -77,7 +94,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
       });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
       // A command is re-run as written (it may be stateful, like a flaky test); an agent is told what failed.
-      if (step.execType === 'prompt') prompt = promptWithContractErrors(prepared.prompt, attempt, label, errors, output);
+      if (step.execType === 'prompt') feedback = contractFeedback(attempt, label, errors, output);
       attemptOnAdapter = 0;
       continue;
     }
@@ -93,13 +110,18 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     }
     if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
     if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
+    // The CLI refused to resume the session before doing any work: the next attempt starts fresh, off the retry budget.
+    if (result.resumeRefused !== undefined) {
+      attemptOnAdapter--;
+      continue;
+    }
     if (isRetried(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
       const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
       if (!(await sleep(delayMs, { signal }))) return finish(context, step, started, attempt, reasonOf(signal));
       // A command is re-run as written; an agent is told what went wrong, unless its retry says adapt_prompt: false.
-      prompt = step.execType === 'prompt' && step.retry.adaptPrompt ? promptWithFailure(prepared.prompt, attempt, failure, result.outputTail) : prepared.prompt;
+      feedback = step.execType === 'prompt' && step.retry.adaptPrompt ? failureFeedback(attempt, failure, result.outputTail) : undefined;
       continue;
     }
     const next = failure.class === 'rate_limited' ? step.fallbacks[fallbacksUsed] : undefined;
@@ -108,7 +130,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     fallbacksUsed++;
     adapter = next;
     attemptOnAdapter = 0;
-    prompt = prepared.prompt;
+    feedback = undefined;
   }
 }
 
@@ -147,7 +169,7 @@ async function attemptOnce(
   step: PlannedStep,
   adapter: ResolvedAdapter,
   attempt: number,
-  prompt: string,
+  start: AttemptStart,
   prepared: PreparedStep,
   signal: AbortSignal,
 ): Promise<AdapterResult> {
@@ -161,9 +183,12 @@ async function attemptOnce(
       model,
       startedAt: new Date().toISOString(),
       tokens: { ...NO_TOKENS },
+      ...(start.continuedFrom !== undefined ? { continuedFrom: start.continuedFrom } : {}),
     }),
   );
   emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
+  if (start.continueFrom) emit(context, { type: 'session_continued', stepId: step.id, attempt, sessionId: start.continueFrom.sessionId, from: start.continuedFrom! });
+  else if (start.freshReason !== undefined) emit(context, { type: 'session_fresh', stepId: step.id, attempt, reason: start.freshReason });
   const env = attemptEnv(context, step, adapter, workspace);
   const runner = context.registry.resolve(adapter.type);
   const attemptDir = store.attemptPath(step.id, attempt);
@@ -181,7 +206,8 @@ async function attemptOnce(
       adapter,
       persona: step.persona,
       model,
-      prompt,
+      prompt: start.prompt,
+      ...(start.continueFrom ? { continueFrom: start.continueFrom } : {}),
       execType: step.execType,
       values: prepared.values,
       workspace,
@@ -208,10 +234,12 @@ async function attemptOnce(
   );
   // The adapter's totals are authoritative: they replace what the stream reported on the way.
   if (running.settle(result)) publishTokens();
+  if (isSafeSessionId(result.sessionId)) store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.sessionId = result.sessionId));
   return result;
 }
 
-function recordAttemptEnd(context: RunContext, stepId: string, attempt: number, result: AdapterResult, failure?: Failure): void {
+function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: number, result: AdapterResult, output: string, failure?: Failure): void {
+  const stepId = step.id;
   context.store.update((r) => {
     const s = r.steps[stepId]!;
     const a = s.attempts.find((x) => x.attempt === attempt)!;
@@ -225,6 +253,23 @@ function recordAttemptEnd(context: RunContext, stepId: string, attempt: number, 
     });
     s.tokens = addTokens(s.tokens, result.tokens);
     if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
+  });
+  const { adapter, model } = context.store.record.steps[stepId]!.attempts.find((x) => x.attempt === attempt)!;
+  emit(context, {
+    type: 'attempt_finished',
+    stepId,
+    attempt,
+    ...(step.persona ? { persona: step.persona.name } : {}),
+    adapter,
+    ...(model !== undefined ? { model } : {}),
+    passed: failure === undefined,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    tokens: result.tokens,
+    ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+    ...(failure ? { failure } : {}),
+    text: roundText(result.text),
+    ...jsonFields(output),
   });
 }
 

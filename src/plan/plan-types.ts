@@ -1,5 +1,5 @@
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
-import type { ArtifactDef, InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { ArtifactDef, Fidelity, InjectArtifact, Step } from '../config/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
 import type { SourceLocation } from '../errors.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
@@ -22,8 +22,18 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Whether a retry's prompt carries the previous failure (contract retries always carry their errors). */
   adaptPrompt: boolean;
+  /** Whether an agent's retry continues the previous attempt's session, told only the feedback (else a fresh session, the whole prompt). */
+  continueSession: boolean;
   /** What the run does with the step once its attempts are spent: fail it (halting the run), skip it, or fail it and go on. */
   onFailure: 'fail' | 'skip' | 'continue';
+}
+
+/** A step's place in a conversation thread. */
+export interface PlannedThread {
+  readonly name: string;
+  readonly fidelity: Fidelity;
+  /** The thread's steps this one depends on (transitively), in file order: whose transcripts it receives. */
+  readonly earlier: readonly string[];
 }
 
 /** A step with everything resolved: what `wave run --dry-run` prints and the executor runs. */
@@ -53,6 +63,8 @@ export interface PlannedStep {
   readonly env: Readonly<Record<string, string>>;
   /** Adapters tried in order when this one is rate limited. */
   readonly fallbacks: readonly ResolvedAdapter[];
+  /** Set when the step is in a `thread`. */
+  readonly thread?: PlannedThread;
 }
 
 export interface PlanRuntime {

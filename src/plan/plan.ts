@@ -8,7 +8,7 @@ import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 import { ancestorsOf, topologicalLayers } from '../core/dag.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
-import type { Plan, PlannedStep } from './plan-types.js';
+import type { Plan, PlannedStep, PlannedThread } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
@@ -55,7 +55,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
         if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
       }
     }
-    return { ...planStep(step, template, location, manifest, options), location: pipeline.locate(['steps', index]) };
+    const thread = planThread(step, pipeline.value.steps, ancestors);
+    return { ...planStep(step, template, location, manifest, options), ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
   });
   if (problems.length) throw new WaveErrors(problems);
   const runtime = m.runtime;
@@ -116,6 +117,13 @@ function planStep(step: Step, template: string, templateLocation: SourceLocation
     env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },
     fallbacks: execType === 'command' ? [] : fallbackNames.map((name) => resolveAdapter(m, name)),
   };
+}
+
+/** A step's thread: its name, fidelity (Wave's: full when a thread is set) and the thread's steps it runs after, in file order. */
+function planThread(step: Step, all: readonly Step[], ancestors: ReadonlySet<string>): PlannedThread | undefined {
+  if (!step.thread) return undefined;
+  const earlier = all.filter((s) => s.thread === step.thread && ancestors.has(s.id)).map((s) => s.id);
+  return { name: step.thread, fidelity: step.fidelity ?? 'full', earlier };
 }
 
 /** The step's prompt or command text and where it starts. */

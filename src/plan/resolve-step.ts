@@ -94,6 +94,7 @@ export function retryPolicy(retry: RetryConfig | undefined, manifest: Manifest):
       retry?.max_delay !== undefined ? durationMs(retry.max_delay) : (preset?.maxDelayMs ?? (maxDelaySeconds !== undefined ? maxDelaySeconds * 1000 : DEFAULT_RETRY_MAX_DELAY_MS)),
     // Wave now always tells a retry what failed; `adapt_prompt: false` asks for the original prompt instead.
     adaptPrompt: retry?.adapt_prompt ?? true,
+    continueSession: retry?.continue_session ?? true,
     onFailure: retry?.on_failure ?? 'fail',
   };
 }

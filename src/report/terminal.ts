@@ -121,6 +121,12 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
     case 'step_fallback':
       view(event.stepId).activity = `falling back to ${event.to} (${event.failure.class})`;
       return;
+    case 'session_continued':
+      view(event.stepId).activity = `continuing session ${event.sessionId}`;
+      return;
+    case 'session_fresh':
+      view(event.stepId).activity = `starting a fresh session: ${oneLine(event.reason)}`;
+      return;
     case 'step_completed':
       Object.assign(view(event.stepId), {
         status: 'completed',
@@ -159,6 +165,8 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
     case 'file_change':
     case 'artifact_saved':
     case 'contract_checked':
+    case 'attempt_finished':
+    case 'thread_context':
       return;
   }
 }

@@ -43,6 +43,10 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `${step(event.stepId)} retrying in ${formatDuration(event.delayMs)} after attempt ${event.attempt}: ${withDetail(event.failure)}`;
     case 'step_fallback':
       return `${step(event.stepId)} falling back from ${event.from} to ${event.to}: ${withDetail(event.failure)}`;
+    case 'session_continued':
+      return `${step(event.stepId)} continuing session ${event.sessionId} of attempt ${event.from}`;
+    case 'session_fresh':
+      return `${step(event.stepId)} starting a fresh session: ${oneLine(event.reason)}`;
     case 'artifact_saved':
       return `${step(event.stepId)} artifact ${event.name} saved: ${event.path} (${formatBytes(event.bytes)})`;
     case 'file_change':
@@ -53,6 +57,11 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return event.passed
         ? `${step(event.stepId)} contract ${event.contract} passed`
         : `${step(event.stepId)} contract ${event.contract} failed (${event.action})${indented(event.errors)}`;
+    case 'thread_context':
+      return `${step(event.stepId)} thread ${event.thread}: ${event.steps.length ? `receives ${event.steps.join(', ')} (${event.fidelity}, ${event.chars} characters)` : 'nothing to receive yet'}${event.omitted.length ? `; left out to fit: ${event.omitted.join(', ')}` : ''}${event.note ? `; ${event.note}` : ''}`;
+    case 'attempt_finished':
+      // The step's own completed, failed and retrying lines say the same; the event feeds `wave thread`.
+      return undefined;
     case 'step_completed':
       return `${step(event.stepId)} completed in ${formatDuration(event.durationMs)}${usage(event)}`;
     case 'step_failed':

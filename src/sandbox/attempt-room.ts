@@ -81,7 +81,7 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       NO_PROXY: 'localhost,127.0.0.1,::1',
       no_proxy: 'localhost,127.0.0.1,::1',
     };
-    const readOnly = [installFolderOf(spec.command), nodeInstallFolder()].filter((path): path is string => path !== undefined);
+    const readOnly = [installFolderOf(spec.command), nodeInstallFolder(), ...(scope.readOnly ?? [])].filter((path): path is string => path !== undefined && existsSync(path));
     // Parents before children: a read-write bind inside a read-only one must be mounted after it.
     const binds: Bind[] = [
       ...[...new Set(readOnly)].map((path) => ({ path, writable: false })),

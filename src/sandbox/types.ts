@@ -33,6 +33,8 @@ export interface SandboxScope {
   allowedDomains: readonly string[];
   /** Model endpoints (base URLs) the step must reach at the same URL. */
   endpoints: readonly string[];
+  /** Host files and folders visible read-only at the same path inside: the run's `wave` command and what it reads. */
+  readOnly?: readonly string[];
 }
 
 /** One egress decision of the proxy, attributed to the attempt that asked. */

@@ -18,6 +18,10 @@ export interface AttemptRecord {
   failure?: Failure;
   /** The Wave process driving it was killed before it ended (its failure says so too); set by resume or cancel. */
   interrupted?: boolean;
+  /** The agent session the attempt ran in, as its CLI reported it (only an id safe to resume is kept). */
+  sessionId?: string;
+  /** The earlier attempt whose session this one continued (retry.continue_session). */
+  continuedFrom?: number;
 }
 
 export interface ArtifactRecord {

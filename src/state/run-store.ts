@@ -1,10 +1,10 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WaveError } from '../errors.js';
 import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
-import { RunEventSchema } from '../event-schema.js';
 import type { EventBus, RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { readEventsFile } from './events-file.js';
 import { FaultLatch } from './fault-latch.js';
 import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
 import { readRunRecord } from './run-record-file.js';
@@ -199,25 +199,7 @@ export class RunStore {
 
   /** Every event stored so far; lines that are torn or not events are skipped. */
   readEvents(): RunEvent[] {
-    const file = join(this.dir, EVENTS_FILE);
-    if (!existsSync(file)) return [];
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (cause) {
-      throw ioError('read', file, cause);
-    }
-    const events: RunEvent[] = [];
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const parsed = RunEventSchema.safeParse(JSON.parse(line));
-        if (parsed.success) events.push(parsed.data);
-      } catch {
-        // A torn last line (a kill mid-write) is skipped, never fatal.
-      }
-    }
-    return events;
+    return readEventsFile(join(this.dir, EVENTS_FILE));
   }
 
   /** Writes what is pending and closes events.ndjson (later appends reopen it); throws the store's fault, if it had one. */

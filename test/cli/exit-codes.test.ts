@@ -21,6 +21,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   unknown_dependency: 2,
   duplicate_step: 2,
   dag_cycle: 2,
+  thread_unordered: 2,
   file_not_found: 2,
   env_unset: 2,
   unknown_artifact: 2,

@@ -17,8 +17,8 @@ function withRuntime(lines: string): string {
   return SHELL_MANIFEST.replace('  timeouts: { process_grace_seconds: 1 }\n', lines);
 }
 
-// A retry is told what failed, and a step whose attempts are spent fails, unless the step says otherwise.
-const RETRY_DEFAULTS = { adaptPrompt: true, onFailure: 'fail' };
+// A retry is told what failed, in the session it continues, and a step whose attempts are spent fails, unless the step says otherwise.
+const RETRY_DEFAULTS = { adaptPrompt: true, continueSession: true, onFailure: 'fail' };
 
 describe('retry policy', () => {
   it.each([
@@ -47,6 +47,12 @@ describe('retry policy', () => {
       maxDelayMs: 4000,
       ...RETRY_DEFAULTS,
     });
+  });
+
+  it('continues the agent session on a retry unless retry.continue_session is false', async () => {
+    expect((await stepWith('')).retry.continueSession).toBe(true);
+    expect((await stepWith(', retry: { continue_session: true }')).retry.continueSession).toBe(true);
+    expect((await stepWith(', retry: { max_attempts: 2, continue_session: false }')).retry).toMatchObject({ maxAttempts: 2, continueSession: false, adaptPrompt: true });
   });
 
   it('caps the delay at runtime.timeouts.retry_max_delay_seconds when neither the step nor a preset does', async () => {

@@ -16,6 +16,9 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 export const FENCED_ANSWER: string;
+export const FIRST_REVIEW: string;
+export const FIXED_REVIEW: string;
+export const FEEDBACK_HEADING: string;
 export function encodeSequence(answers: Array<string | { status?: number; retry_after?: string | number; text?: string }>): string;
 export function parseScenarioPath(pathname: string): { scenario: string; params: string[]; prefix: string; path: string };
 export function startModelServer(options?: { port?: number; logFile?: string }): Promise<ModelServer>;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { sendError } from './model-server/scenarios.mjs';
 
 // Handlers import the scenario helpers from model-server/scenarios.mjs (importing this file would be a cycle).
-export { FENCED_ANSWER, encodeSequence, replyFor, sendError } from './model-server/scenarios.mjs';
+export { FEEDBACK_HEADING, FENCED_ANSWER, FIRST_REVIEW, FIXED_REVIEW, encodeSequence, replyFor, sendError } from './model-server/scenarios.mjs';
 
 /** Handler modules, tried in order; a module not written yet is skipped. */
 const HANDLER_MODULES = ['./model-server/openai-chat.mjs', './model-server/anthropic.mjs', './model-server/responses.mjs', './model-server/gemini.mjs'];

@@ -1,4 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
+import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** Variables that keep Claude Code from reaching anything but the model API, and cap its own retries. */
@@ -18,13 +19,15 @@ export function claudePermissionMode(config: AdapterRunConfig): 'default' | 'byp
   return (config.persona?.allowedTools.length ?? 0) > 0 ? 'default' : 'bypassPermissions';
 }
 
-/** The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the model, the persona's prompt. */
+/** The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the model, the persona's prompt, `--resume` on a continued attempt. */
 export function buildClaudeArgs(config: AdapterRunConfig, systemPrompt: string): string[] {
   const extra = config.adapter.args ?? [];
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (!extra.some((arg) => PERMISSION_FLAGS.includes(arg))) args.push('--permission-mode', claudePermissionMode(config));
   const model = config.model ?? config.adapter.model;
   if (model) args.push('--model', model);
+  const session = resumedSession(config);
+  if (session) args.push('--resume', session);
   if (systemPrompt.trim() !== '') args.push('--append-system-prompt', systemPrompt);
   return [...args, ...extra];
 }

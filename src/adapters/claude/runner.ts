@@ -13,4 +13,6 @@ export const CLAUDE_CLI: AgentCli = {
     return { args, env: buildClaudeEnv(config, args), stdin: config.prompt };
   },
   stream: () => new ClaudeStream(),
+  // `-p --resume` with an id Claude has no transcript of: a result with this error, before any request.
+  refusedResume: /No conversation found with session ID|--resume requires a valid session ID/,
 };

@@ -1,5 +1,6 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../argument-limit.js';
+import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** The provider name Wave declares for an adapter with a base_url. */
@@ -49,11 +50,15 @@ export function codexPromptOnStdin(config: AdapterRunConfig): boolean {
   return promptTooLargeForArgument(config.prompt);
 }
 
-/** The argv of `codex exec --json`: settings as -c overrides unless an isolated config.toml holds them; the prompt last, or `-` when it goes to stdin. */
+/**
+ * The argv of `codex exec --json`: settings as -c overrides unless an isolated config.toml holds them; on a
+ * continued attempt `resume <thread id>`; the prompt last, or `-` when it goes to stdin.
+ */
 export function buildCodexArgs(config: AdapterRunConfig): string[] {
   const overrides = config.adapter.isolated ? [] : codexSettings(config).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
   const prompt = codexPromptOnStdin(config) ? '-' : config.prompt;
-  return ['exec', '--json', '--skip-git-repo-check', '-C', config.workspace, ...overrides, ...(config.adapter.args ?? []), prompt];
+  const session = resumedSession(config);
+  return ['exec', '--json', '--skip-git-repo-check', '-C', config.workspace, ...overrides, ...(config.adapter.args ?? []), ...(session ? ['resume', session] : []), prompt];
 }
 
 /** Codex's environment: the step's env, CODEX_HOME in the attempt when isolated, a placeholder key for a local server. */

@@ -5,10 +5,12 @@ import type { StreamEvent } from '../types.js';
 import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { CodexEventReader, codexErrorClass } from './parse.js';
+import { usageOfAttempt } from '../session.js';
 
 /**
  * Reads one attempt of `codex exec --json`. Success is `turn.completed`; `turn.failed` (or an exit without
- * either) is a failure. Usage is cumulative over the thread, so the last turn's figures are the totals.
+ * either) is a failure. Usage is cumulative over the thread, so the last turn's figures are the totals, less
+ * `sessionTokens`, what the thread used in the earlier attempts a resumed attempt continues.
  */
 export class CodexStream implements AgentStream {
   private readonly reader = new CodexEventReader();
@@ -19,11 +21,13 @@ export class CodexStream implements AgentStream {
   private failure: Failure | undefined;
   private lastError: string | undefined;
 
+  constructor(private readonly sessionTokens?: TokenUsage) {}
+
   /** The events of one stdout line; never throws. */
   line(line: string): StreamEvent[] {
     const object = parseJsonLine(line);
     if (!object) return [];
-    const events = this.reader.events(object);
+    const events = this.reader.events(object).map((event) => (event.kind === 'usage' ? { ...event, tokens: usageOfAttempt(event.tokens, this.sessionTokens) } : event));
     for (const event of events) {
       if (event.kind === 'system' && event.sessionId) this.sessionId = event.sessionId;
       if (event.kind === 'text') this.lastText = event.text;

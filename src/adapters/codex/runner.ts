@@ -11,5 +11,7 @@ export const CODEX_CLI: AgentCli = {
     await prepareCodexWorkspace(config);
     return { args: buildCodexArgs(config), env: buildCodexEnv(config), ...(codexPromptOnStdin(config) ? { stdin: config.prompt } : {}) };
   },
-  stream: () => new CodexStream(),
+  stream: (config: AdapterRunConfig) => new CodexStream(config.continueFrom?.sessionTokens),
+  // `exec resume` with a thread Codex has no rollout of: exit 1, this on stderr, before any request.
+  refusedResume: /no rollout found for thread id|thread\/resume failed/,
 };

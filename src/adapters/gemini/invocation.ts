@@ -1,5 +1,6 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptAsWords, promptTooLargeForArgument } from '../argument-limit.js';
+import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
@@ -31,13 +32,18 @@ export function geminiPrompt(config: AdapterRunConfig): GeminiPrompt {
   return words ? { via: 'words', words } : { via: 'stdin' };
 }
 
-/** The argv of `gemini -p <prompt> --output-format stream-json` (or the prompt's words last), approving tools (--yolo needs --skip-trust). */
+/**
+ * The argv of `gemini -p <prompt> --output-format stream-json` (or the prompt's words last), approving tools (--yolo
+ * needs --skip-trust); `--resume <session uuid>` on a continued attempt (headless, it takes the uuid as well as an index).
+ */
 export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt = geminiPrompt(config)): string[] {
   const model = config.model ?? config.adapter.model;
+  const session = resumedSession(config);
   return [
     ...(prompt.via === 'flag' ? ['-p', config.prompt] : []),
     ...['--output-format', 'stream-json', '--yolo', '--skip-trust'],
     ...(model ? ['-m', model] : []),
+    ...(session ? ['--resume', session] : []),
     ...(config.adapter.args ?? []),
     ...(prompt.via === 'words' ? prompt.words : []),
   ];

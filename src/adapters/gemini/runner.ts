@@ -13,4 +13,6 @@ export const GEMINI_CLI: AgentCli = {
     return { args: buildGeminiArgs(config, prompt), env: buildGeminiEnv(config), ...(prompt.via === 'stdin' ? { stdin: config.prompt } : {}) };
   },
   stream: () => new GeminiStream(),
+  // `--resume` with a session Gemini CLI has no chat file of: exit 42, this on stderr, before any request.
+  refusedResume: /Error resuming session|Invalid session identifier/,
 };

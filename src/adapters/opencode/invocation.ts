@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../argument-limit.js';
+import { resumedSession } from '../session.js';
 
 /** Variables that keep OpenCode from updating, sharing or downloading anything on its own. */
 export const OPENCODE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({
@@ -26,12 +27,19 @@ export function openCodePromptOnStdin(config: AdapterRunConfig): boolean {
   return promptTooLargeForArgument(config.prompt);
 }
 
-/** The argv of `opencode run --format json`; the prompt is the last argument (stdin stays closed), or absent when it goes to stdin. */
+/** The argv of `opencode run --format json` (`--session` on a continued attempt); the prompt is the last argument (stdin stays closed), or absent when it goes to stdin. */
 export function buildOpenCodeArgs(config: AdapterRunConfig): string[] {
   const model = openCodeModel(config);
   const prompt = openCodePromptOnStdin(config) ? [] : [config.prompt];
+  const session = resumedSession(config);
   // Error-level logs on stderr are the only sign of OpenCode's own retries; a clean run logs nothing at that level.
-  return ['run', '--format', 'json', '--print-logs', '--log-level', 'ERROR', ...(model ? ['--model', model] : []), ...(config.adapter.args ?? []), ...prompt];
+  return [
+    ...['run', '--format', 'json', '--print-logs', '--log-level', 'ERROR'],
+    ...(model ? ['--model', model] : []),
+    ...(session ? ['--session', session] : []),
+    ...(config.adapter.args ?? []),
+    ...prompt,
+  ];
 }
 
 /** OpenCode's environment: quiet defaults, the step's env over them, XDG folders in the attempt when isolated. */

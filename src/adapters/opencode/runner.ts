@@ -12,4 +12,6 @@ export const OPENCODE_CLI: AgentCli = {
     return { args: buildOpenCodeArgs(config), env: buildOpenCodeEnv(config), ...(openCodePromptOnStdin(config) ? { stdin: config.prompt } : {}) };
   },
   stream: () => new OpenCodeStream(),
+  // `run --session` with a session OpenCode does not know: exit 1, "Error: Session not found" on stderr, before any request.
+  refusedResume: /Session not found/,
 };

@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   status: async () => (await import('./status.js')).registerStatus,
   logs: async () => (await import('./logs.js')).registerLogs,
   diff: async () => (await import('./diff.js')).registerDiff,
+  thread: async () => (await import('./thread.js')).registerThread,
   cancel: async () => (await import('./cancel.js')).registerCancel,
   schema: async () => (await import('./schema.js')).registerSchema,
   doctor: async () => (await import('./doctor.js')).registerDoctor,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { positiveInteger } from '../run-options.js';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +35,7 @@ export function registerLogs(program: Command): void {
     .argument('<run>', 'a run id, or a unique prefix of one')
     .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
     .option('--step <id>', 'only this step')
-    .option('--attempt <n>', 'this attempt of the step instead of the latest (needs --step)', parseAttempt)
+    .option('--attempt <n>', 'this attempt of the step instead of the latest (needs --step)', positiveInteger('--attempt'))
     .option('--stderr', 'print stderr instead of stdout')
     .option('-f, --follow', 'keep printing as the output grows, until the run ends')
     .action(async (runId: string, options: LogsOptions) => {
@@ -170,10 +171,4 @@ function writeOut(chunk: Buffer | string): Promise<void> {
 
 function describeSelection(runId: string, step?: string): string {
   return step ? `step ${step} of run ${runId}` : `run ${runId}`;
-}
-
-function parseAttempt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new WaveError('invalid_argument', `--attempt expects a positive whole number, got \`${value}\``);
-  return n;
 }

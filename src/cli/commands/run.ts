@@ -13,7 +13,8 @@ import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
 import { outputModeOf, selection, stepList } from '../run-options.js';
-import { leaveStepParts, runIdArgument, takeStepParts } from '../step-parts.js';
+import { leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
+import type { StepPart } from '../../state/run-parts.js';
 
 interface RunFlags {
   input?: string;
@@ -74,8 +75,9 @@ export function registerRun(program: Command): void {
         timeoutMinutes: flags.timeout,
         keepWorkspaces: flags.keepWorkspaces ?? false,
       });
-      const broughtIn = flags.runId ? takeStepParts(plan, record) : new Set<string>();
+      const parts = flags.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();
       const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: flags.runId !== undefined });
+      replayPartEvents(store, parts);
       // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
       const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
       try {
@@ -91,7 +93,7 @@ export function registerRun(program: Command): void {
         lock.release();
       }
       // A named run may be one job of a compiled workflow: what ran here is left as parts for the job that assembles it.
-      if (flags.runId) leaveStepParts(store, plan, broughtIn, selected);
+      if (flags.runId) leaveStepParts(store, plan, new Set(parts.keys()), selected);
     });
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { WaveError } from '../../errors.js';
+import { positiveInteger } from '../run-options.js';
 import { formatDateTime, formatDuration } from '../../report/format.js';
 import { isProcessAlive } from '../../core/liveness.js';
 import type { RunRecord } from '../../state/run-record.js';
@@ -19,7 +19,7 @@ export function registerRuns(program: Command): void {
     .description('List recent runs, newest first.')
     .option('-m, --manifest <file>', 'the manifest whose runs to list (default: the nearest wave.yaml)')
     .option('--json', 'print the runs as a JSON array')
-    .option('--limit <n>', 'how many runs to show', parseLimit, 20)
+    .option('--limit <n>', 'how many runs to show', positiveInteger('--limit'), 20)
     .action((options: RunsOptions) => {
       const runsRoot = findRunsRoot(process.cwd(), options.manifest);
       const runs = RunStore.list(runsRoot).slice(0, options.limit).map(summarizeRun);
@@ -73,10 +73,4 @@ function formatRunsTable(runs: RunListing[]): string {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
   return `${[header, ...rows].map(line).join('\n')}\n`;
-}
-
-function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new WaveError('invalid_argument', `--limit expects a positive whole number, got \`${value}\``);
-  return n;
 }

@@ -3,6 +3,13 @@
 /** The scripted answers: a text answer, prose around a fenced JSON block, or a sequence by request index. */
 export const FENCED_ANSWER = 'Here is the review you asked for.\n\n```json\n{"verdict": "approve", "findings": [],}\n```\n\nLet me know if you need more.';
 
+/** The answers of `fixonfeedback`: a review whose verdict fails the tests' schema (with a marker to find it by), then a valid one. */
+export const FIRST_REVIEW = 'FIRST-ANSWER-QX7\n```json\n{"verdict": "maybe", "findings": []}\n```';
+export const FIXED_REVIEW = '```json\n{"verdict": "approve", "findings": []}\n```';
+
+/** What Wave's retry feedback starts with; a conversation carrying it has been told what failed. */
+export const FEEDBACK_HEADING = '## Previous attempt';
+
 /** Encodes a list of answers for `/s/seq/<param>/…`: strings are text answers, objects are { status, retry_after, text }. */
 export function encodeSequence(answers) {
   return Buffer.from(JSON.stringify(answers)).toString('base64url');
@@ -25,6 +32,13 @@ export function replyFor(ctx) {
       if (typeof answer === 'string') return { text: answer };
       if (answer.status) return { status: answer.status, retryAfter: answer.retry_after, message: answer.text ?? `scripted ${answer.status}` };
       return { text: answer.text ?? '' };
+    }
+    case 'fixonfeedback': {
+      // Routed by content, not by request count (CLIs add title or retry requests): a conversation carrying Wave's
+      // retry feedback gets FIXED_REVIEW; any other FIRST_REVIEW, or an HTTP 500 with `fixonfeedback/<tag>/http500`.
+      if (JSON.stringify(ctx.body ?? '').includes(FEEDBACK_HEADING)) return { text: FIXED_REVIEW };
+      if (ctx.params[1] === 'http500') return { status: 500, message: 'internal server error' };
+      return { text: FIRST_REVIEW };
     }
     case 'http401':
       return { status: 401, message: 'invalid api key' };
