@@ -22,8 +22,8 @@ await build({
   logLevel: 'warning',
   plugins: [englishOnlyZod],
   // dockerode reaches ssh2's native addons (.node files), which a bundle cannot hold; it loads from node_modules,
-  // and only when a sandbox command imports it.
-  external: ['dockerode'],
+  // and only when a sandbox command imports it. The price table (~1 MB) too, only when a cost must come from it.
+  external: ['dockerode', '@pydantic/genai-prices'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

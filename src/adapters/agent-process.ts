@@ -6,7 +6,8 @@ import { abortFailure, limitFailure, outputFailure, spawnFailure } from './spawn
 import { spawnInGroup } from './spawn.js';
 import type { SpawnResult } from './spawn-spec.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
-import { NO_TOKENS, priceTableCost } from '../core/tokens.js';
+import { attemptCost } from '../core/attempt-cost.js';
+import { NO_TOKENS } from '../core/tokens.js';
 import type { Failure } from '../core/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
 
@@ -117,7 +118,7 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
   if (result.aborted) return failed(abortFailure(result.abortReason), base);
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
-  const costUsd = outcome.costUsd ?? priceTableCost(outcome.tokens, config.adapter.prices);
+  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model);
   const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;

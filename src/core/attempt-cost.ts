@@ -1,4 +1,3 @@
-import { calcPrice } from '@pydantic/genai-prices';
 import type { ResolvedAdapter } from './resolved-adapter.js';
 import { priceTableCost, type TokenUsage } from './tokens.js';
 
@@ -17,11 +16,23 @@ function isLocalEndpoint(baseUrl: string | undefined): boolean {
 }
 
 /** The cost of `tokens` on `model` from the bundled table of public prices (read offline); undefined for a model it does not know. */
-export function catalogCost(tokens: TokenUsage, model: string, adapterType: ResolvedAdapter['type']): number | undefined {
+export async function catalogCost(tokens: TokenUsage, model: string, adapterType: ResolvedAdapter['type']): Promise<number | undefined> {
+  let calcPrice: typeof import('./price-table.js').calcPrice;
+  try {
+    ({ calcPrice } = await import('./price-table.js'));
+  } catch {
+    // An install without the table prices nothing rather than failing the step.
+    return undefined;
+  }
   // OpenCode names models `<provider>/<model>`.
   const [providerId, modelId] = model.includes('/') ? [model.slice(0, model.indexOf('/')), model.slice(model.indexOf('/') + 1)] : [PROVIDER_OF[adapterType], model];
   // The table counts cached tokens inside input; Wave keeps them apart.
-  const usage = { input_tokens: tokens.input + tokens.cacheRead + tokens.cacheWrite, output_tokens: tokens.output, cache_read_tokens: tokens.cacheRead, cache_write_tokens: tokens.cacheWrite };
+  const usage = {
+    input_tokens: tokens.input + tokens.cacheRead + tokens.cacheWrite,
+    output_tokens: tokens.output,
+    cache_read_tokens: tokens.cacheRead,
+    cache_write_tokens: tokens.cacheWrite,
+  };
   try {
     return calcPrice(usage, modelId, providerId ? { providerId } : {})?.total_price ?? calcPrice(usage, modelId)?.total_price;
   } catch {
@@ -33,7 +44,7 @@ export function catalogCost(tokens: TokenUsage, model: string, adapterType: Reso
  * An attempt's cost in US dollars: what the CLI reported, else the manifest's `prices` for the adapter, else the public
  * price of a known model (never for a model served on this machine); undefined when none applies.
  */
-export function attemptCost(tokens: TokenUsage, reported: number | undefined, adapter: ResolvedAdapter, model: string | undefined): number | undefined {
+export async function attemptCost(tokens: TokenUsage, reported: number | undefined, adapter: ResolvedAdapter, model: string | undefined): Promise<number | undefined> {
   if (reported !== undefined) return reported;
   const fromManifest = priceTableCost(tokens, adapter.prices);
   if (fromManifest !== undefined) return fromManifest;

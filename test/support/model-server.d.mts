@@ -21,4 +21,4 @@ export const FIXED_REVIEW: string;
 export const FEEDBACK_HEADING: string;
 export function encodeSequence(answers: Array<string | { status?: number; retry_after?: string | number; text?: string }>): string;
 export function parseScenarioPath(pathname: string): { scenario: string; params: string[]; prefix: string; path: string };
-export function startModelServer(options?: { port?: number; logFile?: string }): Promise<ModelServer>;
+export function startModelServer(options?: { port?: number; logFile?: string; host?: string }): Promise<ModelServer>;

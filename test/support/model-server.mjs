@@ -57,7 +57,7 @@ async function readBody(req) {
  * Starts the server on 127.0.0.1 (port 0 picks a free one). Resolves with
  * { url, requests, close() }; `requests` holds every request in order.
  */
-export async function startModelServer({ port = 0, logFile } = {}) {
+export async function startModelServer({ port = 0, logFile, host = '127.0.0.1' } = {}) {
   const handlers = await loadHandlers();
   const requests = [];
   const counts = new Map();
@@ -87,8 +87,8 @@ export async function startModelServer({ port = 0, logFile } = {}) {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const url = `http://${host}:${server.address().port}`;
   return {
     url,
     requests,

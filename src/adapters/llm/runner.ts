@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
 import { abortFailure } from '../spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
-import { NO_TOKENS, priceTableCost } from '../../core/tokens.js';
+import { attemptCost } from '../../core/attempt-cost.js';
+import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
 import { httpFailure } from './http-failure.js';
@@ -51,7 +52,7 @@ export class LlmRunner implements AdapterRunner {
       await writeFile(join(config.attemptDir, 'stdout'), text);
       await writeFile(join(config.attemptDir, 'stderr'), this.redactor.redact(stderr));
       const tokens = state.tokens ?? { ...NO_TOKENS };
-      const costUsd = priceTableCost(tokens, config.adapter.prices);
+      const costUsd = await attemptCost(tokens, undefined, config.adapter, config.model);
       if (failure) failure = { ...failure, message: this.redactor.redact(failure.message) };
       onEvent({ kind: 'result', ok: !failure, text, tokens, ...(costUsd !== undefined ? { costUsd } : {}) });
       return {
