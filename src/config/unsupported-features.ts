@@ -99,7 +99,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
   { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'] },
   { at: STEP, key: 'script', name: '`script`', what: 'graph-mode command scripts', moot: ['exec'] },
-  { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps' },
+  { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
   { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits' },
   { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
   { at: STEP, key: 'max_concurrent_agents', name: '`max_concurrent_agents`', what: 'concurrent agents per step' },
@@ -154,7 +154,9 @@ export interface StrippedFeatures {
 export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipeline', locator: Locator): StrippedFeatures {
   const errors: WaveError[] = [];
   const suppressed: Path[] = [];
-  for (const feature of kind === 'manifest' ? MANIFEST_FEATURES : PIPELINE_FEATURES) {
+  const features = kind === 'manifest' ? MANIFEST_FEATURES : PIPELINE_FEATURES;
+  // Those that set a whole mapping aside go last, so every other feature inside it is still reported.
+  for (const feature of [...features.filter((f) => !f.dropParent), ...features.filter((f) => f.dropParent)]) {
     for (const [parentPath, parent] of parentsAt(root, feature.at)) {
       if (!Object.hasOwn(parent, feature.key)) continue;
       const value = parent[feature.key];

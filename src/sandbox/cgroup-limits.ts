@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sleep } from '../core/sleep.js';
 import type { SandboxLimits } from './types.js';
 
 const ROOT = '/sys/fs/cgroup';
@@ -118,7 +119,32 @@ export async function sweepOrphanedJails(): Promise<void> {
 
 /** Creates the cgroup of one attempt with its limits; throws when this host does not let Wave make one. */
 export async function createCgroupJail(name: string, limits: SandboxLimits): Promise<CgroupJail> {
-  if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) || existsSync(join(ROOT, 'memory', 'cgroup.procs'))) return v1Jail(name, limits, ownCgroups());
-  if (existsSync(join(ROOT, 'cgroup.controllers'))) return v2Jail(name, limits);
-  throw new Error(`no cgroup hierarchy at ${ROOT}`);
+  let jail: CgroupJail;
+  if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) || existsSync(join(ROOT, 'memory', 'cgroup.procs'))) jail = await v1Jail(name, limits, ownCgroups());
+  else if (existsSync(join(ROOT, 'cgroup.controllers'))) jail = await v2Jail(name, limits);
+  else throw new Error(`no cgroup hierarchy at ${ROOT}`);
+  return { ...jail, remove: () => emptyCgroup(jail.procsFiles).then(() => jail.remove()) };
+}
+
+/** The most an ended attempt's cgroup is waited on to empty. */
+const EMPTY_WAIT_MS = 5000;
+
+/**
+ * Ends what is left in an attempt's cgroup and waits until it is empty: once bwrap exits, its namespace's processes
+ * are still being torn down by the kernel, and an attempt counts as ended only when none is left.
+ */
+async function emptyCgroup(procsFiles: readonly string[]): Promise<void> {
+  const deadline = Date.now() + EMPTY_WAIT_MS;
+  for (;;) {
+    const pids = (await Promise.all(procsFiles.map(readOr))).join('\n').split('\n').filter(Boolean).map(Number);
+    if (!pids.length || Date.now() > deadline) return;
+    for (const pid of new Set(pids)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await sleep(50);
+  }
 }
