@@ -23,9 +23,12 @@ export function measure(checkout) {
     .filter((name) => name.endsWith('.yaml'))
     .sort()
     .map((name) => {
-      const problems = problemsOf(checkout, relative(checkout, join(dir, name)));
+      const reported = problemsOf(checkout, relative(checkout, join(dir, name)));
+      // A warning (a setting nothing in a run uses) does not stop the pipeline loading.
+      const problems = reported.filter((p) => p.severity !== 'warning');
+      const warnings = reported.filter((p) => p.severity === 'warning');
       const verdict = problems.length === 0 ? 'valid' : problems.every((p) => p.code === 'not_supported') ? 'not_supported' : 'other';
-      return { pipeline: basename(name, '.yaml'), verdict, problems };
+      return { pipeline: basename(name, '.yaml'), verdict, problems, warnings };
     });
 }
 
@@ -36,7 +39,10 @@ if (!checkout) {
 }
 const results = measure(checkout);
 const count = (verdict) => results.filter((r) => r.verdict === verdict).length;
-process.stdout.write(`${results.length} pipelines: ${count('valid')} valid, ${count('not_supported')} failing only on not_supported, ${count('other')} failing otherwise\n`);
+const warned = results.filter((r) => r.warnings.length > 0).length;
+process.stdout.write(
+  `${results.length} pipelines: ${count('valid')} valid, ${count('not_supported')} failing only on not_supported, ${count('other')} failing otherwise; ${warned} with warnings\n`,
+);
 for (const r of results) {
   if (r.verdict === 'valid' && flag !== '--list') continue;
   const codes = [...new Set(r.problems.map((p) => `${p.code}: ${p.message}`))];

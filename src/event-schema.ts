@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FIDELITIES } from './config/pipeline-schema.js';
 import type { StreamEvent } from './adapters/types.js';
 import type { Failure } from './core/failure.js';
+import { OUTCOME_TYPES } from './core/deliverables.js';
 import { FAILURE_CLASSES, type FailureClass } from './core/error-codes.js';
 import type { TokenUsage } from './core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from './events.js';
@@ -52,6 +53,27 @@ export const StreamEventSchema = z.discriminatedUnion('kind', [
     costUsd: z.number().optional(),
   }),
 ]);
+
+export const OutcomeSchema = z
+  .strictObject({
+    type: z.enum(OUTCOME_TYPES),
+    label: z.string(),
+    value: z.string().describe('The link, or for file and artifact the absolute path of the file.'),
+    source: z.string().describe("The outcome's extract_from, relative to the step's workspace."),
+    jsonPath: z.string().optional(),
+  })
+  .describe('A link or file a step produced (an outcome).');
+
+export const RunOutputSchema = z
+  .strictObject({
+    step: z.string(),
+    artifact: z.string(),
+    field: z.string().optional(),
+    type: z.string().describe('Its declared I/O type (string when none).'),
+    path: z.string().describe("The artifact's stored copy, relative to the run folder."),
+    value: z.string().optional().describe("The artifact's text, or its field's; absent when too large, not text, or a folder."),
+  })
+  .describe('A named pipeline output, resolved.');
 
 const base = {
   v: z.literal(EVENT_VERSION).describe('The event format version.'),
@@ -124,6 +146,19 @@ export const RunEventSchema = z
     z
       .strictObject({ ...base, type: z.literal('artifact_redacted'), stepId: z.string(), name: z.string(), path: z.string(), count: Count })
       .describe('Secrets of the run were replaced by [REDACTED] in the stored copy of an artifact; the workspace file is unchanged.'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('mount_subset'),
+        stepId: z.string(),
+        source: z.string(),
+        subsetFrom: z.string(),
+        copied: Count,
+        skipped: z.array(z.strictObject({ path: z.string(), reason: z.string() })).describe('The first 50 listed entries not copied, and why.'),
+        skippedTotal: Count,
+        fallback: z.string().optional().describe('Why the whole source was mounted instead (the artifact is not in this run).'),
+      })
+      .describe('A mount narrowed to the files an artifact lists (workspace.mount[].subset_from): what was copied and skipped.'),
     z.strictObject({
       ...base,
       type: z.literal('contract_checked'),
@@ -182,6 +217,21 @@ export const RunEventSchema = z
       via: z.enum(['connect', 'http', 'endpoint']).describe('A CONNECT tunnel, a plain HTTP request, or the forwarded model endpoint.'),
       reason: z.string().optional(),
     }),
+    z
+      .strictObject({ ...base, type: z.literal('budget_warning'), spentUsd: z.number(), warnAtUsd: z.number(), ceilingUsd: z.number().optional(), step: z.string().optional() })
+      .describe("The run's cost, in US dollars, reached runtime.cost.warn_at; `step` is the step whose cost crossed it."),
+    z
+      .strictObject({ ...base, type: z.literal('budget_exhausted'), spentUsd: z.number(), ceilingUsd: z.number(), step: z.string().optional() })
+      .describe("The run's cost reached runtime.cost.budget_ceiling: no new step starts and running steps stop with budget_exhausted."),
+    z
+      .strictObject({ ...base, type: z.literal('token_scopes_unchecked'), persona: z.string(), scopes: z.array(z.string()), reason: z.string() })
+      .describe("A persona's token_scopes could not be checked against its forge token before the run, and why."),
+    z
+      .strictObject({ ...base, type: z.literal('step_outcomes'), stepId: z.string(), outcomes: z.array(OutcomeSchema), warnings: z.array(z.string()) })
+      .describe("What the step's `outcomes` yielded once it succeeded (links, files), and why any could not be taken."),
+    z
+      .strictObject({ ...base, type: z.literal('run_outputs'), outputs: z.record(z.string(), RunOutputSchema), warnings: z.array(z.string()) })
+      .describe('The pipeline_outputs as the run ended: those resolved, and why the others are absent.'),
     z.strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string() }),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string() }),
     z.strictObject({

@@ -1,6 +1,7 @@
 import type { StreamEvent } from './adapters/types.js';
 import type { Fidelity } from './config/pipeline-schema.js';
 import type { Failure } from './core/failure.js';
+import type { Outcome, RunOutput } from './core/deliverables.js';
 import type { FileChange } from './core/file-change.js';
 import type { TokenUsage } from './core/tokens.js';
 
@@ -37,6 +38,17 @@ export type RunEvent = Base &
     | ({ type: 'file_change'; stepId: string; attempt: number } & FileChange)
     /** The stored copy at `path` had `count` of the run's secrets replaced by [REDACTED]; the workspace file keeps them. */
     | { type: 'artifact_redacted'; stepId: string; name: string; path: string; count: number }
+    /** A mount narrowed by `subset_from`: files copied, listed entries skipped (the first 50, with why; `skippedTotal` all), or why the whole source was mounted. */
+    | {
+        type: 'mount_subset';
+        stepId: string;
+        source: string;
+        subsetFrom: string;
+        copied: number;
+        skipped: Array<{ path: string; reason: string }>;
+        skippedTotal: number;
+        fallback?: string;
+      }
     | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
     /** One attempt ended (a round of `wave thread`): its result text (an agent's final answer, a command's output tail) capped, and its JSON output's fields. */
     | {
@@ -72,6 +84,16 @@ export type RunEvent = Base &
         optional: boolean;
       }
     | { type: 'egress'; stepId: string; attempt: number; host: string; port: number; allowed: boolean; via: 'connect' | 'http' | 'endpoint'; reason?: string }
+    /** The run's cost reached runtime.cost.warn_at (once a session); `step` is the step whose cost crossed it. */
+    | { type: 'budget_warning'; spentUsd: number; warnAtUsd: number; ceilingUsd?: number; step?: string }
+    /** The run's cost reached runtime.cost.budget_ceiling: no new step starts, running ones stop with budget_exhausted. */
+    | { type: 'budget_exhausted'; spentUsd: number; ceilingUsd: number; step?: string }
+    /** A persona's token_scopes could not be checked before the run (no token set, a token that does not list its scopes, …). */
+    | { type: 'token_scopes_unchecked'; persona: string; scopes: string[]; reason: string }
+    /** What the step's `outcomes` yielded once it succeeded (links, files), and why any could not be taken. */
+    | { type: 'step_outcomes'; stepId: string; outcomes: Outcome[]; warnings: string[] }
+    /** The pipeline_outputs as the run ended: those resolved, and why the others are absent. */
+    | { type: 'run_outputs'; outputs: Record<string, RunOutput>; warnings: string[] }
     | { type: 'step_skipped'; stepId: string; reason: string }
     | { type: 'step_cancelled'; stepId: string }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }

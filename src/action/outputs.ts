@@ -47,6 +47,30 @@ export function setRunOutputs(record: RunRecord, runDir: string): void {
       })),
     ),
   );
-  // Pipelines cannot declare named outputs yet.
-  set('outputs', '{}');
+  const named = namedOutputValues(record);
+  set('outputs', JSON.stringify(named.values));
+  if (named.leftOut.length)
+    core.warning(
+      `outputs: ${named.leftOut.map((n) => `\`${n}\``).join(', ')} left out of \`outputs\`, past ${NAMED_OUTPUTS_MAX_BYTES / 1024} KiB in all: read them from run.json in run-dir`,
+    );
+}
+
+/** GitHub keeps 1 MiB of a job's outputs in all: the named outputs take at most half of it. */
+export const NAMED_OUTPUTS_MAX_BYTES = 512 * 1024;
+
+/**
+ * The pipeline_outputs as `outputs` gives them: each name with its value. One without a value is left out (the run's
+ * warnings say why), and so are those past NAMED_OUTPUTS_MAX_BYTES in all (`leftOut`).
+ */
+export function namedOutputValues(record: RunRecord): { values: Record<string, string>; leftOut: string[] } {
+  const values: Record<string, string> = {};
+  const leftOut: string[] = [];
+  let bytes = 0;
+  for (const [name, output] of Object.entries(record.outputs ?? {})) {
+    if (output.value === undefined) continue;
+    bytes += Buffer.byteLength(JSON.stringify(output.value)) + Buffer.byteLength(name);
+    if (bytes > NAMED_OUTPUTS_MAX_BYTES) leftOut.push(name);
+    else values[name] = output.value;
+  }
+  return { values, leftOut };
 }

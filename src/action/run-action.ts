@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { driveRun, readySandbox, runRedactor } from '../cli/run-session.js';
+import { readyTokenScopes } from '../cli/token-scope-preflight.js';
+import { checkRunRequirements } from '../cli/run-requirements.js';
 import { selection } from '../cli/run-options.js';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../config/load.js';
 import { refuseDisabledPipeline } from '../config/disabled-pipeline.js';
+import { checkRunInput } from '../config/run-input.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 import { runSecretValues } from '../executor/run-secrets.js';
 import { describeCause } from '../io-error.js';
@@ -57,7 +60,9 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
   const manifest = await loadManifest(findManifest(cwd, inputs.manifest));
   const pipeline = await loadPipeline(resolvePipelinePath(inputs.pipeline, manifest.dir, cwd), manifest);
   refuseDisabledPipeline(pipeline);
+  annotateWarnings([...manifest.warnings, ...pipeline.warnings], repositoryRoot);
   const input = inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : (inputs.input ?? pipeline.value.input?.default ?? '');
+  checkRunInput(pipeline, input);
   const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: inputs.timeoutMinutes });
   // Before anything is printed: the runner hides these from the log from now on.
   maskSecrets(runSecretValues(plan, process.env));
@@ -71,6 +76,8 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
   );
   const sandbox = await readySandbox(plan);
   stopIfAsked('checking the sandbox');
+  await checkRunRequirements(plan);
+  const startEvents = await readyTokenScopes(plan);
   const redactor = runRedactor(plan);
   const options = { steps: inputs.steps, exclude: inputs.exclude, onFailure: inputs.onFailure, timeoutMinutes: inputs.timeoutMinutes, keepWorkspaces: false };
   const store = RunStore.create(plan.runtime.runsRoot, newRunRecord(newRunId(plan.pipelineName), plan, options), redactor);
@@ -79,7 +86,7 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
     const sink = createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot), live: oneStepAtATime(plan, selected) });
     // A signal during the lock's wait came after the run was recorded: the run starts stopped and is recorded cancelled.
     const stoppedBy = stop.stoppedBy;
-    await driveRun(plan, store, { output: 'quiet', onFailure: inputs.onFailure, selected, keepWorkspaces: false, redactor, sandbox, sinks: [sink], stoppedBy });
+    await driveRun(plan, store, { output: 'quiet', onFailure: inputs.onFailure, selected, keepWorkspaces: false, redactor, sandbox, sinks: [sink], stoppedBy, startEvents });
   } finally {
     lock.release();
   }
@@ -100,6 +107,20 @@ function stepLocations(plan: Plan, repositoryRoot: string): Map<string, SourceLo
 
 function fromRoot(file: string, repositoryRoot: string): string {
   return isAbsolute(file) ? relative(repositoryRoot, file) : file;
+}
+
+/** Settings nothing in the run uses, as warning annotations at their locations: accepted, never silently. */
+function annotateWarnings(warnings: readonly WaveError[], root: string): void {
+  printAnnotations(
+    warnings.map((w) => ({
+      level: 'warning',
+      title: `Wave: ${w.code}`,
+      message: w.hint ? `${w.message}\nHint: ${w.hint}` : w.message,
+      file: w.location ? fromRoot(w.location.file, root) : undefined,
+      line: w.location?.line,
+      column: w.location?.column,
+    })),
+  );
 }
 
 /** Bad input (a flag, a manifest, a pipeline) as error annotations at its locations; anything else as one error. */

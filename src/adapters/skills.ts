@@ -2,7 +2,7 @@ import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WaveError } from '../errors.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
-import type { ResolvedPersona } from '../core/resolved-adapter.js';
+import type { ResolvedSkill } from '../core/resolved-skill.js';
 
 /** The file Wave leaves in every skill folder it installs: only folders carrying it are ever replaced or removed. */
 export const SKILL_MARKER_FILE = '.wave-skill';
@@ -39,14 +39,14 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * Copies the skill folders `<sourceDir>/<name>/` into `<targetDir>/<name>/` with a marker file. A target folder
- * that exists without the marker is not Wave's and is never touched; one with the marker is replaced. Wave-marked
- * folders of skills not in `names` are removed. A missing source folder is an error (the loader checks it first).
+ * Copies each skill's folder into `<targetDir>/<name>/` with a marker file. A target folder that exists without the
+ * marker is not Wave's and is never touched; one with the marker is replaced. Wave-marked folders of skills not in
+ * `skills` are removed. A missing source folder is an error (the loader checks it first).
  */
-export async function installSkills(sourceDir: string, names: readonly string[], targetDir: string): Promise<SkillInstallReport> {
+export async function installSkills(skills: readonly ResolvedSkill[], targetDir: string): Promise<SkillInstallReport> {
   const report: SkillInstallReport = { installed: [], skippedForeign: [], removed: [] };
-  const wanted = new Set(names);
-  if (names.length === 0 && !(await isDirectory(targetDir))) return report;
+  const wanted = new Map(skills.map((skill) => [skill.name, skill.folder]));
+  if (skills.length === 0 && !(await isDirectory(targetDir))) return report;
   await mkdir(targetDir, { recursive: true });
   for (const entry of await readdir(targetDir)) {
     const folder = join(targetDir, entry);
@@ -54,8 +54,7 @@ export async function installSkills(sourceDir: string, names: readonly string[],
     await rm(folder, { recursive: true, force: true });
     report.removed.push(entry);
   }
-  for (const name of wanted) {
-    const source = join(sourceDir, name);
+  for (const [name, source] of wanted) {
     if (!(await isDirectory(source))) throw new WaveError('file_not_found', `skill \`${name}\` has no folder ${source}`);
     const target = join(targetDir, name);
     if (await exists(target)) {
@@ -72,9 +71,9 @@ export async function installSkills(sourceDir: string, names: readonly string[],
   return report;
 }
 
-/** Installs the persona's skills into the skills folder of CLI `type` inside `workspace`; nothing when it has none. */
-export async function installPersonaSkills(type: AdapterType, persona: ResolvedPersona | undefined, workspace: string): Promise<SkillInstallReport | undefined> {
+/** Installs the step's skills into the skills folder of CLI `type` inside `workspace`, removing Wave's that it no longer has. */
+export async function installStepSkills(type: AdapterType, skills: readonly ResolvedSkill[] | undefined, workspace: string): Promise<SkillInstallReport | undefined> {
   const folder = CLI_SKILLS_FOLDERS[type];
-  if (!folder || !persona?.skillsDir) return undefined;
-  return installSkills(persona.skillsDir, persona.skills, join(workspace, folder));
+  if (!folder) return undefined;
+  return installSkills(skills ?? [], join(workspace, folder));
 }

@@ -6,7 +6,8 @@ import type { Failure } from '../core/failure.js';
 import type { FailureClass } from '../core/error-codes.js';
 import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
-const ABORT_CLASSES: ReadonlySet<FailureClass> = new Set(['timeout', 'stalled', 'aborted']);
+// The reasons an attempt is stopped from outside: its limits, a cancel, the run's budget (executor/run-budget.ts).
+const ABORT_CLASSES: ReadonlySet<FailureClass> = new Set(['timeout', 'stalled', 'aborted', 'budget_exhausted']);
 const STDERR_IN_MESSAGE_CHARS = 1_000;
 
 /** The Failure an abort signal carried, or a plain cancellation when its reason is not one. */

@@ -1,6 +1,7 @@
 import type { FailureClass } from '../core/error-codes.js';
 import type { Failure } from '../core/failure.js';
 import type { AdapterType, ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
+import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { TokenUsage } from '../core/tokens.js';
 import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
@@ -25,6 +26,10 @@ export interface AdapterRunConfig {
   attempt: number;
   adapter: ResolvedAdapter;
   persona?: ResolvedPersona;
+  /** The skills copied into the CLI's skills folder of the workspace (manifest, persona, pipeline and step skills). */
+  skills?: readonly ResolvedSkill[];
+  /** Claude Code: command files (absolute) of the pipeline's required skills, copied into `.claude/commands/`. */
+  skillCommands?: readonly string[];
   model?: string;
   /** The rendered prompt (prompt steps) or the shell command (command steps). */
   prompt: string;

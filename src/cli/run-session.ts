@@ -1,6 +1,6 @@
 import { defaultRegistry } from '../adapters/registry.js';
 import { EventBus, type RunStatus } from '../events.js';
-import type { RunContext } from '../executor/context.js';
+import type { EventBody, RunContext } from '../executor/context.js';
 import { recordEgress } from '../executor/egress-record.js';
 import { executeRun } from '../executor/run-pipeline.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
@@ -35,6 +35,8 @@ export interface SessionOptions {
   sinks?: RunSink[];
   /** A stop signal that came before the session listened (the GitHub Action catches them from its start): the run stops at once. */
   stoppedBy?: StopSignal;
+  /** Events of the checks before the run (readyTokenScopes), recorded when it starts. */
+  startEvents?: readonly EventBody[];
 }
 
 /** The redactor of a run: every value it takes from the environment (run-secrets.ts), their URL-encoded forms, and common token shapes. */
@@ -71,7 +73,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
       sandbox: options.sandbox?.open((record) => recordEgress(context, record)),
     };
     try {
-      status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: controller.signal });
+      status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: controller.signal, startEvents: options.startEvents });
     } finally {
       await context.sandbox?.close();
     }

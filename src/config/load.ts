@@ -1,13 +1,17 @@
 import { dirname, resolve } from 'node:path';
-import type { SourceLocation } from '../errors.js';
+import type { SourceLocation, WaveError } from '../errors.js';
 import type { EnvTaken } from './env-expand.js';
 import { checkManifestReferences } from './manifest-checks.js';
 import { ManifestSchema, type Manifest } from './manifest-schema.js';
 import { checkPipelineReferences } from './pipeline-checks.js';
 import { PipelineSchema, type Pipeline } from './pipeline-schema.js';
+import { projectFacts } from './project-placeholders.js';
 import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
 import type { ManifestView } from './step-checks.js';
 import { isRecord } from './value-path.js';
+import { detectForge } from '../core/forge-detect.js';
+import type { ForgeInfo } from '../core/forge.js';
+import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
 
 export { findManifest, listPipelineFiles, resolvePipelinePath } from './paths.js';
 export type { ManifestView } from './step-checks.js';
@@ -23,6 +27,10 @@ export interface Located<T> {
   locate(path: readonly PropertyKey[]): SourceLocation;
   /** Variables the file's `${VAR}` references took from the environment: values the run must redact. */
   envTaken: Readonly<EnvTaken>;
+  /** What loads but is reported (a setting nothing in a run uses): printed once before a run. */
+  warnings: readonly WaveError[];
+  /** A pipeline's: the project's forge its `{{ forge.* }}` resolve to (persona names, templates); absent means local. */
+  forge?: ForgeInfo;
 }
 
 export { adapterTypeOf } from './adapter-type.js';
@@ -38,7 +46,22 @@ export function manifestView(read: ConfigRead<Manifest>): ManifestView {
   const dir = dirname(resolve(read.file));
   if (!isRecord(read.raw)) return { dir };
   const names = (value: unknown) => (isRecord(value) ? Object.keys(value) : []);
-  return { dir, personas: names(read.raw.personas), adapters: names(read.raw.adapters) };
+  return { dir, personas: names(read.raw.personas), adapters: names(read.raw.adapters), project: projectFacts(read.raw.project) };
+}
+
+/**
+ * What `wave validate` checks pipelines against: the manifest's view, with persona names using `{{ forge.* }}`
+ * checked for every forge type (only `metadata.forge`'s when set) and the host, owner and repo of the git remote.
+ */
+export async function validationView(read: ConfigRead<Manifest>, env: NodeJS.ProcessEnv = process.env): Promise<ManifestView> {
+  const view = manifestView(read);
+  const override = forgeOverrideOf(read.raw);
+  return { ...view, forge: everyForge(await detectForge(view.dir, override, env), override) };
+}
+
+function forgeOverrideOf(raw: unknown): string | undefined {
+  const forge = isRecord(raw) && isRecord(raw.metadata) ? raw.metadata.forge : undefined;
+  return typeof forge === 'string' && forge !== '' ? forge : undefined;
 }
 
 /** Reads a pipeline against what the manifest declares, reporting every problem; never throws. */
@@ -46,13 +69,13 @@ export async function readPipeline(file: string, view: ManifestView, env: NodeJS
   // Imported here, not above: ajv is for commands that read pipelines, not for `wave runs` finding its folder.
   const { schemaProblems } = await import('../contracts/schema-validator.js');
   const checked: ManifestView = { ...view, inspectSchema: schemaProblems };
-  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator) => checkPipelineReferences(raw, checked, locator));
+  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) => checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps));
 }
 
 /** A read without problems as a Located value; throws WaveErrors holding every problem otherwise. */
 export function located<T>(read: ConfigRead<T>): Located<T> {
   const { value, locator } = valueOrThrow(read);
-  return { file: read.file, dir: dirname(resolve(read.file)), value, locate: locator.locate, envTaken: read.envTaken };
+  return { file: read.file, dir: dirname(resolve(read.file)), value, locate: locator.locate, envTaken: read.envTaken, warnings: read.warnings };
 }
 
 /** Loads wave.yaml strictly: throws WaveErrors holding every problem found in the file. */
@@ -60,12 +83,20 @@ export async function loadManifest(file: string, env: NodeJS.ProcessEnv = proces
   return located(await readManifest(file, env));
 }
 
-/** Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. */
+/**
+ * Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. Persona names
+ * using `{{ forge.* }}` are resolved for the project's forge (its git remote, or `metadata.forge`), as Wave does before
+ * running, so the plan sees declared personas.
+ */
 export async function loadPipeline(file: string, manifest: Located<Manifest>, env: NodeJS.ProcessEnv = process.env): Promise<Located<Pipeline>> {
+  const forge = await detectForge(manifest.dir, manifest.value.metadata?.forge, env);
   const view: ManifestView = {
     dir: manifest.dir,
     personas: Object.keys(manifest.value.personas ?? {}),
     adapters: Object.keys(manifest.value.adapters ?? {}),
+    project: projectFacts(manifest.value.project),
+    forge: runForge(forge),
   };
-  return located(await readPipeline(file, view, env));
+  const pipeline = located(await readPipeline(file, view, env));
+  return { ...pipeline, value: withForgePersonas(pipeline.value, forge), forge };
 }

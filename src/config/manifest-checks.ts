@@ -1,11 +1,16 @@
 import { WaveError } from '../errors.js';
 import { adapterErrors } from './adapter-checks.js';
+import { artifactDirErrors } from './artifact-dir-check.js';
+import { costErrors } from './cost-checks.js';
 import { parseEgressPattern } from './egress-pattern.js';
 import { missingFile } from './file-refs.js';
-import { skillErrors } from './skill-refs.js';
+import { skillErrors, skillRefErrors } from './skill-refs.js';
 import { temperatureErrors } from './temperature-check.js';
+import { modelTierErrors } from './model-tier-checks.js';
+import { codexPermissionErrors } from './codex-permission-checks.js';
 import type { Locator } from './locator.js';
 import { didYouMean } from './suggest.js';
+import { waveBuiltinAdapterError } from './wave-builtin-adapters.js';
 import { isRecord, type Path } from './value-path.js';
 
 /**
@@ -19,6 +24,8 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
   const errors: WaveError[] = adapterErrors(root.adapters, locator);
   const adapterRef = (value: unknown, path: Path, who: string) => {
     if (typeof value !== 'string' || adapters.includes(value)) return;
+    const builtin = waveBuiltinAdapterError(value, who, locator.locate(path));
+    if (builtin) return void errors.push(builtin);
     errors.push(
       new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, which \`adapters\` does not declare`, {
         location: locator.locate(path),
@@ -41,6 +48,8 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
       if (isRecord(persona.sandbox)) errors.push(...allowlistErrors(persona.sandbox.allowed_domains, [...at, 'sandbox', 'allowed_domains'], locator));
     }
   }
+  // Wave's global skills: every agent step gets them (skill.ResolveSkills).
+  if (Array.isArray(root.skills)) root.skills.forEach((skill, i) => errors.push(...skillRefErrors(skill, 'the manifest', manifestDir, locator.locate(['skills', i]))));
   const runtime = root.runtime;
   if (isRecord(runtime) && isRecord(runtime.sandbox))
     errors.push(...allowlistErrors(runtime.sandbox.default_allowed_domains, ['runtime', 'sandbox', 'default_allowed_domains'], locator));
@@ -60,6 +69,10 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
   }
   if (isRecord(root.extract)) adapterRef(root.extract.adapter, ['extract', 'adapter'], '`extract`');
   errors.push(...temperatureErrors(root, locator));
+  errors.push(...modelTierErrors(root, locator));
+  errors.push(...codexPermissionErrors(root, locator));
+  errors.push(...artifactDirErrors(root, locator));
+  errors.push(...costErrors(root, locator));
   return errors;
 }
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ADAPTER_TYPES } from '../core/resolved-adapter.js';
 import { Duration, EnvMap, Permissions, StringList } from './common-schema.js';
+import { CostSchema } from './cost-schema.js';
+import { TokenScopesSchema } from './token-scopes-schema.js';
+import { FORGE_OVERRIDES } from '../core/forge.js';
 
 export const Prices = z
   .strictObject({
@@ -21,6 +24,12 @@ export const AdapterSchema = z
     args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
     model: z.string().optional().describe('The model used when the persona and step name none.'),
     default_model: z.string().optional().describe("Wave's name for model."),
+    tier_models: z
+      .strictObject({ cheapest: z.string().optional(), balanced: z.string().optional(), strongest: z.string().optional() })
+      .optional()
+      .describe(
+        "The model each tier (a step, persona or adapter `model: cheapest | balanced | strongest`) names on this adapter; unmapped, claude adapters use Wave's defaults (claude-haiku-4-5, the adapter's model, claude-opus-4) and others only balanced (the adapter's model).",
+      ),
     env: EnvMap.optional(),
     isolated: z.boolean().optional().describe('Give each run its own CLI config home, so no user setting leaks in.'),
     base_url: z.string().optional().describe('A model endpoint (local server or OpenAI-compatible API).'),
@@ -38,7 +47,7 @@ export const PersonaSchema = z
     adapter: z.string().describe('The name of an adapter declared under adapters.'),
     description: z.string().optional(),
     system_prompt_file: z.string().optional().describe("A Markdown file with the persona's instructions, relative to the manifest."),
-    model: z.string().optional(),
+    model: z.string().optional().describe("A model, or a tier (cheapest, balanced, strongest) resolved through the adapter's tier_models."),
     temperature: z
       .number()
       .min(0)
@@ -55,9 +64,10 @@ export const PersonaSchema = z
         ),
       })
       .optional(),
-    skills: StringList.optional().describe("Skill folders copied into the CLI's skills folder."),
+    skills: StringList.optional().describe("Skills (skills/<name>/ or .agents/skills/<name>/ beside wave.yaml) copied into the CLI's skills folder."),
     fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
     env: EnvMap.optional(),
+    token_scopes: TokenScopesSchema.optional(),
   })
   .describe('An adapter plus a system prompt plus permissions.');
 
@@ -67,6 +77,7 @@ export const TimeoutsSchema = z
     process_grace_seconds: z.number().nonnegative().optional(),
     stdout_drain_seconds: z.number().nonnegative().optional().describe("How long a stopped step's output is still read before its pipes are closed; default 5."),
     retry_max_delay_seconds: z.number().nonnegative().optional(),
+    forge_api_seconds: z.number().positive().optional().describe('Time limit of each forge API request (the token scope check before a run); default 60.'),
   })
   .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
 
@@ -98,6 +109,7 @@ export const RuntimeSchema = z
     timeouts: TimeoutsSchema.optional(),
     stall_timeout: Duration.optional().describe('End an attempt as stalled after this long without output; unset or 0 disables.'),
     sandbox: SandboxSchema.optional(),
+    cost: CostSchema.optional(),
     fallbacks: z.record(z.string(), StringList).optional().describe('Adapter name -> adapters to try when it is rate limited.'),
     max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
     artifacts: z
@@ -127,17 +139,27 @@ export const ManifestSchema = z
         name: z.string().describe("The project's name."),
         description: z.string().optional(),
         repo: z.string().optional(),
-        forge: z.string().optional(),
+        forge: z
+          .enum(FORGE_OVERRIDES)
+          .optional()
+          .describe(
+            "The project's forge, overriding the one found from the git remote (none is local): what `{{ forge.type }}` becomes in persona names and templates, and whose token `token_scopes` are checked against.",
+          ),
       })
       .optional(),
     project: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .object({
+        test_file_pattern: StringList.optional().describe(
+          "Pathspecs of the project's test files (Wave's test_diff / test_count_baseline contracts take their own); information only, not a template value.",
+        ),
+      })
+      .catchall(z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe('Project facts (language, test_command, …), available to prompts as {{ project.<key> }}.'),
     adapters: z.record(z.string(), AdapterSchema).optional().describe('Agent CLIs, processes and HTTP models, by name.'),
     personas: z.record(z.string(), PersonaSchema).optional().describe('Roles steps run as, by name.'),
     runtime: RuntimeSchema.optional(),
-    skills: StringList.optional(),
+    skills: StringList.optional().describe("Skills given to every agent step, beside its persona's and its pipeline's (from skills/<name>/ or .agents/skills/<name>/)."),
     extract: z
       .strictObject({ adapter: z.string().optional(), model: z.string().optional() })
       .optional()

@@ -36,19 +36,25 @@ function findManifestIn(dir: string, given: string): string {
   });
 }
 
-/** The pipeline files of a project: <manifestDir>/pipelines/*.yaml|yml, sorted by name. */
+/** Where a project's pipelines live, relative to the manifest: this layout's folder, then Wave's `.agents/` layout. */
+export const PIPELINE_FOLDERS = ['pipelines', join('.agents', 'pipelines')] as const;
+
+/** The pipeline files of a project: <manifestDir>/pipelines/ and <manifestDir>/.agents/pipelines/ (*.yaml|yml), each sorted by name. */
 export function listPipelineFiles(manifestDir: string): string[] {
-  const dir = join(manifestDir, 'pipelines');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => PIPELINE_EXTENSIONS.includes(extname(name)))
-    .sort()
-    .map((name) => join(dir, name));
+  return PIPELINE_FOLDERS.flatMap((folder) => {
+    const dir = join(manifestDir, folder);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((name) => PIPELINE_EXTENSIONS.includes(extname(name)))
+      .sort()
+      .map((name) => join(dir, name));
+  });
 }
 
 /**
- * A pipeline argument: an existing file (relative to `cwd`), else a name looked up as
- * <manifestDir>/pipelines/<name>.yaml or .yml. Throws file_not_found listing the known names.
+ * A pipeline argument: an existing file (relative to `cwd`), else a name looked up as <name>.yaml or .yml in
+ * <manifestDir>/pipelines/ and <manifestDir>/.agents/pipelines/. A name found in both folders is refused rather than
+ * one of them chosen silently. Throws file_not_found listing the known names.
  */
 export function resolvePipelinePath(nameOrPath: string, manifestDir: string, cwd: string): string {
   const asPath = resolve(cwd, nameOrPath);
@@ -56,13 +62,20 @@ export function resolvePipelinePath(nameOrPath: string, manifestDir: string, cwd
   const looksLikeName = !/[\\/]/.test(nameOrPath);
   if (looksLikeName) {
     const name = PIPELINE_EXTENSIONS.includes(extname(nameOrPath)) ? basename(nameOrPath, extname(nameOrPath)) : nameOrPath;
-    for (const extension of PIPELINE_EXTENSIONS) {
-      const candidate = join(manifestDir, 'pipelines', `${name}${extension}`);
-      if (existsSync(candidate)) return candidate;
+    const found = PIPELINE_FOLDERS.flatMap((folder) => {
+      const file = PIPELINE_EXTENSIONS.map((extension) => join(manifestDir, folder, `${name}${extension}`)).find((candidate) => existsSync(candidate));
+      return file ? [file] : [];
+    });
+    if (found.length > 1) {
+      throw new WaveError('invalid_argument', `the pipeline name \`${name}\` is ambiguous: ${found.join(' and ')} both exist`, {
+        hint: 'Pass the path of the one to use, or rename one of them.',
+      });
     }
+    if (found[0]) return found[0];
   }
   const known = listPipelineFiles(manifestDir).map((file) => basename(file, extname(file)));
-  throw new WaveError('file_not_found', `no pipeline \`${nameOrPath}\`: neither a file nor a name in ${join(manifestDir, 'pipelines')}`, {
+  const folders = PIPELINE_FOLDERS.map((folder) => join(manifestDir, folder)).join(' or ');
+  throw new WaveError('file_not_found', `no pipeline \`${nameOrPath}\`: neither a file nor a name in ${folders}`, {
     hint: known.length > 0 ? `Name one of the pipelines of this project: ${known.join(', ')}.` : 'This project has no pipelines/ folder yet; `wave init` creates one.',
   });
 }

@@ -1,7 +1,13 @@
 import { WaveError } from '../errors.js';
 import { ancestorsOf, findCycle } from '../core/dag.js';
 import type { Locator } from './locator.js';
+import { agentStepKeyErrors } from './agent-step-keys.js';
+import { checkDeliverables } from './deliverable-checks.js';
+import { mountSubsetErrors } from './mount-subset-checks.js';
+import { checkPipelineSkills } from './pipeline-skill-checks.js';
+import { checkRequires } from './requires-checks.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
+import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
 import { isRecord } from './value-path.js';
 
@@ -18,8 +24,10 @@ interface StepEntry {
 /**
  * Cross-references of a pipeline, checked on the raw value so they are found even when the schema
  * check failed elsewhere: duplicate ids, dependencies, cycles, injected artifacts, and per-step references.
+ * `setAside` names steps an unsupported feature removed or does the work of: a reference to them follows from
+ * that report, so it is not reported again.
  */
-export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator): WaveError[] {
+export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator, setAside: ReadonlySet<string> = new Set()): WaveError[] {
   if (!isRecord(root) || !Array.isArray(root.steps)) return [];
   if (root.steps.length > MAX_STEPS) {
     return [
@@ -29,11 +37,13 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
       }),
     ];
   }
-  const errors: WaveError[] = [];
+  const errors: WaveError[] = [...checkPipelineSkills(root, view, locator), ...checkRequires(root, view, locator), ...checkDeliverables(root, locator, setAside)];
   const byId = new Map<string, StepEntry>();
   root.steps.forEach((raw, index) => {
     if (!isRecord(raw)) return;
     errors.push(...checkStepReferences(raw, index, view, locator));
+    errors.push(...stepEnvReferenceErrors(raw, index, locator));
+    errors.push(...agentStepKeyErrors(raw, index, typeof raw.id === 'string' ? `step \`${raw.id}\`` : `step ${index + 1}`, locator));
     if (typeof raw.id !== 'string') return;
     const first = byId.get(raw.id);
     if (first) {
@@ -53,7 +63,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
   for (const step of byId.values()) {
     if (!Array.isArray(step.raw.dependencies)) continue;
     step.raw.dependencies.forEach((dep: unknown, i) => {
-      if (typeof dep !== 'string' || byId.has(dep)) return;
+      if (typeof dep !== 'string' || byId.has(dep) || setAside.has(dep)) return;
       errors.push(
         new WaveError('unknown_dependency', `step \`${step.id}\` depends on \`${dep}\`, which is not a step of this pipeline`, {
           location: locator.locate(['steps', step.index, 'dependencies', i]),
@@ -65,7 +75,8 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
   const cycle = findCycle([...byId.values()]);
   if (cycle) errors.push(cycleError(cycle, byId, locator));
   else {
-    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator));
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, setAside));
+    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, ancestorsOf(step.id, byId), locator, setAside));
     errors.push(...checkThreads([...byId.values()], byId, locator));
   }
   return errors;
@@ -121,13 +132,13 @@ function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Loca
 }
 
 /** Each injected artifact must come from a (transitive) dependency that declares it. */
-function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator): WaveError[] {
+function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
   const memory = step.raw.memory;
   if (!isRecord(memory) || !Array.isArray(memory.inject_artifacts)) return [];
   const ancestors = ancestorsOf(step.id, byId);
   const errors: WaveError[] = [];
   memory.inject_artifacts.forEach((ref, i) => {
-    if (!isRecord(ref) || typeof ref.step !== 'string') return;
+    if (!isRecord(ref) || typeof ref.step !== 'string' || setAside.has(ref.step)) return;
     const at = ['steps', step.index, 'memory', 'inject_artifacts', i];
     const source = byId.get(ref.step);
     if (!source || !ancestors.has(ref.step)) {

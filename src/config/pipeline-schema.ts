@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { Duration, EnvMap, StringList } from './common-schema.js';
+import { OutcomeSchema, PipelineOutputSchema } from './deliverable-schema.js';
+import { INPUT_SCHEMA_TYPES, IoTypeSchema } from './io-types.js';
+import { RequiresSchema } from './requires-schema.js';
 
 export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
 export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
@@ -85,7 +88,10 @@ export const StepSchema = z.strictObject({
     .describe("The step's name, unique in the pipeline: letters, digits, _, . and -."),
   persona: z.string().optional().describe('A persona of the manifest: its adapter, system prompt and permissions run the prompt.'),
   adapter: z.string().optional().describe('An adapter of the manifest, for a prompt step without a persona.'),
-  model: z.string().optional().describe("Overrides the persona's and the adapter's model."),
+  model: z
+    .string()
+    .optional()
+    .describe("Overrides the persona's and the adapter's model: a model, or a tier (cheapest, balanced, strongest) resolved through the adapter's tier_models."),
   description: z.string().optional(),
   dependencies: StringList.optional().describe('Ids of the steps that must finish before this one starts.'),
   optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
@@ -109,6 +115,12 @@ export const StepSchema = z.strictObject({
             source: z.string(),
             target: z.string().optional(),
             mode: z.enum(['readonly', 'readwrite']).optional(),
+            subset_from: z
+              .string()
+              .optional()
+              .describe(
+                'Copy only the files listed in an artifact: `<step>.<artifact>.<json-path>`, the path leading to a JSON list of paths relative to source; entries leading out of source are skipped.',
+              ),
           }),
         )
         .optional(),
@@ -131,11 +143,20 @@ export const StepSchema = z.strictObject({
     .describe("Checks the step's output must pass before later steps run."),
   retry: RetrySchema.optional().describe('How failed attempts are retried.'),
   extract: ExtractSchema.optional(),
+  outcomes: z.array(OutcomeSchema).optional().describe('Links and files the step produced, taken from its files once it succeeds.'),
   thread: z.string().min(1).optional().describe("A conversation thread: the step's prompt starts with the transcripts of the earlier steps of the same thread it depends on."),
   fidelity: z
     .enum(FIDELITIES)
     .optional()
     .describe('How much of the thread the step receives: full (default), compact (500 characters a step), summary (written by the model) or fresh (none).'),
+  skills: StringList.optional().describe("Skills for this step's agent, added to the persona's and the pipeline's ({{ project.<key> }} allowed)."),
+  max_concurrent_agents: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe("How many sub-agents the persona may run at once: above 1, its system prompt says so (Wave's concurrency hint)."),
 });
 
 export const PipelineSchema = z
@@ -152,12 +173,21 @@ export const PipelineSchema = z
     input: z
       .strictObject({
         source: z.string().optional(),
-        schema: z.strictObject({ type: z.string().optional(), description: z.string().optional() }).optional(),
+        type: IoTypeSchema.optional().describe("What the input is: string (default, free text), issue_ref, pr_ref, … (Wave's I/O types); a run refuses an input of another shape."),
+        schema: z
+          .strictObject({
+            type: z.enum(INPUT_SCHEMA_TYPES).optional().describe('string (default), or the JSON type the input must parse as: integer, number, boolean, object, array.'),
+            description: z.string().optional(),
+          })
+          .optional(),
         example: z.string().optional(),
         default: z.string().optional(),
       })
       .optional(),
+    pipeline_outputs: z.record(z.string(), PipelineOutputSchema).optional().describe("Named outputs of the pipeline, taken from steps' artifacts after the run."),
     steps: z.array(StepSchema).min(1).describe('The steps, run as a dependency graph.'),
+    skills: StringList.optional().describe("Skills given to every agent step, added to its persona's ({{ project.<key> }} allowed)."),
+    requires: RequiresSchema.optional(),
   })
   .describe('A pipeline: steps run as a dependency graph.');
 

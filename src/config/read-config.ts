@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { WaveError, WaveErrors } from '../errors.js';
 import { expandEnvInDocument, hideTakenValues, type EnvTaken } from './env-expand.js';
 import { createLocator, type Locator } from './locator.js';
-import { stripUnsupportedFeatures } from './unsupported-features.js';
+import { stripUnsupportedFeatures, type StrippedFeatures } from './unsupported-features.js';
 import { isRecord } from './value-path.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES, capErrors, parseYamlSource } from './yaml-source.js';
 import { describeValue, issuesToErrors } from './zod-issues.js';
@@ -25,19 +25,21 @@ export interface ConfigRead<T> {
   value?: T;
   locator?: Locator;
   errors: WaveError[];
+  /** Problems that do not stop the file loading (a setting nothing in a run uses), each with its location and hint. */
+  warnings: WaveError[];
   /** Variables its `${VAR}` references took from the environment (secrets to redact); empty when unread. */
   envTaken: EnvTaken;
 }
 
-/** Extra checks run on the raw value once it is parsed (cross-references, files). */
-export type RawCheck = (raw: unknown, locator: Locator) => WaveError[];
+/** Extra checks run on the raw value once it is parsed (cross-references, files); `stripped` says what was already reported. */
+export type RawCheck = (raw: unknown, locator: Locator, stripped: StrippedFeatures) => WaveError[];
 
 /**
  * Reads, parses and checks one configuration file, collecting every problem instead of stopping at
  * the first. Never throws: every failure, however malformed the input, becomes a WaveError.
  */
 export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.ZodType<T>, env: NodeJS.ProcessEnv, check: RawCheck): Promise<ConfigRead<T>> {
-  const fail = (errors: WaveError[]): ConfigRead<T> => ({ file, raw: undefined, errors, envTaken: {} });
+  const fail = (errors: WaveError[]): ConfigRead<T> => ({ file, raw: undefined, errors, warnings: [], envTaken: {} });
   let text: string;
   try {
     text = await readText(file);
@@ -52,7 +54,8 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
   }
   const locator = createLocator(source);
   const envTaken: EnvTaken = {};
-  const errors = expandEnvInDocument(source, env, envTaken);
+  // As in Wave, a pipeline's `${VAR}` belongs to the shell of its step (a command's variable, not the loader's).
+  const errors = kind === 'manifest' ? expandEnvInDocument(source, env, envTaken) : [];
   let raw: unknown;
   try {
     raw = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -65,16 +68,17 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
     ]);
   }
   const kindError = checkKind(raw, kind, locator);
-  if (kindError) return { file, raw, locator, errors: hideTakenValues([...errors, kindError], envTaken), envTaken };
+  if (kindError) return { file, raw, locator, errors: hideTakenValues([...errors, kindError], envTaken), warnings: [], envTaken };
 
   const stripped = stripUnsupportedFeatures(raw, kind, locator);
   errors.push(...stripped.errors);
   // Each file is parsed once per process: compiling zod's fast path would cost more than it saves.
   const parsed = schema.safeParse(raw, { jitless: true });
   if (!parsed.success) errors.push(...issuesToErrors(parsed.error.issues, { schema, root: raw, locator, suppressed: stripped.suppressed }));
-  errors.push(...check(raw, locator));
+  errors.push(...check(raw, locator, stripped));
   const sorted = sortByPosition(withoutEchoesOfEnv(errors));
-  return { file, raw, locator, value: parsed.success ? parsed.data : undefined, errors: hideTakenValues(capErrors(sorted, MAX_PROBLEMS), envTaken), envTaken };
+  const warnings = hideTakenValues(sortByPosition(stripped.warnings), envTaken);
+  return { file, raw, locator, value: parsed.success ? parsed.data : undefined, errors: hideTakenValues(capErrors(sorted, MAX_PROBLEMS), envTaken), warnings, envTaken };
 }
 
 /** Throws the collected problems, or returns the checked value with its locator. */

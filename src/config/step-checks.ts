@@ -2,7 +2,9 @@ import { WaveError } from '../errors.js';
 import { missingFile } from './file-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import type { Locator } from './locator.js';
+import { everyForge, personaRefErrors, type ForgeResolution } from './forge-personas.js';
 import { didYouMean } from './suggest.js';
+import { waveBuiltinAdapterError } from './wave-builtin-adapters.js';
 import { isRecord, type Path } from './value-path.js';
 
 /** What a pipeline check needs to know of the manifest; an absent list means "unknown, do not check". */
@@ -11,8 +13,12 @@ export interface ManifestView {
   dir: string;
   personas?: readonly string[];
   adapters?: readonly string[];
+  /** The manifest's scalar `project` facts, for `{{ project.<key> }}` in skill and tool names. */
+  project?: Readonly<Record<string, string>>;
   /** Checks JSON Schemas of contracts and extracts when given (it loads ajv, which only pipeline readers need). */
   inspectSchema?: SchemaInspector;
+  /** What `{{ forge.* }}` in persona names may resolve to; absent: every forge type, from a project without a remote. */
+  forge?: ForgeResolution;
 }
 
 /** Problems inside one step that need the manifest: personas, adapters, exec, and files it names. */
@@ -22,16 +28,14 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
   const errors: WaveError[] = [];
   const push = (error: WaveError | undefined) => error && errors.push(error);
 
-  if (typeof step.persona === 'string' && view.personas && !view.personas.includes(step.persona)) {
-    errors.push(
-      new WaveError('unknown_persona', `${label} names persona \`${step.persona}\`, which the manifest does not declare`, {
-        location: locator.locate([...at, 'persona']),
-        hint: didYouMean(step.persona, view.personas, 'Declared personas'),
-      }),
-    );
+  if (typeof step.persona === 'string' && view.personas) {
+    const forge = view.forge ?? everyForge({ host: '', owner: '', repo: '' }, undefined);
+    errors.push(...personaRefErrors(step.persona, label, view.personas, forge, locator.locate([...at, 'persona'])));
   }
   const adapterRef = (value: unknown, path: Path) => {
     if (typeof value !== 'string' || !view.adapters || view.adapters.includes(value)) return;
+    const builtin = waveBuiltinAdapterError(value, label, locator.locate(path));
+    if (builtin) return void errors.push(builtin);
     errors.push(
       new WaveError('unknown_adapter', `${label} names adapter \`${value}\`, which the manifest does not declare`, {
         location: locator.locate(path),

@@ -69,6 +69,8 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     ajv = draft07 ??= addFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false }));
     if (!validateDraft07Schema(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validateDraft07Schema.errors)}`);
   }
+  // ajv keeps every schema by its $id: the same file read again (another step's contract) would be refused as a duplicate.
+  if (typeof schema.$id === 'string' && ajv.getSchema(schema.$id)) ajv.removeSchema(schema.$id);
   const validate = ajv.compile(schema);
   compiled.set(schema, validate);
   return validate;

@@ -15,15 +15,20 @@ function isLocalEndpoint(baseUrl: string | undefined): boolean {
   }
 }
 
-/** The cost of `tokens` on `model` from the bundled table of public prices (read offline); undefined for a model it does not know. */
-export async function catalogCost(tokens: TokenUsage, model: string, adapterType: ResolvedAdapter['type']): Promise<number | undefined> {
-  let calcPrice: typeof import('./price-table.js').calcPrice;
+type CalcPrice = typeof import('./price-table.js').calcPrice;
+
+/** The public price table's lookup, loaded on first use; undefined in an install without the table. */
+async function loadCatalog(): Promise<CalcPrice | undefined> {
   try {
-    ({ calcPrice } = await import('./price-table.js'));
+    return (await import('./price-table.js')).calcPrice;
   } catch {
     // An install without the table prices nothing rather than failing the step.
     return undefined;
   }
+}
+
+/** The cost of `tokens` on `model` by the loaded table; undefined for a model it does not know. */
+function catalogPrice(calcPrice: CalcPrice, tokens: TokenUsage, model: string, adapterType: ResolvedAdapter['type']): number | undefined {
   // OpenCode names models `<provider>/<model>`.
   const [providerId, modelId] = model.includes('/') ? [model.slice(0, model.indexOf('/')), model.slice(model.indexOf('/') + 1)] : [PROVIDER_OF[adapterType], model];
   // The table counts cached tokens inside input; Wave keeps them apart.
@@ -38,6 +43,28 @@ export async function catalogCost(tokens: TokenUsage, model: string, adapterType
   } catch {
     return undefined;
   }
+}
+
+/** The cost of `tokens` on `model` from the bundled table of public prices (read offline); undefined for a model it does not know. */
+export async function catalogCost(tokens: TokenUsage, model: string, adapterType: ResolvedAdapter['type']): Promise<number | undefined> {
+  const calcPrice = await loadCatalog();
+  return calcPrice ? catalogPrice(calcPrice, tokens, model, adapterType) : undefined;
+}
+
+/** Prices tokens without waiting: what a running attempt has used so far. */
+export type TokenPricer = (tokens: TokenUsage) => number | undefined;
+
+/**
+ * attemptCost's rule for a cost the CLI has not reported (yet): the manifest's `prices`, else the public price of a
+ * known model served elsewhere; the table is loaded before it returns, so pricing never waits.
+ */
+export async function attemptPricer(adapter: ResolvedAdapter, model: string | undefined): Promise<TokenPricer> {
+  const prices = adapter.prices;
+  if (prices) return (tokens) => priceTableCost(tokens, prices);
+  const name = model ?? adapter.model;
+  const calcPrice = name && !isLocalEndpoint(adapter.baseUrl) ? await loadCatalog() : undefined;
+  if (!name || !calcPrice) return () => undefined;
+  return (tokens) => (Object.values(tokens).every((n) => n === 0) ? undefined : catalogPrice(calcPrice, tokens, name, adapter.type));
 }
 
 /**

@@ -10,7 +10,10 @@ export interface ResolvedAdapter {
   type: AdapterType;
   binary?: string;
   args?: string[];
+  /** The adapter's own model, never a tier (src/core/model-tiers.ts resolves those). */
   model?: string;
+  /** The adapter's `tier_models`: what `cheapest`, `balanced` and `strongest` mean on it. */
+  tierModels?: Readonly<Partial<Record<'cheapest' | 'balanced' | 'strongest', string>>>;
   env: Record<string, string>;
   isolated: boolean;
   baseUrl?: string;
@@ -26,9 +29,8 @@ export interface ResolvedPersona {
   deniedTools: string[];
   /** The persona's own sandbox.allowed_domains (the manifest's defaults are added by the executor). */
   allowedDomains: string[];
+  /** The skills the persona lists, as written (the step's merged list is PlannedStep.skills). */
   skills: string[];
   /** The sampling temperature, for the adapters that take one (manifest-checks.ts refuses it for the others). */
   temperature?: number;
-  /** Absolute folder holding one sub-folder per skill (`<manifestDir>/skills`); absent when unknown. */
-  skillsDir?: string;
 }

@@ -5,5 +5,8 @@ export function runsRootOf(manifestDir: string): string {
   return join(manifestDir, '.wave', 'runs');
 }
 
-/** Where injected artifacts land in a consumer's workspace. */
+/** Where injected artifacts land in a consumer's workspace (of a project in this layout). */
 export const INJECTED_ARTIFACTS_DIR = join('.wave', 'artifacts');
+
+/** Where Wave puts them (internal/pipeline/executor_artifacts.go, injectArtifacts): what the prompts of an `.agents/` project read. */
+export const WAVE_INJECTED_ARTIFACTS_DIR = join('.agents', 'artifacts');

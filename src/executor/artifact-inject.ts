@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { InjectArtifact } from '../config/pipeline-schema.js';
-import { INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
 import { WaveError } from '../errors.js';
 import { copyContained } from './artifact-copy.js';
 import { isInside, resolveInside } from './workspace-paths.js';
@@ -11,22 +10,24 @@ export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optio
 
 export interface InjectArtifactsOptions {
   workspace: string;
+  /** The folder they land in, relative to the workspace (the plan's injectedArtifactsDir). */
+  dir: string;
   refs: readonly InjectRef[];
   /** Absolute path of a saved artifact of `step`, or undefined when it has none of that name. */
   locate: (step: string, artifact: string) => string | undefined;
 }
 
 /**
- * Copies each referenced artifact into `<workspace>/.wave/artifacts/<as>` (`as` defaults to the artifact's name)
+ * Copies each referenced artifact into `<workspace>/<dir>/<as>` (`as` defaults to the artifact's name)
  * and returns `as` -> absolute path, the values of `{{ artifacts.<as> }}`. A missing artifact is artifact_missing
  * unless the reference is optional (then it is left out of the map).
  */
 export async function injectArtifacts(options: InjectArtifactsOptions): Promise<Record<string, string>> {
-  const folder = resolve(options.workspace, INJECTED_ARTIFACTS_DIR);
+  const folder = resolve(options.workspace, options.dir);
   const placed: Record<string, string> = {};
   for (const ref of options.refs) {
     const as = ref.as ?? ref.artifact;
-    const dest = await destinationOf(options.workspace, folder, as);
+    const dest = await destinationOf(options.workspace, folder, as, options.dir);
     const from = options.locate(ref.step, ref.artifact);
     const found =
       from !== undefined &&
@@ -46,12 +47,12 @@ export async function injectArtifacts(options: InjectArtifactsOptions): Promise<
   return placed;
 }
 
-async function destinationOf(workspace: string, folder: string, as: string): Promise<string> {
+async function destinationOf(workspace: string, folder: string, as: string, dir: string): Promise<string> {
   const lexical = resolve(folder, as);
   // Checked against the workspace too: a `.wave` symlink left by an earlier step must not lead the copy out.
   const dest = isInside(folder, lexical, false) ? await resolveInside(workspace, relative(workspace, lexical)) : undefined;
   if (dest) return dest;
-  throw new WaveError('artifact_path_invalid', `inject_artifacts \`as: ${as}\` leads outside ${INJECTED_ARTIFACTS_DIR} of the step workspace`, {
+  throw new WaveError('artifact_path_invalid', `inject_artifacts \`as: ${as}\` leads outside ${dir} of the step workspace`, {
     hint: 'Use a plain file name for `as`, such as `report.md`.',
   });
 }

@@ -9,6 +9,7 @@ import type { RunContext } from './context.js';
 import { addTokens } from '../core/tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { WAVE_COMMAND_DIR } from './wave-command.js';
+import { modelOn, tierHint } from '../core/model-tiers.js';
 
 /** The curated environment of one attempt of `step` on `adapter`. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
@@ -36,6 +37,13 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
     if (step.execType === 'command' && !adapter) {
       return { ok: false, message: `step \`${step.id}\` is a command, so there is no model to ask for its ${purpose}: name an adapter (or set the manifest's extract.adapter)` };
     }
+    // A judge's or extract's `model` may be a tier: resolved on the adapter that answers, never passed on as a name.
+    const chosen = model !== undefined ? modelOn(model, target) : undefined;
+    if (chosen && 'unmapped' in chosen)
+      return {
+        ok: false,
+        message: `the ${purpose} model tier \`${chosen.unmapped}\` is not mapped on adapter \`${target.name}\`: ${tierHint(chosen.unmapped, target.name, target.type)}`,
+      };
     const attemptDir = join(context.store.attemptDir(step.id, attempt), `${purpose}-${++calls}`);
     mkdirSync(attemptDir, { recursive: true });
     const runner = context.registry.resolve(target.type);
@@ -47,7 +55,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
         stepId: step.id,
         attempt,
         adapter: target,
-        model: model ?? (adapter ? adapter.model : step.model),
+        model: chosen ? chosen.model : adapter ? adapter.model : step.model,
         prompt,
         execType: 'prompt',
         workspace,

@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Step } from '../config/pipeline-schema.js';
 import { WaveError } from '../errors.js';
 import { firstChange, fingerprintTree, type TreeFingerprint } from './mount-fingerprint.js';
+import { copySubset, type SubsetCopy } from './mount-subset.js';
 import { makeTreeReadonly, removeTree } from './workspace-files.js';
 import { isInside, realpathOfNearest, resolveInside } from './workspace-paths.js';
 
@@ -24,6 +25,10 @@ export interface ApplyMountsOptions {
   mounts: readonly MountSpec[];
   /** Folders never copied even when below a source (the workspace root itself, when inside the project). */
   exclude?: readonly string[];
+  /** Per mount (same order): the entries of its `subset_from` list, when only those files are copied. */
+  subsets?: ReadonlyArray<readonly unknown[] | undefined>;
+  /** Told what each subset copy did, by the mount's index. */
+  onSubset?: (index: number, copy: SubsetCopy) => void;
 }
 
 /** The state folder of Wave. */
@@ -36,11 +41,15 @@ const WAVE_FOLDER = '.wave';
 export async function applyMounts(options: ApplyMountsOptions): Promise<ReadonlyMount[]> {
   const readonly: ReadonlyMount[] = [];
   const excluded = await Promise.all((options.exclude ?? []).map((p) => realpathOfNearest(resolve(p))));
-  for (const mount of options.mounts) {
+  for (const [index, mount] of options.mounts.entries()) {
     const source = await resolveSource(options.projectRoot, mount.source);
     const target = await resolveTarget(options.workspace, mount, source);
     await removeTree(target);
-    await copyMountTree(source, target, [await realpathOfNearest(target), ...excluded]);
+    const subset = options.subsets?.[index];
+    if (subset) {
+      const copy = await copySubsetTree(mount, source, target, subset, [await realpathOfNearest(target), ...excluded]);
+      options.onSubset?.(index, copy);
+    } else await copyMountTree(source, target, [await realpathOfNearest(target), ...excluded]);
     if (mount.mode === 'readonly') {
       await makeTreeReadonly(target);
       readonly.push({ source: mount.source, path: target, fingerprint: await fingerprintTree(target) });
@@ -69,6 +78,17 @@ async function copyMountTree(source: string, target: string, blocked: readonly s
     if (blocked.includes(from) || isWaveFolder(from, top)) continue;
     await copyMountTree(from, join(target, name), blocked, top);
   }
+}
+
+/** A subset mount: only the listed files of the source folder, at the same places in the target. */
+async function copySubsetTree(mount: MountSpec, source: string, target: string, entries: readonly unknown[], blocked: readonly string[]): Promise<SubsetCopy> {
+  if (!(await stat(source)).isDirectory()) {
+    throw new WaveError('workspace_failed', `mount \`${mount.source}\` is a file: \`subset_from\` picks files out of a folder`, {
+      hint: 'Mount the folder that holds the listed files, such as `./`.',
+    });
+  }
+  await mkdir(target, { recursive: true });
+  return copySubset(source, target, entries, blocked);
 }
 
 async function resolveSource(projectRoot: string, source: string): Promise<string> {

@@ -13,6 +13,8 @@ export interface TemplateValues {
   artifacts: Readonly<Record<string, string>>;
   /** step id -> its output text. */
   outputs: ReadonlyMap<string, string>;
+  /** `forge.<name>` -> its value for the project's forge. */
+  forge: Readonly<Record<string, string>>;
 }
 
 /** A command step's text with references in place of its values, and the values, slot n at index n - 1. */
@@ -53,6 +55,7 @@ function lookupIn(step: PlannedStep, values: TemplateValues): (name: string) => 
     project: (key) => values.project[key],
     artifact: (as) => values.artifacts[as],
     stepOutput: (id, fieldPath) => outputValue(id, values.outputs.get(id) ?? '', fieldPath),
+    forge: (name) => values.forge[name],
   };
   return (name) => templateValue(name, source);
 }

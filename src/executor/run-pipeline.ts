@@ -8,8 +8,10 @@ import type { RunStatus } from '../events.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { isFileSystemError } from '../io-error.js';
 import { letsDependentsRun } from '../state/step-gate.js';
-import { emit, type RunContext } from './context.js';
+import { emit, type EventBody, type RunContext } from './context.js';
 import { runStep } from './step-runner.js';
+import { resolveRunOutputs } from './run-outputs.js';
+import { watchBudget } from './run-budget.js';
 
 export interface ExecuteOptions {
   /** halt (default): a failure stops new work and cancels running steps; continue: independent steps go on. */
@@ -18,6 +20,8 @@ export interface ExecuteOptions {
   selected?: ReadonlySet<string>;
   /** Cancels the run (Ctrl-C, `wave cancel`). */
   signal: AbortSignal;
+  /** What checks before the run found worth recording (token scopes it could not check): emitted after run_started. */
+  startEvents?: readonly EventBody[];
 }
 
 /** Where a step stands for scheduling its dependents. */
@@ -107,7 +111,16 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     steps: plan.steps.map((s) => s.id),
     resumed: Object.values(store.record.steps).some((s) => s.status === 'completed'),
   });
-  store.update((r) => Object.assign(r, { status: 'running', pid: process.pid, finishedAt: undefined }));
+  for (const event of options.startEvents ?? []) emit(context, event);
+  store.update((r) => Object.assign(r, { status: 'running', pid: process.pid, finishedAt: undefined, failure: undefined }));
+  // runtime.cost: at the ceiling nothing new starts and the running steps stop with the budget's failure.
+  const stopWatchingBudget = plan.runtime.budget
+    ? watchBudget(context, plan.runtime.budget, (failure) => {
+        failed = true;
+        store.update((r) => void (r.failure = failure));
+        if (!halt.signal.aborted) halt.abort(failure);
+      })
+    : () => {};
   schedule();
   while (inFlight.size) {
     await Promise.race(inFlight.values());
@@ -115,6 +128,7 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   }
   options.signal.removeEventListener('abort', cancelAll);
   stopWatchingStore();
+  stopWatchingBudget();
   const status: RunStatus = options.signal.aborted && fatal === undefined ? 'cancelled' : failed ? 'failed' : 'completed';
   finishRun(context, status, Date.now() - started);
   // The run is recorded as far as the disk allows; the caller reports why it failed (an io_error names the path).
@@ -152,6 +166,8 @@ function skip(context: RunContext, step: PlannedStep, reason: string): void {
 
 function finishRun(context: RunContext, status: RunStatus, durationMs: number): void {
   const { store } = context;
+  // Before the run counts as finished: run.json holds its outputs by the time a reader sees it done.
+  resolveRunOutputs(context);
   const steps = Object.values(store.record.steps);
   const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { ...NO_TOKENS });
   const costs = steps.filter((s) => s.costUsd !== undefined);

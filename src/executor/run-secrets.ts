@@ -17,8 +17,8 @@ function planAdapters(plan: Plan): ResolvedAdapter[] {
 }
 
 /**
- * Every value a run takes from the environment, for its redactor: the passthrough variables, what the manifest's and
- * pipeline's `${VAR}` references took (not their literal defaults; HOME, PATH, TERM and TMPDIR aside), and the API
+ * Every value a run takes from the environment, for its redactor: the passthrough variables, what the manifest's
+ * `${VAR}` references took (not their literal defaults; HOME, PATH, TERM and TMPDIR aside), and the API
  * keys (each adapter's api_key_env, read from the parent by the llm runner, and the CLIs' own key variables where a
  * step's env sets them). The Redactor adds each value's URL-encoded form.
  */

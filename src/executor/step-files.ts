@@ -9,6 +9,7 @@ import { checkInjectedArtifacts } from './injected-checks.js';
 import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
+import { mountSubsets } from './step-mount-subsets.js';
 
 export interface PreparedStep {
   workspace: string;
@@ -24,18 +25,22 @@ export interface PreparedStep {
 export async function prepareStepWorkspace(context: RunContext, step: PlannedStep, outputs: ReadonlyMap<string, string>): Promise<PreparedStep> {
   const { plan, store } = context;
   const runId = store.record.id;
-  const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs };
+  const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs, forge: plan.forgeVariables };
   const branch = step.workspace.branch ? renderStepTemplate(step, step.workspace.branch, { ...values, artifacts: {} }) : undefined;
+  const subsets = await mountSubsets(context, step);
   const workspace = await prepareWorkspace({
     workspaceRoot: plan.runtime.workspaceRoot,
     runId,
     stepId: step.id,
     projectRoot: plan.projectRoot,
     spec: { ...step.workspace, branch },
+    ...subsets.options,
   });
+  subsets.report();
   store.update((r) => void (r.steps[step.id]!.workspace = workspace.path));
   const artifacts = await injectArtifacts({
     workspace: workspace.path,
+    dir: plan.runtime.injectedArtifactsDir,
     refs: [...step.injectArtifacts],
     locate: (stepId, name) => {
       const saved = store.record.steps[stepId]?.artifacts.find((a) => a.name === name);

@@ -12,18 +12,21 @@ import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from '.
 import { emit, type RunContext } from './context.js';
 import { reasonOf, runAttempt } from './attempt.js';
 import { RunningTokens } from './running-tokens.js';
+import { attemptPricer } from '../core/attempt-cost.js';
 import { failureFeedback } from './retry-prompt.js';
 import { contractFeedback } from '../contracts/retry-feedback.js';
 import { StepSessions, type AttemptStart } from './session-continuation.js';
 import { isSafeSessionId } from '../adapters/session.js';
 import { attemptEnv, modelAsker } from './ask-model.js';
 import { extractJson } from './extract.js';
+import { recordStepOutcomes } from './step-outcomes.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { withFileChanges } from './step-changes.js';
 import { attemptsOf } from '../state/step-logs.js';
 import { jsonFields, roundText } from './round-text.js';
 import { withThreadContext } from './thread-context.js';
+import { requiredSkillCommands } from './skill-commands.js';
 
 export interface StepOutcome {
   /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside. */
@@ -46,6 +49,8 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     s.tokens = { ...NO_TOKENS };
     s.artifacts = [];
     s.contracts = [];
+    delete s.outcomes;
+    delete s.outcomeWarnings;
   });
   const started = Date.now();
   let prepared;
@@ -82,7 +87,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
       failure ?? (verdict?.retry ? { class: 'contract_failed', message: `contract ${verdict.retry.label} failed` } : undefined),
     );
     if (verdict?.retry) {
-      if (signal.aborted) return finish(context, step, started, attempt, reasonOf(signal));
+      if (signal.aborted) return stopped(context, step, started, attempt, signal);
       const { index, label, errors } = verdict.retry;
       contractRetries.set(index, (contractRetries.get(index) ?? 0) + 1);
       emit(context, {
@@ -100,6 +105,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     }
     if (!failure) {
       await writeOutput(context, step.id, output);
+      await recordStepOutcomes(context, step, prepared.workspace);
       return finish(context, step, started, attempt, undefined, output);
     }
     // The contract's own `continue` decides here, not the step's retry.on_failure.
@@ -109,7 +115,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
       return { ...finish(context, step, started, attempt, failure, output, 'fail'), dependentsRun: true };
     }
     if (failure.class === 'contract_failed') return finish(context, step, started, attempt, failure);
-    if (signal.aborted || failure.class === 'aborted') return finish(context, step, started, attempt, reasonOf(signal));
+    if (signal.aborted || failure.class === 'aborted') return stopped(context, step, started, attempt, signal);
     // The CLI refused to resume the session before doing any work: the next attempt starts fresh, off the retry budget.
     if (result.resumeRefused !== undefined) {
       attemptOnAdapter--;
@@ -119,7 +125,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
       const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
       store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
-      if (!(await sleep(delayMs, { signal }))) return finish(context, step, started, attempt, reasonOf(signal));
+      if (!(await sleep(delayMs, { signal }))) return stopped(context, step, started, attempt, signal);
       // A command is re-run as written; an agent is told what went wrong, unless its retry says adapt_prompt: false.
       feedback = step.execType === 'prompt' && step.retry.adaptPrompt ? failureFeedback(attempt, failure, result.outputTail) : undefined;
       continue;
@@ -195,7 +201,8 @@ async function attemptOnce(
   // Asynchronous: on a slow disk, creating folders on the main thread holds up every other step.
   await mkdir(attemptDir, { recursive: true });
   const before = store.record.steps[step.id]!;
-  const running = new RunningTokens({ tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) });
+  // Tokens the stream reports without a cost are priced live, so runtime.cost can stop a long attempt mid-way.
+  const running = new RunningTokens({ tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) }, await attemptPricer(adapter, model));
   const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
   const result = await runAttempt(
     runner,
@@ -205,6 +212,8 @@ async function attemptOnce(
       attempt,
       adapter,
       persona: step.persona,
+      skills: step.skills,
+      ...(step.execType === 'prompt' && plan.requires.skills.length ? { skillCommands: await requiredSkillCommands(plan.requires, plan.projectRoot) } : {}),
       model,
       prompt: start.prompt,
       ...(start.continueFrom ? { continueFrom: start.continueFrom } : {}),
@@ -232,10 +241,11 @@ async function attemptOnce(
       if (running.apply(event)) publishTokens();
     },
   );
-  // The adapter's totals are authoritative: they replace what the stream reported on the way.
-  if (running.settle(result)) publishTokens();
+  // The adapter's totals are authoritative: they replace what the stream reported on the way (unless it reports none).
+  const figures = running.final(result);
+  if (running.settle(figures)) publishTokens();
   if (isSafeSessionId(result.sessionId)) store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.sessionId = result.sessionId));
-  return result;
+  return { ...result, tokens: figures.tokens, ...(figures.costUsd !== undefined ? { costUsd: figures.costUsd } : {}) };
 }
 
 function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: number, result: AdapterResult, output: string, failure?: Failure): void {
@@ -301,6 +311,11 @@ function finish(
     emit(context, { type: 'step_failed', stepId: step.id, attempt, durationMs, failure: failure!, optional: step.optional });
   }
   return { status, output, failure };
+}
+
+/** The step stopped by the run (a cancel, a halt, the budget): failed or cancelled as the signal says, never set aside by `retry.on_failure: skip`. */
+function stopped(context: RunContext, step: PlannedStep, started: number, attempt: number, signal: AbortSignal): StepOutcome {
+  return finish(context, step, started, attempt, reasonOf(signal), undefined, 'fail');
 }
 
 /** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there), before the step counts as completed. */

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WAVE_MARKER } from '../adapters/instructions.js';
 import { CLI_SKILLS_FOLDERS, SKILL_MARKER_FILE } from '../adapters/skills.js';
+import { CLAUDE_COMMANDS_FOLDER, COMMANDS_MARKER_FILE, waveCommandNames } from '../adapters/claude/skill-commands.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
 
 /** The configuration files each adapter writes into the workspace for its CLI. */
@@ -39,6 +40,11 @@ export async function isWaveOwnedPath(workspace: string, path: string, adapterTy
   if (skills && path.startsWith(`${skills}/`)) {
     const name = path.slice(skills.length + 1).split('/')[0]!;
     return existsSync(join(workspace, skills, name, SKILL_MARKER_FILE));
+  }
+  // The command files of the pipeline's required skills, as Wave's list in that folder names them.
+  if (adapterType === 'claude' && path.startsWith(`${CLAUDE_COMMANDS_FOLDER}/`)) {
+    const name = path.slice(CLAUDE_COMMANDS_FOLDER.length + 1);
+    return name === COMMANDS_MARKER_FILE || (await waveCommandNames(join(workspace, CLAUDE_COMMANDS_FOLDER))).has(name);
   }
   return false;
 }

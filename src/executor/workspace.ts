@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Step } from '../config/pipeline-schema.js';
 import { WaveError } from '../errors.js';
 import { applyMounts, type ReadonlyMount } from './mounts.js';
+import type { SubsetCopy } from './mount-subset.js';
 import { ensureWorktree, removeRunWorktrees } from './worktree.js';
 import { removeTree } from './workspace-files.js';
 import { isSingleSegment } from './workspace-paths.js';
@@ -23,6 +24,9 @@ export interface PrepareWorkspaceOptions {
   /** The manifest's folder: mount sources and the worktree's repository are found from it. */
   projectRoot: string;
   spec?: WorkspaceSpec;
+  /** Per mount: the entries of its resolved `subset_from` list (executor/mount-subset.ts), when it has one. */
+  subsets?: ReadonlyArray<readonly unknown[] | undefined>;
+  onSubset?: (index: number, copy: SubsetCopy) => void;
 }
 
 export interface PreparedWorkspace {
@@ -66,6 +70,8 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
       projectRoot,
       mounts: spec.mount,
       exclude: [resolve(options.workspaceRoot)],
+      ...(options.subsets ? { subsets: options.subsets } : {}),
+      ...(options.onSubset ? { onSubset: options.onSubset } : {}),
     });
   }
   return prepared;

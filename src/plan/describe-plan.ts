@@ -1,7 +1,8 @@
-import { INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
+import { describeInput } from '../config/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
 import type { Plan, PlannedStep } from './plan-types.js';
+import { describeConcurrency, describeRequires } from './describe-requires.js';
 
 /** Placeholder values for a dry run, where nothing has run yet. */
 function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | undefined {
@@ -11,27 +12,37 @@ function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | 
     pipelineName: plan.pipelineName,
     stepId: step.id,
     project: (key) => plan.project[key],
-    artifact: (as) => `<workspace>/${INJECTED_ARTIFACTS_DIR}/${as}`,
+    artifact: (as) => `<workspace>/${plan.runtime.injectedArtifactsDir}/${as}`,
     stepOutput: (id, fieldPath) => `<${['steps', id, 'output', ...fieldPath].join('.')}>`,
+    forge: (name) => plan.forgeVariables[name],
   };
   return (name) => templateValue(name, source);
 }
 
 /** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts. */
 export function describePlan(plan: Plan): string {
-  const lines = [`Pipeline ${plan.pipelineName} (${plan.pipelineFile})`, `Input: ${plan.input || '(none)'}`, ''];
-  lines.push('Order (steps in one group run in parallel):');
+  const lines = [`Pipeline ${plan.pipelineName} (${plan.pipelineFile})`, `Input: ${plan.input || '(none)'}`];
+  if (plan.inputSpec) lines.push(...describeInput(plan.inputSpec));
+  lines.push('', 'Order (steps in one group run in parallel):');
   plan.layers.forEach((layer, i) => lines.push(`  ${i + 1}. ${layer.join(', ')}`));
+  lines.push(...describeRequires(plan.requires));
+  const outputs = Object.entries(plan.outputs ?? {});
+  if (outputs.length) lines.push('', 'Outputs (taken when the run ends):');
+  for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps) {
     lines.push('', `Step ${step.id}`);
-    lines.push(`  runs on:   ${step.execType === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${step.model ? `, model ${step.model}` : ''}`);
+    lines.push(`  runs on:   ${step.execType === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
     if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
     if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
     lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
     if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
+    if (step.skills.length) lines.push(`  skills:    ${step.skills.map((s) => s.name).join(', ')}`);
+    if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
+    for (const m of step.workspace.mount ?? []) if (m.subset_from) lines.push(`  mounts:    ${m.source} narrowed to the files ${m.subset_from} lists`);
     if (step.thread) lines.push(`  thread:    ${describeThread(step)}`);
     for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
     for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
+    for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
     for (const c of step.contracts)
       lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
     lines.push(`  ${step.execType === 'command' ? 'command' : 'prompt'}:`);
@@ -50,4 +61,12 @@ function describeThread(step: PlannedStep): string {
   if (step.execType === 'command') return `${head}: a command receives nothing; its output joins the thread`;
   if (fidelity === 'fresh') return `${head}: receives nothing; its transcript joins the thread`;
   return earlier.length ? `${head}: receives the transcripts of ${earlier.join(', ')}` : `${head}: the thread's first step`;
+}
+
+/** `, model claude-haiku-4-5 (tier cheapest)`: the model the CLI gets, and the tier it was resolved from. */
+function describeModel(step: PlannedStep): string {
+  if (step.execType === 'command') return '';
+  const tier = step.modelTier ? ` (tier ${step.modelTier})` : '';
+  if (step.model) return `, model ${step.model}${tier}`;
+  return step.modelTier ? `, the CLI's default model${tier}` : '';
 }

@@ -1,8 +1,14 @@
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
-import type { ArtifactDef, Fidelity, InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { ModelTier } from '../core/model-tiers.js';
+import type { ArtifactDef, Fidelity, InjectArtifact, Pipeline, Step } from '../config/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
 import type { SourceLocation } from '../errors.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
+import type { OutcomeDef, PipelineOutputDef } from '../config/deliverable-schema.js';
+import type { ResolvedSkill } from '../core/resolved-skill.js';
+import type { PlannedRequires } from './plan-requires.js';
+import type { RunBudgetLimits } from './plan-budget.js';
+import type { PlannedForge } from './plan-token-scopes.js';
 
 /** A step's extract: its schema read, the model that is asked when recovery is not enough. */
 export interface PlannedExtract {
@@ -49,8 +55,16 @@ export interface PlannedStep {
   /** Where the step's entry starts in the pipeline file (GitHub annotations point there). */
   readonly location: SourceLocation;
   readonly adapter: ResolvedAdapter;
+  /** Its concurrency hint (max_concurrent_agents) already follows its system prompt. */
   readonly persona?: ResolvedPersona;
+  /** What the agent finds in its CLI's skills folder (manifest, persona, pipeline and step skills); none for a command step. */
+  readonly skills: readonly ResolvedSkill[];
+  /** The step's max_concurrent_agents, as written (the hint is said only above 1). */
+  readonly maxConcurrentAgents?: number;
+  /** The model its CLI gets, never a tier. */
   readonly model?: string;
+  /** The tier (`model: cheapest | balanced | strongest`) that `model` was resolved from. */
+  readonly modelTier?: ModelTier;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly workspace: NonNullable<Step['workspace']>;
@@ -65,6 +79,8 @@ export interface PlannedStep {
   readonly fallbacks: readonly ResolvedAdapter[];
   /** Set when the step is in a `thread`. */
   readonly thread?: PlannedThread;
+  /** Links and files taken from its files once it succeeds (executor/step-outcomes.ts). */
+  readonly outcomes?: readonly OutcomeDef[];
 }
 
 export interface PlanRuntime {
@@ -76,6 +92,8 @@ export interface PlanRuntime {
   readonly maxStdoutBytes: number;
   /** When set, stdout artifacts are also written into the workspace at `<artifactDir>/<step>/<name>` (relative to it). */
   readonly artifactDir?: string;
+  /** Where injected artifacts land, relative to the consumer's workspace (see plan/injected-artifacts-dir.ts). */
+  readonly injectedArtifactsDir: string;
   /** 0 disables the stall watchdog. */
   readonly stallMs: number;
   readonly maxLineBytes: number;
@@ -83,6 +101,8 @@ export interface PlanRuntime {
   readonly runsRoot: string;
   readonly envPassthrough: readonly string[];
   readonly sandbox: SandboxPolicy;
+  /** runtime.cost: absent when the run has no limit. */
+  readonly budget?: RunBudgetLimits;
 }
 
 /** Manifest + pipeline + input, fully resolved and immutable. */
@@ -97,6 +117,16 @@ export interface Plan {
   /** Groups of step ids that may run in parallel, in dependency order. */
   readonly layers: readonly (readonly string[])[];
   readonly runtime: PlanRuntime;
-  /** Variables the manifest's and pipeline's `${VAR}` references took from the environment (run-secrets.ts redacts them). */
+  /** Variables the manifest's `${VAR}` references took from the environment (run-secrets.ts redacts them); a pipeline's are its shell's. */
   readonly envTaken: Readonly<Record<string, string>>;
+  /** `forge.<name>` template variables: the project's forge, found when the pipeline was loaded (config/load.ts). */
+  readonly forgeVariables: Readonly<Record<string, string>>;
+  /** The pipeline's `input` block as written: what --dry-run shows of the input. */
+  readonly inputSpec?: Pipeline['input'];
+  /** pipeline_outputs: resolved from the steps' artifacts when the run ends (executor/run-outputs.ts). */
+  readonly outputs?: Readonly<Record<string, PipelineOutputDef>>;
+  /** Tools and skills checked before any step runs (executor/requirements.ts). */
+  readonly requires: PlannedRequires;
+  /** The forge and the token scopes of the personas the steps run as, checked before the run (src/forge). */
+  readonly forge: PlannedForge;
 }

@@ -8,11 +8,20 @@ import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 import { ancestorsOf, topologicalLayers } from '../core/dag.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
+import { resolveBudget } from './plan-budget.js';
+import { planForge } from './plan-token-scopes.js';
 import type { Plan, PlannedStep, PlannedThread } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
+import { withConcurrencySection } from './agent-concurrency.js';
+import { planRequires } from './plan-requires.js';
+import { projectFacts } from '../config/project-placeholders.js';
+import { plannedModel, stepModel, stepModelError } from './step-model.js';
+import { resolveStepSkills } from './step-skills.js';
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
 import { planInjections } from './plan-injections.js';
+import { planInjectedArtifactsDir } from './injected-artifacts-dir.js';
+import { forgeOf, forgeTemplateValues } from '../core/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
 import { shellContexts, type QuotedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
@@ -31,7 +40,7 @@ export interface PlanOptions {
 export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipeline>, options: PlanOptions): Plan {
   const m = manifest.value;
   const projectRoot = manifest.dir;
-  const project = stringRecord(m.project);
+  const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((step, index) => {
@@ -56,10 +65,16 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       }
     }
     const thread = planThread(step, pipeline.value.steps, ancestors);
-    return { ...planStep(step, template, location, manifest, options), ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
+    const planned = planStep(step, template, location, manifest, options, pipeline.value);
+    const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
+    if (modelProblem) problems.push(modelProblem);
+    return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
   });
+  const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
+  if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
   if (problems.length) throw new WaveErrors(problems);
   const runtime = m.runtime;
+  const budget = resolveBudget(runtime);
   return deepFreeze({
     pipelineName: pipeline.value.metadata.name,
     pipelineFile: pipeline.file,
@@ -75,22 +90,39 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       drainMs: (runtime?.timeouts?.stdout_drain_seconds ?? DEFAULT_DRAIN_SECONDS) * 1000,
       maxStdoutBytes: runtime?.artifacts?.max_stdout_size ?? DEFAULT_MAX_STDOUT_BYTES,
       ...(runtime?.artifacts?.default_artifact_dir ? { artifactDir: runtime.artifacts.default_artifact_dir } : {}),
+      injectedArtifactsDir: injectedArtifactsDir as string,
       stallMs: runtime?.stall_timeout !== undefined ? durationMs(runtime.stall_timeout) : 0,
       maxLineBytes: runtime?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
       workspaceRoot: resolve(projectRoot, runtime?.workspace_root ?? '.wave/workspaces'),
       runsRoot: runsRootOf(projectRoot),
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
       sandbox: resolveSandboxPolicy(runtime),
+      ...(budget ? { budget } : {}),
     },
     envTaken: { ...manifest.envTaken, ...pipeline.envTaken },
+    forgeVariables: forgeTemplateValues(pipeline.forge ?? forgeOf(undefined, undefined, {})),
+    ...(pipeline.value.input ? { inputSpec: pipeline.value.input } : {}),
+    ...(pipeline.value.pipeline_outputs ? { outputs: pipeline.value.pipeline_outputs } : {}),
+    requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project),
+    forge: planForge(manifest, pipeline),
   });
 }
 
-function planStep(step: Step, template: string, templateLocation: SourceLocation, manifest: Located<Manifest>, options: PlanOptions): Omit<PlannedStep, 'location'> {
+function planStep(
+  step: Step,
+  template: string,
+  templateLocation: SourceLocation,
+  manifest: Located<Manifest>,
+  options: PlanOptions,
+  pipeline: Pipeline,
+): Omit<PlannedStep, 'location'> {
   const m = manifest.value;
   const execType = step.exec.type ?? 'prompt';
   const personaName = step.persona;
-  const persona = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
+  const resolved = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
+  const persona = resolved && withConcurrencySection(resolved, step.max_concurrent_agents);
+  // A command step runs no agent: it gets no skills.
+  const skills = execType === 'prompt' ? resolveStepSkills(m, manifest.dir, pipeline, step, resolved?.skills ?? [], projectFacts(m.project)) : [];
   const adapterName = step.adapter ?? (personaName ? m.personas?.[personaName]?.adapter : undefined);
   const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
   const fallbackNames = (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
@@ -106,12 +138,15 @@ function planStep(step: Step, template: string, templateLocation: SourceLocation
     templateLocation,
     adapter,
     persona,
-    model: step.model ?? (personaName ? m.personas?.[personaName]?.model : undefined) ?? adapter.model,
+    skills,
+    ...(step.max_concurrent_agents !== undefined ? { maxConcurrentAgents: step.max_concurrent_agents } : {}),
+    ...plannedModel(stepModel(step, m, adapter)),
     timeoutMs: stepTimeoutMs(step, m, options.timeoutMinutes),
     retry: retryPolicy(step.retry, m),
     workspace: step.workspace ?? {},
     outputArtifacts: step.output_artifacts ?? [],
     injectArtifacts: planInjections(step, manifest.dir),
+    ...(step.outcomes?.length ? { outcomes: step.outcomes } : {}),
     contracts,
     ...(extract ? { extract } : {}),
     env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },

@@ -3,11 +3,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import { durationMs } from '../config/common-schema.js';
 import { adapterTypeOf } from '../config/load.js';
-import { SKILLS_SOURCE_FOLDER } from '../config/skill-refs.js';
 import type { Manifest } from '../config/manifest-schema.js';
 import type { RetryConfig, Step } from '../config/pipeline-schema.js';
 import { WaveError } from '../errors.js';
 import type { RetryPolicy } from './plan-types.js';
+import { adapterModel } from './resolve-model.js';
 
 const DEFAULT_STEP_MINUTES = 30;
 const DEFAULT_RETRY_MAX_DELAY_MS = 60_000;
@@ -33,12 +33,14 @@ export const COMMAND_ADAPTER: ResolvedAdapter = Object.freeze({
 export function resolveAdapter(manifest: Manifest, name: string): ResolvedAdapter {
   const config = manifest.adapters?.[name];
   if (!config) throw new WaveError('unknown_adapter', `adapter \`${name}\` is not declared in the manifest`);
+  const type = adapterTypeOf(name, config);
   return {
     name,
-    type: adapterTypeOf(name, config),
+    type,
     binary: config.binary,
     args: config.args,
-    model: config.model ?? config.default_model,
+    model: adapterModel(type, config),
+    ...(config.tier_models ? { tierModels: config.tier_models } : {}),
     env: stringRecord(config.env),
     isolated: config.isolated ?? false,
     baseUrl: config.base_url,
@@ -60,7 +62,6 @@ export function resolvePersona(manifest: Manifest, manifestDir: string, name: st
     allowedDomains: persona.sandbox?.allowed_domains ?? [],
     skills: persona.skills ?? [],
     ...(persona.temperature !== undefined ? { temperature: persona.temperature } : {}),
-    skillsDir: resolve(manifestDir, SKILLS_SOURCE_FOLDER),
   };
 }
 

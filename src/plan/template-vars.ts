@@ -1,4 +1,5 @@
 import type { Step } from '../config/pipeline-schema.js';
+import { FORGE_TEMPLATE_VARIABLES } from '../core/forge.js';
 
 /** Where a template's values come from: a run's own values, or a dry run's placeholders. */
 export interface TemplateSource {
@@ -12,6 +13,8 @@ export interface TemplateSource {
   artifact(as: string): string | undefined;
   /** `steps.<id>.output[.<field>…]`. */
   stepOutput(stepId: string, fieldPath: string[]): string | undefined;
+  /** `forge.<name>`: the project's forge, as Wave's forge variables give it. */
+  forge(name: string): string | undefined;
 }
 
 /** The fixed variables every template may use, and where each one's value comes from. */
@@ -25,21 +28,29 @@ const BUILTINS = new Map<string, (source: TemplateSource) => string>([
 /** The names of the fixed variables. */
 export const BUILTIN_VARIABLES: readonly string[] = [...BUILTINS.keys()];
 
+/** Wave's bare names of the same values (ResolvePlaceholders, internal/pipeline/context.go): the run id is its pipeline_id. */
+const WAVE_ALIASES = new Map([
+  ['pipeline_id', 'run.id'],
+  ['pipeline_name', 'pipeline.name'],
+  ['step_id', 'step.id'],
+]);
+
 /** The value of the variable `name` (already checked by explainUnknownVariable) from `source`; undefined when it names none. */
 export function templateValue(name: string, source: TemplateSource): string | undefined {
-  const builtin = BUILTINS.get(name);
+  const builtin = BUILTINS.get(WAVE_ALIASES.get(name) ?? name);
   if (builtin) return builtin(source);
   const [head, second, , ...fieldPath] = name.split('.');
   if (second === undefined) return undefined;
   if (head === 'project') return source.project(second);
   if (head === 'artifacts') return source.artifact(name.slice('artifacts.'.length));
   if (head === 'steps') return source.stepOutput(second, fieldPath);
+  if (head === 'forge') return source.forge(name);
   return undefined;
 }
 
 /** Why a reference is unknown, or undefined when the step may use it. */
 export function explainUnknownVariable(name: string, step: Step, ancestors: ReadonlySet<string>, projectKeys: readonly string[]): string | undefined {
-  if (BUILTINS.has(name)) return undefined;
+  if (BUILTINS.has(name) || WAVE_ALIASES.has(name)) return undefined;
   const [head, second, third] = name.split('.');
   if (head === 'project') {
     if (second && projectKeys.includes(second) && third === undefined) return undefined;
@@ -56,7 +67,11 @@ export function explainUnknownVariable(name: string, step: Step, ancestors: Read
     if (second && ancestors.has(second)) return `\`${name}\`: use \`steps.${second}.output\` or \`steps.${second}.output.<field>\``;
     return `\`${name}\` refers to a step that is not a dependency of \`${step.id}\` (dependencies: ${list([...ancestors])})`;
   }
-  return `\`${name}\` is not a template variable (known: ${list([...BUILTIN_VARIABLES])}, project.*, artifacts.*, steps.<id>.output)`;
+  if (head === 'forge') {
+    if ((FORGE_TEMPLATE_VARIABLES as readonly string[]).includes(name)) return undefined;
+    return `\`${name}\` is not a forge variable (known: ${list([...FORGE_TEMPLATE_VARIABLES])})`;
+  }
+  return `\`${name}\` is not a template variable (known: ${list([...BUILTIN_VARIABLES])}, project.*, artifacts.*, steps.<id>.output, forge.*)`;
 }
 
 function list(items: readonly string[]): string {

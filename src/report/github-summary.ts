@@ -1,5 +1,6 @@
 import type { RunRecord, StepRecord } from '../state/run-record.js';
 import type { TextRedactor } from '../state/redact-values.js';
+import { deliverablesMarkdown } from './deliverables.js';
 import { describeFailure } from './describe.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 
@@ -16,7 +17,14 @@ export interface GithubSummaryOptions {
 /** The job summary of a run in Markdown: steps table, timeline, contracts, totals, how to resume; redacted and capped. */
 export function formatGithubSummary(record: RunRecord, options: GithubSummaryOptions): string {
   const steps = Object.values(record.steps);
-  const sections = [`## Wave run \`${record.id}\`: ${record.pipeline} ${record.status}`, stepsTable(steps), timeline(steps), contractsTable(steps), totals(record, options.runDir)];
+  const sections = [
+    `## Wave run \`${record.id}\`: ${record.pipeline} ${record.status}`,
+    stepsTable(steps),
+    timeline(steps),
+    contractsTable(steps),
+    deliverablesMarkdown(record),
+    totals(record, options.runDir),
+  ];
   return capBytes(options.redactor.redact(sections.filter(Boolean).join('\n\n') + '\n'), options.maxBytes ?? SUMMARY_MAX_BYTES);
 }
 

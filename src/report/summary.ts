@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { RunRecord, StepRecord } from '../state/run-record.js';
 import { painter, type Paint } from './color.js';
 import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
+import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';
 import { listFileChanges } from './file-changes.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 
@@ -24,10 +25,14 @@ export function formatSummary(record: RunRecord, runDir: string, options: Summar
   for (const step of steps) {
     lines.push(`  ${stepLine(step, idWidth, statusWidth, paint, options.now)}`);
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
+    lines.push(...outcomeSummaryLines(step, paint, (path) => displayPath(path, cwd)));
     for (const line of listFileChanges(step.filesChanged ?? [])) lines.push(`      ${line}`);
   }
   if (lines.length > 0) lines.push('');
+  lines.push(...outputSummaryLines(record, paint, (path) => displayPath(join(runDir, path), cwd)));
   lines.push(formatStatusLine(record, { color: options.color, now: options.now }));
+  // A run stopped by something above its steps (its budget) says so; each step's own failure is on its line.
+  if (record.failure) lines.push(`  ${paint('red', describeFailure(record.failure))}${record.failure.hint ? `\n  hint: ${record.failure.hint}` : ''}`);
   lines.push(`  run folder: ${displayPath(runDir, cwd)}`);
   if (record.status === 'failed' || record.status === 'cancelled') {
     lines.push(`  resume with: ${paint('bold', `wave resume ${record.id}`)}`);

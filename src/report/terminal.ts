@@ -27,6 +27,13 @@ interface StepView {
   note?: string;
 }
 
+/** The run as the footer shows it: its clock, and run-wide notes (a budget warning, an unchecked token). */
+interface RunView {
+  startedAt?: number;
+  durationMs?: number;
+  notes?: Segment[];
+}
+
 interface Segment {
   text: string;
   color?: ColorName;
@@ -39,7 +46,7 @@ export function createTerminalSink(options: TerminalSinkOptions): RunSink {
   const paint = painter(color);
   const order = [...options.stepIds];
   const steps = new Map<string, StepView>(order.map((id) => [id, pendingView()]));
-  const run: { startedAt?: number; durationMs?: number } = {};
+  const run: RunView = {};
   let timer: NodeJS.Timeout | undefined;
   let drawnLines = 0;
   let lastFrame = '';
@@ -89,7 +96,7 @@ function pendingView(): StepView {
 }
 
 /** Folds one event into the view of its step (or of the run). */
-function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { startedAt?: number; durationMs?: number }): void {
+function applyEvent(event: RunEvent, view: (id: string) => StepView, run: RunView): void {
   const at = Date.parse(event.ts);
   switch (event.type) {
     case 'run_started':
@@ -156,29 +163,34 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: { star
     case 'run_finished':
       run.durationMs = event.durationMs;
       return;
+    case 'budget_warning':
+      run.notes = [...(run.notes ?? []), { text: `budget warning: ${formatCost(event.spentUsd)} spent, warn_at ${formatCost(event.warnAtUsd)}`, color: 'yellow' }];
+      return;
+    case 'budget_exhausted':
+      run.notes = [...(run.notes ?? []), { text: `budget exhausted: ${formatCost(event.spentUsd)} spent, budget_ceiling ${formatCost(event.ceilingUsd)}`, color: 'red' }];
+      return;
+    case 'token_scopes_unchecked':
+      run.notes = [...(run.notes ?? []), { text: `token scopes of ${event.persona} not checked`, color: 'yellow' }];
+      return;
     case 'artifact_redacted':
       // Kept beside the step once it completes: its stored artifact differs from the workspace file.
       view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
       return;
     // Not drawn live: denied connections are counted per step, and changed files listed, in the closing summary.
+    case 'mount_subset':
     case 'egress':
     case 'file_change':
     case 'artifact_saved':
     case 'contract_checked':
     case 'attempt_finished':
     case 'thread_context':
+    case 'step_outcomes': // listed in the closing summary, under their step and after the steps
+    case 'run_outputs':
       return;
   }
 }
 
-function renderFrame(
-  order: string[],
-  steps: Map<string, StepView>,
-  run: { startedAt?: number; durationMs?: number },
-  now: number,
-  paint: Paint,
-  columns: number | undefined,
-): string[] {
+function renderFrame(order: string[], steps: Map<string, StepView>, run: RunView, now: number, paint: Paint, columns: number | undefined): string[] {
   const idWidth = Math.max(0, ...order.map((id) => id.length));
   const lines = order.map((id) => fit(stepSegments(id, steps.get(id)!, idWidth, now), columns, paint));
   const views = [...steps.values()];
@@ -192,6 +204,7 @@ function renderFrame(
   if (costs.length > 0) parts.push(formatCost(costs.reduce((sum, s) => sum + s.costUsd!, 0)));
   const footer: Segment[] = [{ text: parts.join(' · '), color: 'gray' }];
   lines.push(fit(footer, columns, paint));
+  for (const note of run.notes ?? []) lines.push(fit([{ text: '  ' }, note], columns, paint));
   return lines;
 }
 

@@ -4,6 +4,8 @@ import { describeFailure, describeToolUse, oneLine } from './describe.js';
 import { formatBytes, formatClock, formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
 import { describeFileChange } from './file-changes.js';
+import { describeSubset } from './mount-subset.js';
+import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
 
 const MAX_DETAIL_LINES = 20;
@@ -53,6 +55,8 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `${step(event.stepId)} file ${describeFileChange(event)}`;
     case 'artifact_redacted':
       return `${step(event.stepId)} artifact ${event.name}: ${plural(event.count, 'secret')} redacted in the stored copy ${event.path} (the workspace file is unchanged)`;
+    case 'mount_subset':
+      return `${step(event.stepId)} mount ${event.source} ${describeSubset(event)}`;
     case 'contract_checked':
       return event.passed
         ? `${step(event.stepId)} contract ${event.contract} passed`
@@ -71,6 +75,16 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return event.allowed ? undefined : `${step(event.stepId)} egress denied: ${event.host}:${event.port}${event.reason ? ` (${event.reason})` : ''}`;
     case 'step_skipped':
       return `${step(event.stepId)} skipped: ${event.reason}`;
+    case 'step_outcomes':
+      return `${step(event.stepId)} outcomes:${indented([...event.outcomes.map((o) => describeOutcome(o)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
+    case 'run_outputs':
+      return `outputs:${indented([...Object.entries(event.outputs).map(([name, output]) => describeOutput(name, output)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
+    case 'budget_warning':
+      return `budget warning: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.warn_at ${formatCost(event.warnAtUsd)}${event.ceilingUsd !== undefined ? ` (budget_ceiling ${formatCost(event.ceilingUsd)})` : ''}`;
+    case 'budget_exhausted':
+      return `budget exhausted: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.budget_ceiling ${formatCost(event.ceilingUsd)}; no new step starts and running steps are stopped`;
+    case 'token_scopes_unchecked':
+      return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
     case 'run_finished':

@@ -1,4 +1,5 @@
 import type { Failure } from '../core/failure.js';
+import type { Outcome, RunOutput } from '../core/deliverables.js';
 import type { FileChange } from '../core/file-change.js';
 import type { TokenUsage } from '../core/tokens.js';
 import type { RunStatus, StepStatus } from '../events.js';
@@ -63,6 +64,9 @@ export interface StepRecord {
   egressDenied?: number;
   /** The files its last attempt created, modified and deleted in its workspace (Wave's own files left out). */
   filesChanged?: FileChange[];
+  /** Links and files its `outcomes` yielded once it succeeded, and why any could not be taken. */
+  outcomes?: Outcome[];
+  outcomeWarnings?: string[];
 }
 
 /** run.json: the snapshot of a run, rewritten atomically on every change. */
@@ -90,4 +94,9 @@ export interface RunRecord {
   steps: Record<string, StepRecord>;
   tokens: TokenUsage;
   costUsd?: number;
+  /** The pipeline_outputs, resolved when the run ended; one that could not be is absent, and a warning says why. */
+  outputs?: Record<string, RunOutput>;
+  outputWarnings?: string[];
+  /** Why the run itself was stopped when no step's own failure says it (its budget_ceiling was reached). */
+  failure?: Failure;
 }

@@ -36,6 +36,10 @@ describe('claude argv and environment', () => {
       '--verbose',
       '--permission-mode',
       'default',
+      '--tools',
+      'Read',
+      '--settings',
+      '{"permissions":{"allow":["Read"],"deny":[]}}',
       '--model',
       'm1',
       '--append-system-prompt',
@@ -65,15 +69,14 @@ describe('claude argv and environment', () => {
     expect(buildClaudeEnv(config({ env: { CLAUDE_CODE_MAX_RETRIES: '5' } }), []).CLAUDE_CODE_MAX_RETRIES).toBe('5');
   });
 
-  it("writes the persona's permissions into .claude/settings.json, keeping keys already there", async () => {
+  it("leaves the workspace's .claude/settings.json alone on the host: the persona's permissions go on the command line", async () => {
     const c = config({}, { allowedTools: ['Read', 'Bash(git log *)'], deniedTools: ['Edit'] });
     mkdirSync(join(c.workspace, '.claude'), { recursive: true });
     writeFileSync(join(c.workspace, '.claude', 'settings.json'), '{"env":{"A":"1"}}');
     await prepareClaudeWorkspace(c);
-    expect(JSON.parse(readFileSync(join(c.workspace, '.claude', 'settings.json'), 'utf8'))).toEqual({
-      env: { A: '1' },
-      permissions: { allow: ['Read', 'Bash(git log *)'], deny: ['Edit'] },
-    });
+    expect(JSON.parse(readFileSync(join(c.workspace, '.claude', 'settings.json'), 'utf8'))).toEqual({ env: { A: '1' } });
+    const args = buildClaudeArgs(c, '');
+    expect(JSON.parse(args[args.indexOf('--settings') + 1]!)).toEqual({ permissions: { allow: ['Read', 'Bash(git log *)'], deny: ['Edit'] } });
   });
 
   it("inside Wave's sandbox switches Claude's own bash sandbox off, keeping the project's other settings", async () => {

@@ -3,7 +3,6 @@ import { CodexStream } from '../../src/adapters/codex/outcome.js';
 import { codexErrorClass, parseCodexLine } from '../../src/adapters/codex/parse.js';
 import { OpenCodeStream } from '../../src/adapters/opencode/outcome.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
-import { openCodePermissions } from '../../src/adapters/opencode/workspace.js';
 import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
@@ -90,11 +89,6 @@ describe('OpenCode stream', () => {
   it('ignores garbage without throwing', () => {
     for (const line of GARBAGE) expect(() => parseOpenCodeLine(line)).not.toThrow();
     expect(GARBAGE.slice(0, 6).flatMap((l) => parseOpenCodeLine(l))).toEqual([]);
-  });
-
-  it('maps persona tools to OpenCode permission rules', () => {
-    expect(openCodePermissions([], ['Bash(git push *)', 'WebFetch'])).toEqual({ bash: { '*': 'allow', 'git push *': 'deny' }, edit: 'allow', webfetch: 'deny' });
-    expect(openCodePermissions(['Read', 'Bash'], [])).toEqual({ bash: 'allow', edit: 'deny', webfetch: 'deny' });
   });
 });
 

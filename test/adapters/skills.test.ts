@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_SKILLS_FOLDERS, installPersonaSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
-import type { ResolvedPersona } from '../../src/core/resolved-adapter.js';
+import { CLI_SKILLS_FOLDERS, installStepSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
+import type { ResolvedSkill } from '../../src/core/resolved-skill.js';
 import { loadManifest } from '../../src/config/load.js';
 import { WaveErrors } from '../../src/errors.js';
 
@@ -23,12 +23,14 @@ function folder(files: Record<string, string>): string {
 }
 
 const read = (path: string) => readFileSync(path, 'utf8');
+/** The skills `names`, each in its folder under `source`. */
+const skillsIn = (source: string, names: string[]): ResolvedSkill[] => names.map((name) => ({ name, folder: join(source, name) }));
 
 describe("installSkills: copies skill folders with a marker, never touching folders that are not Wave's", () => {
   it('copies each listed skill, nested files included, and marks it', async () => {
     const source = folder({ 'review/SKILL.md': 'review skill\n', 'review/scripts/check.sh': 'echo ok\n', 'unlisted/SKILL.md': 'no\n' });
     const target = join(folder({}), '.claude', 'skills');
-    const report = await installSkills(source, ['review'], target);
+    const report = await installSkills(skillsIn(source, ['review']), target);
     expect(report).toEqual({ installed: ['review'], skippedForeign: [], removed: [] });
     expect(read(join(target, 'review', 'SKILL.md'))).toBe('review skill\n');
     expect(read(join(target, 'review', 'scripts', 'check.sh'))).toBe('echo ok\n');
@@ -39,10 +41,10 @@ describe("installSkills: copies skill folders with a marker, never touching fold
   it('on re-preparation replaces a Wave-marked folder whole: changed files updated, stale files gone', async () => {
     const source = folder({ 'review/SKILL.md': 'version 1\n', 'review/old.md': 'old\n' });
     const target = folder({});
-    await installSkills(source, ['review'], target);
+    await installSkills(skillsIn(source, ['review']), target);
     writeFileSync(join(source, 'review', 'SKILL.md'), 'version 2\n');
     rmSync(join(source, 'review', 'old.md'));
-    const report = await installSkills(source, ['review'], target);
+    const report = await installSkills(skillsIn(source, ['review']), target);
     expect(report.installed).toEqual(['review']);
     expect(read(join(target, 'review', 'SKILL.md'))).toBe('version 2\n');
     expect(existsSync(join(target, 'review', 'old.md'))).toBe(false);
@@ -52,7 +54,7 @@ describe("installSkills: copies skill folders with a marker, never touching fold
   it('leaves a folder of the same name without the marker exactly as it is', async () => {
     const source = folder({ 'review/SKILL.md': 'from the manifest\n' });
     const target = folder({ 'review/SKILL.md': "the user's own skill\n", 'review/notes.txt': 'keep me\n', 'mine/SKILL.md': 'also mine\n' });
-    const report = await installSkills(source, ['review'], target);
+    const report = await installSkills(skillsIn(source, ['review']), target);
     expect(report).toEqual({ installed: [], skippedForeign: ['review'], removed: [] });
     expect(read(join(target, 'review', 'SKILL.md'))).toBe("the user's own skill\n");
     expect(read(join(target, 'review', 'notes.txt'))).toBe('keep me\n');
@@ -63,8 +65,8 @@ describe("installSkills: copies skill folders with a marker, never touching fold
   it('removes Wave-marked folders of skills no longer listed, and only those', async () => {
     const source = folder({ 'a/SKILL.md': 'a\n', 'b/SKILL.md': 'b\n' });
     const target = folder({ 'foreign/SKILL.md': "not Wave's\n" });
-    await installSkills(source, ['a', 'b'], target);
-    const report = await installSkills(source, ['b'], target);
+    await installSkills(skillsIn(source, ['a', 'b']), target);
+    const report = await installSkills(skillsIn(source, ['b']), target);
     expect(report).toEqual({ installed: ['b'], skippedForeign: [], removed: ['a'] });
     expect(existsSync(join(target, 'a'))).toBe(false);
     expect(read(join(target, 'foreign', 'SKILL.md'))).toBe("not Wave's\n");
@@ -72,21 +74,34 @@ describe("installSkills: copies skill folders with a marker, never touching fold
 
   it('fails with file_not_found when a listed skill has no source folder', async () => {
     const source = folder({});
-    await expect(installSkills(source, ['ghost'], folder({}))).rejects.toMatchObject({ code: 'file_not_found' });
+    await expect(installSkills(skillsIn(source, ['ghost']), folder({}))).rejects.toMatchObject({ code: 'file_not_found' });
   });
 
-  it("installPersonaSkills puts the skills in each CLI's own folder, and does nothing without skills", async () => {
+  it("installStepSkills puts the skills in each CLI's own folder, and with none removes only Wave's", async () => {
     const source = folder({ 'review/SKILL.md': 'review\n' });
-    const persona: ResolvedPersona = { name: 'p', systemPrompt: '', allowedTools: [], deniedTools: [], allowedDomains: [], skills: ['review'], skillsDir: source };
+    const skills = skillsIn(source, ['review']);
     for (const type of ['claude', 'opencode', 'codex', 'gemini'] as const) {
       const workspace = folder({});
-      await installPersonaSkills(type, persona, workspace);
+      await installStepSkills(type, skills, workspace);
       expect(read(join(workspace, CLI_SKILLS_FOLDERS[type]!, 'review', 'SKILL.md'))).toBe('review\n');
     }
     expect(CLI_SKILLS_FOLDERS).toMatchObject({ claude: '.claude/skills', opencode: '.opencode/skills', codex: '.agents/skills', gemini: '.gemini/skills' });
     const empty = folder({});
-    expect(await installPersonaSkills('claude', { ...persona, skills: [] }, empty)).toEqual({ installed: [], skippedForeign: [], removed: [] });
+    expect(await installStepSkills('claude', [], empty)).toEqual({ installed: [], skippedForeign: [], removed: [] });
     expect(existsSync(join(empty, '.claude'))).toBe(false);
+    const earlier = folder({ '.claude/skills/mine/SKILL.md': 'mine\n' });
+    await installStepSkills('claude', skills, earlier);
+    expect(await installStepSkills('claude', undefined, earlier)).toEqual({ installed: [], skippedForeign: [], removed: ['review'] });
+    expect(read(join(earlier, '.claude', 'skills', 'mine', 'SKILL.md'))).toBe('mine\n');
+    expect(await installStepSkills('process', skills, folder({}))).toBeUndefined();
+  });
+
+  it('copies skills from different source folders in one installation', async () => {
+    const a = folder({ 'one/SKILL.md': 'one\n' });
+    const b = folder({ 'two/SKILL.md': 'two\n' });
+    const target = folder({});
+    await installSkills([...skillsIn(a, ['one']), ...skillsIn(b, ['two'])], target);
+    expect([read(join(target, 'one', 'SKILL.md')), read(join(target, 'two', 'SKILL.md'))]).toEqual(['one\n', 'two\n']);
   });
 });
 

@@ -52,7 +52,7 @@ describe('wave validate', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('prints the problems as a JSON array with --json', async () => {
+  it('prints the problems as a JSON array with --json, each with its severity', async () => {
     const dir = project('json');
     cpSync(join(BROKEN, 'unknown-dependency.yaml'), join(dir, 'pipelines', 'deps.yaml'));
     const result = await runWave(['validate', '--json'], { cwd: dir });
@@ -60,6 +60,7 @@ describe('wave validate', () => {
     expect(JSON.parse(result.stdout)).toEqual([
       {
         code: 'unknown_dependency',
+        severity: 'error',
         file: 'pipelines/deps.yaml',
         line: 8,
         column: 20,
@@ -68,6 +69,7 @@ describe('wave validate', () => {
       },
       {
         code: 'unknown_dependency',
+        severity: 'error',
         file: 'pipelines/deps.yaml',
         line: 8,
         column: 27,

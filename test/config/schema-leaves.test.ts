@@ -14,9 +14,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const DOCUMENTATION_ONLY = new Set([
   // The format version: v1 is the only one.
   'apiVersion',
-  // Where the project lives; read by Wave's forge features, which are refused by name.
+  // Where the project lives; read by Wave's forge features, which are refused by name (metadata.forge names the forge whose token scopes are checked).
   'metadata.repo',
-  'metadata.forge',
   // Wave lists these but never acts on them: headless, and the CLI's own stream format, are the only ways an agent runs.
   'adapters.*.mode',
   'adapters.*.output_format',
@@ -26,15 +25,15 @@ const DOCUMENTATION_ONLY = new Set([
   'personas.*.description',
   'steps[].description',
   'input.schema.description',
-  'input.example',
   // Listing facts of a pipeline: shipped as stable, and its group.
   'metadata.release',
   'metadata.category',
-  // `cli` is where the input always comes from (other values are refused); `string` is what it always is.
+  // `cli` is where the input always comes from (other values are refused).
   'input.source',
-  'input.schema.type',
   // `fresh`, the only strategy accepted: every step starts with a new agent context.
   'steps[].memory.strategy',
+  // Wave declares it (internal/manifest/types.go) but reads it nowhere: its test_diff / test_count_baseline contracts take their own test_file_pattern.
+  'project.test_file_pattern',
 ]);
 
 describe('every configuration key has a reader', () => {

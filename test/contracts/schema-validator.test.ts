@@ -21,6 +21,15 @@ describe('compileSchema', () => {
     expect(() => compileSchema(schema)).toThrow(reason);
   });
 
+  it('compiles a schema with an $id read again (two steps naming one schema file), each copy checking values as written', () => {
+    for (const draft of [{}, { $schema: 'https://json-schema.org/draft/2020-12/schema' }]) {
+      const read = (required: string) => ({ ...draft, $id: 'wave://contracts/evidence', type: 'object', required: [required] });
+      expect(schemaErrors(read('a'), { a: 1 })).toEqual([]);
+      expect(schemaErrors(read('b'), { a: 1 })).toEqual(["(root): must have required property 'b'"]);
+      expect(schemaErrors(read('a'), {})).toEqual(["(root): must have required property 'a'"]);
+    }
+  });
+
   it('compiles draft-07 (declared or not) and 2020-12 schemas that check values', () => {
     const verdict = { type: 'object', required: ['verdict'], properties: { verdict: { enum: ['pass', 'fail'] }, at: { type: 'string', format: 'date' } } };
     for (const schema of [verdict, { $schema: 'http://json-schema.org/draft-07/schema#', ...verdict }, { $schema: 'https://json-schema.org/draft/2020-12/schema', ...verdict }]) {

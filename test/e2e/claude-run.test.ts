@@ -87,7 +87,7 @@ steps:
   it('a persona that denies a command: Claude itself refuses it, visible in its own stream', async () => {
     const manifest = claudeManifest(
       { guarded: `${server.url}/s/shell/${param('touch made.txt')}` },
-      '  guarded:\n    adapter: guarded\n    permissions: { allowed_tools: [Read, Write], deny: ["Bash(touch *)"] }',
+      '  guarded:\n    adapter: guarded\n    permissions: { allowed_tools: ["*"], deny: ["Bash(touch *)"] }',
     );
     const run = await runAgentPipeline(
       manifest,
@@ -97,7 +97,6 @@ steps:
   - id: work
     persona: guarded
     exec: { type: prompt, source: "Touch made.txt." }
-    output_artifacts: [{ name: settings, path: .claude/settings.json }]
 `,
     );
     expect(run.code, run.stderr).toBe(0);
@@ -110,9 +109,14 @@ steps:
     expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: expect.objectContaining({ command: 'touch made.txt' }) })]);
     const denied = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'system' && e.event.subtype === 'permission_denied');
     expect(denied?.event.message).toContain('touch made.txt');
-    // The rule Claude enforced is the persona's, written by Wave into the workspace's .claude/settings.json.
-    const settings = run.record.steps.work!.artifacts.find((a) => a.name === 'settings');
-    expect(JSON.parse(readFileSync(artifactPath(run, settings!.path), 'utf8')).permissions).toEqual({ allow: ['Read', 'Write'], deny: ['Bash(touch *)'] });
+    // The rule Claude enforced is the persona's: allowed_tools "*" ran it without prompts, the deny rule still bound.
+    const init = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((o) => o.type === 'system' && o.subtype === 'init');
+    expect(init.permissionMode).toBe('bypassPermissions');
+    expect(run.record.steps.work!.filesChanged ?? []).toEqual([]);
     expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);
   });
 

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
 import { collectArtifacts, injectArtifacts } from '../../src/executor/artifacts.js';
+import { INJECTED_ARTIFACTS_DIR, WAVE_INJECTED_ARTIFACTS_DIR } from '../../src/core/run-paths.js';
 import { tempDir, writeTree } from '../fixtures/workspace/helpers.js';
+
+const DIR = INJECTED_ARTIFACTS_DIR;
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -33,7 +36,7 @@ afterEach(() => cleanup());
 const locate = (step: string, artifact: string) => saved[step]?.[artifact];
 
 async function failure(refs: Parameters<typeof injectArtifacts>[0]['refs']): Promise<WaveError> {
-  const error = await injectArtifacts({ workspace: consumer, refs, locate }).then(
+  const error = await injectArtifacts({ workspace: consumer, dir: DIR, refs, locate }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -45,6 +48,7 @@ describe('injecting artifacts', () => {
   it('places each artifact at .wave/artifacts/<as> and returns the template map', async () => {
     const map = await injectArtifacts({
       workspace: consumer,
+      dir: DIR,
       refs: [
         { step: 'split', artifact: 'report', as: 'input.md' },
         { step: 'split', artifact: 'chunks' },
@@ -59,8 +63,8 @@ describe('injecting artifacts', () => {
 
   it('replaces an artifact injected by an earlier attempt', async () => {
     const refs = [{ step: 'split', artifact: 'report', as: 'input.md' }];
-    await injectArtifacts({ workspace: consumer, refs, locate });
-    const map = await injectArtifacts({ workspace: consumer, refs, locate });
+    await injectArtifacts({ workspace: consumer, dir: DIR, refs, locate });
+    const map = await injectArtifacts({ workspace: consumer, dir: DIR, refs, locate });
     expect(await readFile(map['input.md']!, 'utf8')).toBe('# Report\n');
     expect(await readdir(join(consumer, '.wave', 'artifacts'))).toEqual(['input.md']);
   });
@@ -80,6 +84,7 @@ describe('injecting artifacts', () => {
   it('skips a missing optional artifact', async () => {
     const map = await injectArtifacts({
       workspace: consumer,
+      dir: DIR,
       refs: [
         { step: 'lint', artifact: 'warnings', optional: true },
         { step: 'split', artifact: 'report' },
@@ -97,6 +102,19 @@ describe('injecting artifacts', () => {
     }
     expect(existsSync(join(consumer, '.wave', 'escape.md'))).toBe(false);
     expect(existsSync(join(consumer, 'escape.md'))).toBe(false);
+  });
+
+  it("places them in the folder the plan names: Wave's .agents/artifacts, or a default_artifact_dir", async () => {
+    for (const dir of [WAVE_INJECTED_ARTIFACTS_DIR, join('out', 'in')]) {
+      const map = await injectArtifacts({ workspace: consumer, dir, refs: [{ step: 'split', artifact: 'report', as: 'spec.md' }], locate });
+      expect(map).toEqual({ 'spec.md': join(consumer, dir, 'spec.md') });
+      expect(await readFile(join(consumer, dir, 'spec.md'), 'utf8')).toBe('# Report\n');
+    }
+    const escape = await injectArtifacts({ workspace: consumer, dir: WAVE_INJECTED_ARTIFACTS_DIR, refs: [{ step: 'split', artifact: 'report', as: '../x.md' }], locate }).then(
+      () => undefined,
+      (e: unknown) => e as WaveError,
+    );
+    expect(escape?.message).toBe(`inject_artifacts \`as: ../x.md\` leads outside ${WAVE_INJECTED_ARTIFACTS_DIR} of the step workspace`);
   });
 
   it('refuses to write through a .wave symlink leading out of the workspace', async () => {

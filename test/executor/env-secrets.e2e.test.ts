@@ -12,6 +12,7 @@ const NODE = JSON.stringify(process.execPath);
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: t }
+project: { token: "\${MY_SECRET}" }
 adapters:
   printer: { type: process, binary: sh, env: { ADAPTER_TOKEN: "\${MY_SECRET}" } }
   remote: { type: llm, base_url: "http://127.0.0.1:1/v1?key=\${MY_SECRET}", model: m }
@@ -20,17 +21,20 @@ personas:
   remote: { adapter: remote }
 runtime:
   timeouts: { process_grace_seconds: 1 }
+  sandbox: { env_passthrough: [MY_SECRET] }
 `;
 
-// Each step meets the secret another way: a step's env, an adapter's env, a base_url query, the command text itself.
+// Each step meets the secret another way: a passed-through variable its shell reads (a pipeline's \${VAR} is the shell's,
+// as in Wave), an adapter's env, a base_url query, a project value the manifest took and the command's template inserts.
 const PIPELINE = `kind: WavePipeline
 metadata: { name: p }
 steps:
   - id: cmd
-    env: { STEP_TOKEN: "\${MY_SECRET}", OTHER: "\${UNSET_IN_TEST:-literal-default-value}" }
     exec:
       type: command
       source: |
+        export STEP_TOKEN="\${MY_SECRET}"
+        OTHER="\${UNSET_IN_TEST:-literal-default-value}"
         echo "step=$STEP_TOKEN default=$OTHER"
         echo "stderr=$STEP_TOKEN" >&2
         ${NODE} -e 'console.log("encoded=" + encodeURIComponent(process.env.STEP_TOKEN))'
@@ -44,7 +48,7 @@ steps:
     persona: remote
     exec: { type: prompt, source: hello }
   - id: literal
-    exec: { type: command, source: "echo 'literal=\${MY_SECRET}'" }
+    exec: { type: command, source: "echo literal={{ project.token }}" }
 `;
 
 const ENV = { MY_SECRET: SECRET };
@@ -133,7 +137,7 @@ describe('values taken from the environment by ${VAR} are redacted everywhere', 
   it('is hidden in --dry-run, which prints the commands the plan holds', async () => {
     const dry = await runWave(['run', 'p', '--dry-run'], { cwd: project, env: ENV });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain("echo 'literal=[REDACTED]'");
+    expect(dry.stdout).toContain('echo literal=[REDACTED]');
     expectHidden(dry.stdout + dry.stderr, '--dry-run');
   });
 

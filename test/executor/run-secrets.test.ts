@@ -26,12 +26,12 @@ describe('what ${VAR} takes from the environment', () => {
     });
   });
 
-  it('reaches the plan from the manifest and the pipeline, and the run redactor from the plan', async () => {
+  it("reaches the plan from the manifest (a pipeline's ${VAR} is its shell's, never taken), and the run redactor from the plan", async () => {
     const project = makeProject({
       'wave.yaml': `kind: WaveManifest
 metadata: { name: t }
 adapters:
-  remote: { type: llm, base_url: "http://127.0.0.1:1/v1?key=\${URL_KEY}", env: { FROM_ADAPTER: "\${ADAPTER_VALUE}" } }
+  remote: { type: llm, base_url: "http://127.0.0.1:1/v1?key=\${URL_KEY}", env: { FROM_ADAPTER: "\${ADAPTER_VALUE}", DEFAULTED: "\${NOT_SET:-a-literal-default}" } }
 personas:
   remote: { adapter: remote }
 runtime:
@@ -42,21 +42,21 @@ metadata: { name: p }
 steps:
   - id: a
     persona: remote
-    env: { FROM_STEP: "\${STEP_VALUE}", DEFAULTED: "\${NOT_SET:-a-literal-default}" }
-    exec: { type: prompt, source: hello }
+    exec: { type: prompt, source: "hello \${STEP_VALUE}" }
 `,
     });
     const env = { URL_KEY: SECRET, ADAPTER_VALUE: 'adapter-env-value', STEP_VALUE: 'step-env-value', HOME: '/home/someone' };
     const manifest = await loadManifest(join(project, 'wave.yaml'), env);
     const pipeline = await loadPipeline(join(project, 'pipelines/p.yaml'), manifest, env);
     const plan = buildPlan(manifest, pipeline, { input: '' });
-    expect(plan.envTaken).toEqual({ URL_KEY: SECRET, ADAPTER_VALUE: 'adapter-env-value', STEP_VALUE: 'step-env-value', HOME: '/home/someone' });
+    expect(pipeline.envTaken).toEqual({});
+    expect(plan.envTaken).toEqual({ URL_KEY: SECRET, ADAPTER_VALUE: 'adapter-env-value', HOME: '/home/someone' });
     // HOME is handed to every step anyway; redacting it would blank every path.
-    expect(runSecretValues(plan, env).sort()).toEqual(['adapter-env-value', SECRET, 'step-env-value'].sort());
+    expect(runSecretValues(plan, env).sort()).toEqual(['adapter-env-value', SECRET].sort());
     const redacted = runRedactor(plan, env).redact(
-      `POST http://127.0.0.1:1/v1?key=${SECRET}/chat and ${encodeURIComponent(SECRET)}, adapter-env-value, step-env-value, a-literal-default, /home/someone`,
+      `POST http://127.0.0.1:1/v1?key=${SECRET}/chat and ${encodeURIComponent(SECRET)}, adapter-env-value, a-literal-default, /home/someone`,
     );
-    expect(redacted).toBe('POST http://127.0.0.1:1/v1?key=[REDACTED]/chat and [REDACTED], [REDACTED], [REDACTED], a-literal-default, /home/someone');
+    expect(redacted).toBe('POST http://127.0.0.1:1/v1?key=[REDACTED]/chat and [REDACTED], [REDACTED], a-literal-default, /home/someone');
   });
 
   it('registers API keys: an adapter api_key_env read from the parent, the CLI key variables a step env sets, passthrough', async () => {

@@ -37,9 +37,9 @@ const FORMS: Array<{ name: string; step: (ref: string) => string; expected: (v: 
   // Command substitution drops trailing newlines: the shell's own rule, not an injection.
   { name: 'backticks', step: (ref) => command(`v=\`printf '%s' ${ref}\`; printf '%s' "$v" > got`), expected: (v) => v.replace(/\n+$/, '') },
   { name: 'subst', step: (ref) => command(`v="$(printf '%s' ${ref})"; printf '%s' "$v" > got`), expected: (v) => v.replace(/\n+$/, '') },
-  // `$${` keeps the loader's own ${VAR} expansion away: the shell gets "${UNSET_NAME:-…}". Validate accepts this form,
+  // A pipeline's ${VAR} reaches the shell as written: it gets "${UNSET_NAME:-…}". Validate accepts this form,
   // and when values were single-quoted into the text the quotes were literal here: `$(…)` ran.
-  { name: 'default', step: (ref) => command(`printf '%s' "$\${UNSET_NAME:-${ref}}" > got`), expected: (v) => v },
+  { name: 'default', step: (ref) => command(`printf '%s' "\${UNSET_NAME:-${ref}}" > got`), expected: (v) => v },
   { name: 'arg', step: (ref) => `    adapter: arg\n${CATCHER_MOUNT}    exec: { type: prompt, source: ${JSON.stringify(ref)} }\n`, expected: (v) => v },
   { name: 'stdin', step: (ref) => `    adapter: stdin\n${CATCHER_MOUNT}    exec: { type: prompt, source: ${JSON.stringify(ref)} }\n`, expected: (v) => v },
 ];
@@ -100,7 +100,7 @@ describe('shell injection: no value ever becomes shell text', () => {
       const step = { id: 'use', execType: 'command' } as PlannedStep;
       const runner = new ProcessRunner();
       for (const [index, payload] of PAYLOADS.entries()) {
-        const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: payload, project: {}, artifacts: {}, outputs: new Map([['gen', payload]]) };
+        const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: payload, project: {}, artifacts: {}, outputs: new Map([['gen', payload]]), forge: {} };
         const rendered = renderStepCommand(step, template, values);
         expect(rendered.command).not.toContain('PWNED');
         const config: AdapterRunConfig = {

@@ -45,6 +45,7 @@ describe('buildPlan', () => {
       graceMs: 3000,
       drainMs: 5000,
       maxStdoutBytes: 10 * 1024 * 1024,
+      injectedArtifactsDir: join('.wave', 'artifacts'),
       stallMs: 0,
       maxLineBytes: 10 * 1024 * 1024,
       workspaceRoot: join(bare.dir, '.wave/workspaces'),
@@ -72,6 +73,7 @@ runtime:
       drainMs: 1000,
       maxStdoutBytes: 1024,
       artifactDir: 'out',
+      injectedArtifactsDir: 'out',
       stallMs: 120_000,
       maxLineBytes: 4096,
       workspaceRoot: resolve(set.dir, '../spaces'),
@@ -150,7 +152,7 @@ steps:
     exec: { type: command, source: "true" }
 `;
     expect(await planProblems(pipeline)).toEqual([
-      '8:30 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output)',
+      '8:30 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)',
       "9:15 template_invalid unknown template variable: `project.missing` is not in the manifest's project block (known: none)",
       '12:26 template_invalid unknown template variable: `steps.a.output` refers to a step that is not a dependency of `b` (dependencies: none)',
       '12:51 template_invalid unknown template variable: `steps.c.output` refers to a step that is not a dependency of `b` (dependencies: none)',
@@ -164,7 +166,7 @@ steps:
     );
     expect(await planProblems(pipeline)).toEqual([
       '4:52 template_invalid `{{ input }}` is inside single quotes in the command of step `a`',
-      '5:51 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output)',
+      '5:51 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)',
     ]);
   });
 });

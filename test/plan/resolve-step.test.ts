@@ -160,8 +160,9 @@ describe('persona -> adapter -> defaults', () => {
       deniedTools: ['Bash'],
       allowedDomains: ['api.example.com'],
       skills: ['review'],
-      skillsDir: resolve(dir, SKILLS_SOURCE_FOLDER),
     });
+    // The step's merged skills carry the folder each is copied from.
+    expect(steps.reviewer!.skills).toEqual([{ name: 'review', folder: resolve(dir, SKILLS_SOURCE_FOLDER, 'review') }]);
     expect([steps.plain!.persona!.allowedTools, steps.plain!.persona!.deniedTools]).toEqual([['Read'], ['Bash']]);
     expect([steps.writer!.persona!.allowedTools, steps.writer!.persona!.deniedTools]).toEqual([[], ['Write']]);
     expect([steps.writer!.persona!.temperature, 'temperature' in steps.plain!.persona!]).toEqual([0.2, false]);

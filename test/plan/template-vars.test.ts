@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Step } from '../../src/config/pipeline-schema.js';
-import { explainUnknownVariable } from '../../src/plan/template-vars.js';
+import { explainUnknownVariable, templateValue, type TemplateSource } from '../../src/plan/template-vars.js';
 
 const step = {
   id: 'review',
@@ -30,9 +30,51 @@ describe('explainUnknownVariable', () => {
     ['steps.gen', '`steps.gen`: use `steps.gen.output` or `steps.gen.output.<field>`'],
     ['steps.gen.stdout', '`steps.gen.stdout`: use `steps.gen.output` or `steps.gen.output.<field>`'],
     ['steps.later.output', '`steps.later.output` refers to a step that is not a dependency of `review` (dependencies: gen, fetch)'],
-    ['inputs', '`inputs` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output)'],
+    ['inputs', '`inputs` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)'],
   ])('explains %s', (name, why) => {
     expect(explain(name)).toBe(why);
+  });
+
+  it.each([
+    'forge.type',
+    'forge.host',
+    'forge.owner',
+    'forge.repo',
+    'forge.cli_tool',
+    'forge.prefix',
+    'forge.pr_term',
+    'forge.pr_command',
+    'pipeline_id',
+    'pipeline_name',
+    'step_id',
+  ])("accepts Wave's %s", (name) => {
+    expect(explain(name)).toBeUndefined();
+  });
+
+  it('explains a forge variable Wave does not have', () => {
+    expect(explain('forge.token')).toBe(
+      '`forge.token` is not a forge variable (known: forge.type, forge.host, forge.owner, forge.repo, forge.cli_tool, forge.prefix, forge.pr_term, forge.pr_command)',
+    );
+  });
+
+  it("gives Wave's bare names the values of run.id, pipeline.name and step.id, and forge.* the source's forge", () => {
+    const source: TemplateSource = {
+      input: 'i',
+      runId: 'review-20260101-000000-abcd',
+      pipelineName: 'review',
+      stepId: 'scan',
+      project: () => undefined,
+      artifact: () => undefined,
+      stepOutput: () => undefined,
+      forge: (name) => ({ 'forge.cli_tool': 'glab' })[name],
+    };
+    expect(['pipeline_id', 'pipeline_name', 'step_id', 'forge.cli_tool', 'forge.type'].map((name) => templateValue(name, source))).toEqual([
+      'review-20260101-000000-abcd',
+      'review',
+      'scan',
+      'glab',
+      undefined,
+    ]);
   });
 
   it('says none when there is nothing to choose from', () => {

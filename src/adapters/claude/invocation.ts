@@ -1,6 +1,7 @@
 import { isolatedHome } from '../agent-process.js';
 import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
+import { claudePermissionArgs, claudePermissions } from './permissions.js';
 
 /** Variables that keep Claude Code from reaching anything but the model API, and cap its own retries. */
 export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze({
@@ -14,16 +15,16 @@ export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze(
 
 const PERMISSION_FLAGS = ['--permission-mode', '--dangerously-skip-permissions'];
 
-/** Headless nobody can approve a prompt: an allow list means `default` (unlisted tools refused), else bypass. */
-export function claudePermissionMode(config: AdapterRunConfig): 'default' | 'bypassPermissions' {
-  return (config.persona?.allowedTools.length ?? 0) > 0 ? 'default' : 'bypassPermissions';
-}
-
-/** The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the model, the persona's prompt, `--resume` on a continued attempt. */
+/**
+ * The argv of `claude -p` (the prompt goes to stdin): stream-json, verbose, the persona's permissions (mode, tools,
+ * rules), the model, the persona's prompt, `--resume` on a continued attempt.
+ */
 export function buildClaudeArgs(config: AdapterRunConfig, systemPrompt: string): string[] {
   const extra = config.adapter.args ?? [];
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
-  if (!extra.some((arg) => PERMISSION_FLAGS.includes(arg))) args.push('--permission-mode', claudePermissionMode(config));
+  const permissions = claudePermissions(config.persona, (config.skills?.length ?? 0) > 0);
+  if (!extra.some((arg) => PERMISSION_FLAGS.includes(arg))) args.push('--permission-mode', permissions.mode);
+  args.push(...claudePermissionArgs(permissions));
   const model = config.model ?? config.adapter.model;
   if (model) args.push('--model', model);
   const session = resumedSession(config);

@@ -2,6 +2,7 @@ import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../argument-limit.js';
 import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
+import { codexPermissionSettings } from './permissions.js';
 
 /** The provider name Wave declares for an adapter with a base_url. */
 export const CODEX_PROVIDER = 'wave';
@@ -12,15 +13,17 @@ const toml = (value: string | number | boolean): string => (typeof value === 'st
 
 /**
  * Codex settings as `dotted.key = value` pairs, valid both as lines of config.toml and as `-c key=value`:
- * no approvals, full access (the sandbox is Wave's business), no update check, analytics or plugins, retries
- * capped, and Wave's Responses provider when the adapter has a base_url.
+ * no approvals, full access (the sandbox is Wave's business) unless the persona may write no files, no update check,
+ * analytics or plugins, the persona's tool switches (codex/permissions.ts), retries capped, and Wave's Responses
+ * provider when the adapter has a base_url.
  */
 export function codexSettings(config: AdapterRunConfig): Array<[string, string]> {
   const model = config.model ?? config.adapter.model;
+  const permissions = codexPermissionSettings(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []);
   const settings: Array<[string, string | number | boolean]> = [
     ...(model ? [['model', model] as [string, string]] : []),
     ['approval_policy', 'never'],
-    ['sandbox_mode', 'danger-full-access'],
+    ['sandbox_mode', permissions.find(([key]) => key === 'sandbox_mode')?.[1] ?? 'danger-full-access'],
     ['check_for_update_on_startup', false],
     ['analytics.enabled', false],
     ['feedback.enabled', false],
@@ -28,6 +31,7 @@ export function codexSettings(config: AdapterRunConfig): Array<[string, string]>
     ['features.apps', false],
     ['features.remote_plugin', false],
     ['features.tool_suggest', false],
+    ...permissions.filter(([key]) => key !== 'sandbox_mode'),
   ];
   const { baseUrl, apiKeyEnv } = config.adapter;
   if (baseUrl) {

@@ -4,12 +4,12 @@ import { isolatedHome } from '../agent-process.js';
 import { writeInstructionFile } from '../instructions.js';
 import type { AdapterRunConfig } from '../types.js';
 import { codexSettings } from './invocation.js';
-import { installPersonaSkills } from '../skills.js';
+import { installStepSkills } from '../skills.js';
 
 /** Writes the persona's AGENTS.md into the workspace and, when isolated, config.toml into the attempt's CODEX_HOME. */
 export async function prepareCodexWorkspace(config: AdapterRunConfig): Promise<void> {
   await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
-  await installPersonaSkills('codex', config.persona, config.workspace);
+  await installStepSkills('codex', config.skills, config.workspace);
   if (!config.adapter.isolated) return;
   const home = isolatedHome(config);
   await mkdir(home, { recursive: true });

@@ -1,3 +1,5 @@
+import { matchesEveryTool, parseToolRule } from '../../core/tool-rules.js';
+
 /** The `permissions` block of Cursor's project config `.cursor/cli.json`. */
 export interface CursorPermissions {
   allow: string[];
@@ -23,16 +25,23 @@ const CURSOR_TYPES: Record<string, 'Shell' | 'Read' | 'Write'> = {
  * `Bash(git push *)` becomes `Shell(git)`: Cursor matches a command by its first word only.
  */
 export function cursorPermissionToken(rule: string): string | undefined {
-  const match = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(rule.trim());
-  const type = match ? CURSOR_TYPES[match[1]!.toLowerCase()] : undefined;
-  if (!match || !type) return undefined;
-  const pattern = match[2]?.trim();
+  const { tool, argument } = parseToolRule(rule);
+  const type = CURSOR_TYPES[tool.toLowerCase()];
+  if (!type) return undefined;
+  const pattern = argument?.trim();
   if (type === 'Shell') return `Shell(${pattern?.split(/\s+/)[0] || '*'})`;
   return `${type}(${pattern || '**'})`;
 }
 
-/** The persona's allowed and denied tools as Cursor permission tokens, without duplicates. */
+/** Wave's `*` (every tool) as Cursor tokens: every command, every file read and write. */
+const EVERY_TOOL = ['Shell(*)', 'Read(**)', 'Write(**)'];
+
+/** The persona's allowed and denied tools as Cursor permission tokens, without duplicates; `*` stands for every tool. */
 export function cursorPermissions(allowed: readonly string[], denied: readonly string[]): CursorPermissions {
-  const tokens = (rules: readonly string[]) => [...new Set(rules.map(cursorPermissionToken).filter((token): token is string => token !== undefined))];
+  const tokens = (rules: readonly string[]) => [
+    ...new Set(
+      rules.flatMap((rule) => (matchesEveryTool(parseToolRule(rule)) ? EVERY_TOOL : [cursorPermissionToken(rule)]).filter((token): token is string => token !== undefined)),
+    ),
+  ];
   return { allow: tokens(allowed), deny: tokens(denied) };
 }

@@ -2,6 +2,7 @@ import { isolatedHome } from '../agent-process.js';
 import { promptAsWords, promptTooLargeForArgument } from '../argument-limit.js';
 import { resumedSession } from '../session.js';
 import type { AdapterRunConfig } from '../types.js';
+import { geminiPolicyArgs } from './policy-file.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
 const PLACEHOLDER_KEY = 'none';
@@ -34,7 +35,7 @@ export function geminiPrompt(config: AdapterRunConfig): GeminiPrompt {
 
 /**
  * The argv of `gemini -p <prompt> --output-format stream-json` (or the prompt's words last), approving tools (--yolo
- * needs --skip-trust); `--resume <session uuid>` on a continued attempt (headless, it takes the uuid as well as an index).
+ * needs --skip-trust) but those the persona's policy file denies; `--resume <session uuid>` on a continued attempt (headless, it takes the uuid as well as an index).
  */
 export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt = geminiPrompt(config)): string[] {
   const model = config.model ?? config.adapter.model;
@@ -42,6 +43,7 @@ export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt =
   return [
     ...(prompt.via === 'flag' ? ['-p', config.prompt] : []),
     ...['--output-format', 'stream-json', '--yolo', '--skip-trust'],
+    ...geminiPolicyArgs(config),
     ...(model ? ['-m', model] : []),
     ...(session ? ['--resume', session] : []),
     ...(config.adapter.args ?? []),

@@ -4,12 +4,14 @@ import { isolatedHome } from '../agent-process.js';
 import { writeInstructionFile } from '../instructions.js';
 import type { AdapterRunConfig } from '../types.js';
 import { geminiSettings } from './invocation.js';
-import { installPersonaSkills } from '../skills.js';
+import { installStepSkills } from '../skills.js';
+import { writeGeminiPolicy } from './policy-file.js';
 
-/** Writes the persona's GEMINI.md into the workspace and, when isolated, settings.json into the attempt's home. */
+/** Writes the persona's GEMINI.md into the workspace, its permissions as a policy file and, when isolated, settings.json into the attempt's home. */
 export async function prepareGeminiWorkspace(config: AdapterRunConfig): Promise<void> {
   await writeInstructionFile(join(config.workspace, 'GEMINI.md'), config.persona?.systemPrompt ?? '');
-  await installPersonaSkills('gemini', config.persona, config.workspace);
+  await installStepSkills('gemini', config.skills, config.workspace);
+  await writeGeminiPolicy(config);
   if (!config.adapter.isolated) return;
   const dir = join(isolatedHome(config), '.gemini');
   await mkdir(dir, { recursive: true });

@@ -4,39 +4,8 @@ import { isolatedHome } from '../agent-process.js';
 import { writeInstructionFile } from '../instructions.js';
 import type { AdapterRunConfig } from '../types.js';
 import { OPENCODE_PROVIDER, openCodeModel } from './invocation.js';
-import { installPersonaSkills } from '../skills.js';
-
-type Rule = 'allow' | 'deny';
-type PermissionValue = Rule | Record<string, Rule>;
-
-/** OpenCode's tool names for Claude-style persona tool names. */
-const TOOL_NAMES: Record<string, string> = { bash: 'bash', edit: 'edit', write: 'edit', multiedit: 'edit', webfetch: 'webfetch', read: 'read', glob: 'glob', grep: 'grep' };
-
-/** Splits "Bash(git push *)" into ["bash", "git push *"], "Edit" into ["edit", undefined]. */
-function parseToolRule(rule: string): [string, string | undefined] {
-  const match = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(rule.trim());
-  const name = match?.[1]?.toLowerCase() ?? rule.trim().toLowerCase();
-  return [TOOL_NAMES[name] ?? name, match?.[2]];
-}
-
-/** The `permission` block of opencode.json from the persona: denied tools and command patterns, the rest allowed. */
-export function openCodePermissions(allowed: readonly string[], denied: readonly string[]): Record<string, PermissionValue> {
-  const permission: Record<string, PermissionValue> = { bash: 'allow', edit: 'allow', webfetch: 'allow' };
-  if (allowed.length > 0) {
-    const named = new Set(allowed.map((rule) => parseToolRule(rule)[0]));
-    for (const tool of Object.keys(permission)) if (!named.has(tool)) permission[tool] = 'deny';
-  }
-  for (const rule of denied) {
-    const [tool, pattern] = parseToolRule(rule);
-    if (pattern === undefined) permission[tool] = 'deny';
-    else {
-      const current = permission[tool];
-      const patterns = typeof current === 'object' ? current : { '*': current ?? 'allow' };
-      permission[tool] = { ...patterns, [pattern]: 'deny' };
-    }
-  }
-  return permission;
-}
+import { installStepSkills } from '../skills.js';
+import { openCodePermissions } from './permissions.js';
 
 /** opencode.json: Wave's OpenAI-compatible provider when the adapter has a base_url, the model, permissions. */
 export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown> {
@@ -64,7 +33,7 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
     // `opencode run` works as its primary agent, `build`: the persona's temperature is that agent's.
     ...(config.persona?.temperature !== undefined ? { agent: { build: { temperature: config.persona.temperature } } } : {}),
     permission: {
-      ...openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? []),
+      ...openCodePermissions(config.persona?.allowedTools ?? [], config.persona?.deniedTools ?? [], (config.skills?.length ?? 0) > 0, config.workspace),
       // Inside Wave's sandbox the sandbox is the boundary; headless, OpenCode's own "ask" for paths outside the
       // workspace is always a refusal, which would keep it from the system folders the sandbox shows it.
       ...(config.spawn ? { external_directory: 'allow' } : {}),
@@ -77,5 +46,5 @@ export async function prepareOpenCodeWorkspace(config: AdapterRunConfig): Promis
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
   await writeFile(join(config.workspace, 'opencode.json'), `${JSON.stringify(openCodeConfig(config), null, 2)}\n`);
   await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
-  await installPersonaSkills('opencode', config.persona, config.workspace);
+  await installStepSkills('opencode', config.skills, config.workspace);
 }

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
 import { EVENT_VERSION, type RunEvent } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
+import { collectRunOutputs } from '../../executor/run-outputs.js';
 import { formatGithubSummary } from '../../report/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
 import { assembleRunRecord } from '../../state/assemble-run.js';
@@ -40,10 +41,14 @@ export function registerAssemble(program: Command): void {
       const redactor = runRedactor(plan);
       const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: true });
       const base = { v: EVENT_VERSION, runId: record.id } as const;
+      // The named outputs, from the artifacts the parts brought: as `wave run` resolves them when its run ends.
+      const resolved = collectRunOutputs(plan, store.record, store.dir);
+      if (resolved) store.update((r) => Object.assign(r, { outputs: resolved.outputs }, resolved.warnings.length ? { outputWarnings: resolved.warnings } : {}));
       const stepEvents = [...parts.values()].flatMap((p) => p.events).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
       const events: RunEvent[] = [
         { ...base, ts: record.startedAt, type: 'run_started', pipeline: plan.pipelineName, steps: plan.steps.map((s) => s.id), resumed: false },
         ...stepEvents,
+        ...(resolved ? [{ ...base, ts: record.finishedAt!, type: 'run_outputs' as const, outputs: resolved.outputs, warnings: resolved.warnings }] : []),
         {
           ...base,
           ts: record.finishedAt!,
@@ -56,7 +61,7 @@ export function registerAssemble(program: Command): void {
       ];
       for (const event of events) store.appendEvent(event);
       store.close();
-      process.stdout.write(formatSummary(record, store.dir));
+      process.stdout.write(formatSummary(store.record, store.dir));
       // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
       if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir }));
       if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `run-id=${record.id}\nstatus=${record.status}\n`);

@@ -7,6 +7,7 @@ import { refuseDisabledPipeline } from '../../config/disabled-pipeline.js';
 import { WaveError } from '../../errors.js';
 import { ioError } from '../../io-error.js';
 import { buildPlan } from '../../plan/plan.js';
+import { configWarningsText } from '../config-warnings.js';
 
 interface CompileFlags {
   target: 'github-actions';
@@ -35,6 +36,7 @@ export function registerCompile(program: Command): void {
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
       refuseDisabledPipeline(pipeline);
+      process.stderr.write(configWarningsText([manifest, pipeline]));
       const plan = buildPlan(manifest, pipeline, { input: pipeline.value.input?.default ?? '' });
       const workflow = compileGithubWorkflow(plan, {
         repoRoot: repositoryRoot(manifest.dir),

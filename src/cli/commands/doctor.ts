@@ -7,6 +7,7 @@ import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
 import { EXIT } from '../exit-codes.js';
+import { checkProjectRequirements, requirementsReport } from '../doctor-requirements.js';
 
 /** How long `<binary> --version` may take (Gemini needs a few seconds to start). */
 const VERSION_TIMEOUT_MS = 20_000;
@@ -93,10 +94,18 @@ export function registerDoctor(program: Command): void {
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {
       const manifestFile = findManifest(process.cwd(), flags.manifest);
-      const [checks, sandboxes] = await Promise.all([checkAdapters(manifestFile, process.env), checkSandboxes(manifestFile, process.env)]);
-      process.stdout.write(flags.json ? `${JSON.stringify({ adapters: checks, sandboxes }, null, 2)}\n` : textReport(checks) + sandboxReport(sandboxes));
-      // A backend the manifest does not use may be missing; the configured one must work.
-      const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured);
+      const [checks, sandboxes, requirements] = await Promise.all([
+        checkAdapters(manifestFile, process.env),
+        checkSandboxes(manifestFile, process.env),
+        checkProjectRequirements(manifestFile, process.env),
+      ]);
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ adapters: checks, sandboxes, requirements }, null, 2)}\n`
+          : textReport(checks) + sandboxReport(sandboxes) + requirementsReport(requirements),
+      );
+      // A backend the manifest does not use may be missing; the configured one must work; a pipeline's requirements must be here.
+      const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured) && requirements.every((r) => r.ok || r.optional);
       process.exitCode = usable ? EXIT.ok : EXIT.runFailed;
     });
 }

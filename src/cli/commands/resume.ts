@@ -10,7 +10,10 @@ import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
 import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
+import { configWarningsText } from '../config-warnings.js';
 import { driveRun, readySandbox, removeOrphanedContainers, runRedactor } from '../run-session.js';
+import { checkRunRequirements } from '../run-requirements.js';
+import { readyTokenScopes } from '../token-scope-preflight.js';
 import { outputModeOf, requireStep, selection } from '../run-options.js';
 
 interface ResumeFlags {
@@ -49,6 +52,7 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
   const recorded = RunStore.open(runsRoot, runId).record;
   const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
   const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
+  process.stderr.write(configWarningsText([manifest, pipeline]));
   const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
   const redactor = runRedactor(plan);
   const store = RunStore.open(runsRoot, recorded.id, redactor);
@@ -65,6 +69,8 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
       flags.fromStep,
     );
   const sandbox = await readySandbox(plan);
+  await checkRunRequirements(plan);
+  const startEvents = await readyTokenScopes(plan);
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
   const events = store.readEvents();
@@ -85,5 +91,6 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
     keepWorkspaces: recorded.options.keepWorkspaces,
     redactor,
     sandbox,
+    startEvents,
   });
 }

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
 import { refuseDisabledPipeline } from '../../config/disabled-pipeline.js';
+import { checkRunInput } from '../../config/run-input.js';
+import { pipelineInputHelp } from '../pipeline-input-help.js';
 import { WaveError } from '../../errors.js';
 import { describeCause } from '../../io-error.js';
 import { describePlan } from '../../plan/describe-plan.js';
@@ -11,7 +13,10 @@ import { newRunId } from '../../state/run-id.js';
 import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
+import { configWarningsText } from '../config-warnings.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
+import { checkRunRequirements } from '../run-requirements.js';
+import { readyTokenScopes } from '../token-scope-preflight.js';
 import { outputModeOf, selection, stepList } from '../run-options.js';
 import { leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
 import type { StepPart } from '../../state/run-parts.js';
@@ -49,12 +54,15 @@ export function registerRun(program: Command): void {
     .option('--json', 'same as --output json: NDJSON events on stdout')
     .option('--keep-workspaces', 'keep step workspaces after a successful run')
     .option('--run-id <id>', 'record the run under this id; step parts already in its folder (from other jobs) count as run', runIdArgument)
+    .addHelpText('after', pipelineInputHelp)
     .action(async (pipelineArg: string, flags: RunFlags) => {
       const cwd = process.cwd();
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
       refuseDisabledPipeline(pipeline);
+      process.stderr.write(configWarningsText([manifest, pipeline]));
       const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
+      checkRunInput(pipeline, input);
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
       const selected = selection(
         plan.steps.map((s) => s.id),
@@ -67,6 +75,9 @@ export function registerRun(program: Command): void {
         return;
       }
       const sandbox = await readySandbox(plan);
+      await checkRunRequirements(plan);
+      // Before the run is recorded: a token that lacks a scope stops it before anything exists.
+      const startEvents = await readyTokenScopes(plan);
       const redactor = runRedactor(plan);
       const record = newRunRecord(flags.runId ?? newRunId(plan.pipelineName), plan, {
         steps: flags.steps,
@@ -88,6 +99,7 @@ export function registerRun(program: Command): void {
           keepWorkspaces: flags.keepWorkspaces ?? false,
           redactor,
           sandbox,
+          startEvents,
         });
       } finally {
         lock.release();

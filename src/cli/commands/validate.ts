@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
-import { findManifest, listPipelineFiles, located, manifestView, readManifest, readPipeline, resolvePipelinePath, type Located } from '../../config/load.js';
+import { withForgePersonas } from '../../config/forge-personas.js';
+import { findManifest, listPipelineFiles, located, readManifest, readPipeline, resolvePipelinePath, validationView, type Located, type ManifestView } from '../../config/load.js';
 import type { Manifest } from '../../config/manifest-schema.js';
 import type { Pipeline } from '../../config/pipeline-schema.js';
 import { WaveError, WaveErrors, formatError } from '../../errors.js';
@@ -11,12 +12,15 @@ import { exitCodeOfAll } from '../exit-codes.js';
 interface ValidateFlags {
   manifest?: string;
   json?: boolean;
+  strict?: boolean;
 }
 
 /** One checked file and its problems. */
 interface FileReport {
   file: string;
   errors: WaveError[];
+  /** What loads but is reported: a setting nothing in a run here uses. */
+  warnings: WaveError[];
   /** A pipeline with `metadata.disabled: true`: still checked, listed as disabled (`wave run` refuses it). */
   disabled?: boolean;
 }
@@ -26,11 +30,13 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('Check the manifest and pipelines; print every problem with its line and column.')
-    .argument('[pipelines...]', 'pipeline files or names (default: every file in pipelines/)')
+    .argument('[pipelines...]', 'pipeline files or names (default: every file in pipelines/ and .agents/pipelines/)')
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
-    .option('--json', 'print the problems as a JSON array (empty when everything is valid)')
+    .option('--json', 'print the problems as a JSON array, each with its severity (empty when there are none)')
+    .option('--strict', 'treat warnings as errors (exit 2)')
     .action(async (pipelines: string[], flags: ValidateFlags) => {
-      const reports = await validateProject(pipelines, flags.manifest, process.cwd());
+      const found = await validateProject(pipelines, flags.manifest, process.cwd());
+      const reports = flags.strict ? found.map(warningsAsErrors) : found;
       process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
       if (reports.some((r) => r.errors.length > 0)) process.exitCode = exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
       else await warnUnusableSandbox(flags.manifest, process.cwd());
@@ -44,11 +50,11 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
   try {
     manifestPath = findManifest(cwd, manifestArg);
   } catch (error) {
-    return [{ file: manifestArg ?? 'wave.yaml', errors: [asWaveError(error)] }];
+    return [{ file: manifestArg ?? 'wave.yaml', errors: [asWaveError(error)], warnings: [] }];
   }
   const manifest = await readManifest(shown(manifestPath));
-  const view = manifestView(manifest);
-  const reports: FileReport[] = [{ file: manifest.file, errors: manifest.errors }];
+  const view = await validationView(manifest);
+  const reports: FileReport[] = [{ file: manifest.file, errors: manifest.errors, warnings: manifest.warnings }];
   const targets: Array<{ file: string } | { arg: string; error: WaveError }> = [];
   if (pipelines.length === 0) targets.push(...listPipelineFiles(view.dir).map((file) => ({ file })));
   for (const arg of pipelines) {
@@ -60,12 +66,12 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
   }
   for (const target of targets) {
     if ('error' in target) {
-      reports.push({ file: target.arg, errors: [target.error] });
+      reports.push({ file: target.arg, errors: [target.error], warnings: [] });
       continue;
     }
     const read = await readPipeline(shown(target.file), view);
-    const errors = read.errors.length === 0 && manifest.errors.length === 0 ? planProblems(located(manifest), located(read)) : read.errors;
-    reports.push({ file: read.file, errors, ...(read.value?.metadata.disabled === true ? { disabled: true } : {}) });
+    const errors = read.errors.length === 0 && manifest.errors.length === 0 ? planProblems(located(manifest), forOneForge(located(read), view)) : read.errors;
+    reports.push({ file: read.file, errors, warnings: read.warnings, ...(read.value?.metadata.disabled === true ? { disabled: true } : {}) });
   }
   return reports;
 }
@@ -81,6 +87,15 @@ async function warnUnusableSandbox(manifestArg: string | undefined, cwd: string)
     ? status.warnings
     : [`runtime.sandbox.backend ${policy.backend} cannot run on this machine: ${status.problem}${status.hint ? `\n  hint: ${status.hint}` : ''}`];
   for (const note of notes) process.stderr.write(`warning: ${note}\n`);
+}
+
+/** The pipeline planned with its persona names resolved for one forge they may resolve to (all of them were checked). */
+function forOneForge(pipeline: Located<Pipeline>, view: ManifestView): Located<Pipeline> {
+  const forge = view.forge;
+  const type = forge?.types[0];
+  if (!forge || !type) return pipeline;
+  const info = { ...forge.info, type };
+  return { ...pipeline, value: withForgePersonas(pipeline.value, info), forge: info };
 }
 
 /** What only planning finds (unknown template variables), for a pipeline whose format is valid. */
@@ -105,22 +120,31 @@ function displayPath(path: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
+/** Under --strict a warning stops the file like any other problem. */
+function warningsAsErrors(report: FileReport): FileReport {
+  return { ...report, errors: [...report.errors, ...report.warnings], warnings: [] };
+}
+
 function textReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
     if (report.errors.length === 0) lines.push(`✓ ${report.file}${report.disabled ? ' (disabled: wave run refuses it)' : ''}`);
     else lines.push(`✗ ${report.file}`, ...report.errors.map((e) => formatError(e)));
+    lines.push(...report.warnings.map((w) => `warning: ${formatError(w)}`));
   }
   const problems = reports.reduce((n, r) => n + r.errors.length, 0);
+  const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
   const failed = reports.filter((r) => r.errors.length > 0).length;
   const files = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
-  lines.push(problems === 0 ? `${files} valid` : `${problems} problem${problems === 1 ? '' : 's'} in ${failed} of ${files}`);
+  const warned = warnings === 0 ? '' : `, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  lines.push(problems === 0 ? `${files} valid${warned}` : `${problems} problem${problems === 1 ? '' : 's'} in ${failed} of ${files}${warned}`);
   return `${lines.join('\n')}\n`;
 }
 
 function jsonReport(reports: FileReport[]): string {
+  const entry = (r: FileReport, severity: 'error' | 'warning') => (e: WaveError) => ({ ...e.toJSON(), severity, file: e.location?.file ?? r.file });
   return `${JSON.stringify(
-    reports.flatMap((r) => r.errors.map((e) => ({ ...e.toJSON(), file: e.location?.file ?? r.file }))),
+    reports.flatMap((r) => [...r.errors.map(entry(r, 'error')), ...r.warnings.map(entry(r, 'warning'))]),
     null,
     2,
   )}\n`;

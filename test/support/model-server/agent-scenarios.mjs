@@ -15,7 +15,7 @@ export function encodeParam(text) {
 /**
  * The reply for an agent request. `toolResult` is undefined before any tool ran, else { isError, text } of the
  * latest tool result in the conversation. Tool scenarios:
- *   write/<file>[/<content base64url>]  a write-file tool call, then "Wrote <file>."
+ *   write/<file>[/<content base64url>]  a write-file tool call (<file> URL-encoded), then "Wrote <file>."
  *   shell/<command base64url>           a shell tool call, then an answer quoting its output
  *   shellfail                           a shell command that exits 3, then an answer saying so
  * Every other scenario is the shared one (text, seq, http401/429/500, hang, stall, truncated).
@@ -25,7 +25,8 @@ export function agentReplyFor(ctx, toolResult) {
   const [first, second] = ctx.params;
   switch (ctx.scenario) {
     case 'write': {
-      const path = first ?? 'out.txt';
+      // A path with folders comes URL-encoded (`out%2Fa.txt`): a scenario parameter is one path segment.
+      const path = first ? decodeURIComponent(first) : 'out.txt';
       if (!toolResult) return { tool: { kind: 'write', path, content: second ? decode(second) : `written by the scripted model\n` } };
       return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
     }
@@ -34,6 +35,14 @@ export function agentReplyFor(ctx, toolResult) {
       const command = ctx.scenario === 'shellfail' ? FAILING_COMMAND : decode(first ?? encodeParam('echo hi'));
       if (!toolResult) return { tool: { kind: 'shell', command } };
       return { text: `${toolResult.isError ? 'The command failed' : 'The command ran'}: ${toolResult.text.trim().slice(0, 200)}` };
+    }
+    case 'author': {
+      // Writes the file the task names (its first backquoted file name), with content of the kind its extension asks for.
+      const task = JSON.stringify(ctx.body?.messages ?? ctx.body?.contents ?? ctx.body?.input ?? '');
+      const path = /`(?:\.\/)?([\w.-]+\.(?:txt|json|md|go))`/.exec(task)?.[1];
+      if (!path) return { text: 'No file was asked for.' };
+      if (!toolResult) return { tool: { kind: 'write', path, content: authoredContent(path) } };
+      return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
     }
     default:
       return replyFor(ctx);
@@ -48,4 +57,12 @@ export function textOf(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}
+
+/** What the `author` scenario writes: JSON carrying the fields of the usual review and findings reports, else text of the file's kind. */
+function authoredContent(path) {
+  if (path.endsWith('.json')) return `${JSON.stringify({ success: true, message: 'written by the scripted model', scanned_dir: '.', findings: [] })}\n`;
+  if (path.endsWith('.go')) return 'package example_test\n\nimport "testing"\n\nfunc TestExample(t *testing.T) {}\n';
+  if (path.endsWith('.md')) return '# Summary\n\nWritten by the scripted model.\n';
+  return 'Hello from the scripted model.\n';
 }

@@ -70,6 +70,11 @@ export async function handle(ctx) {
     res.write(chunk({ content: reply.text }));
     return; // First event, then nothing: the connection stays open.
   }
+  if (reply.usageStall) {
+    res.write(chunk({ content: reply.text }));
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model, choices: [], usage })}\n\n`);
+    return; // The usage so far, then nothing: the connection stays open.
+  }
   if (reply.truncate) {
     res.write(chunk({ content: reply.text.slice(0, 6) }));
     // A data line cut in the middle of its JSON, then the connection ends without [DONE].

@@ -17,7 +17,7 @@ export function encodeSequence(answers) {
 
 /**
  * The scripted reply for a request: { text } for an answer, { status, retryAfter, message } for an HTTP error,
- * { hang: true }, { stall: true } or { truncate: true } for broken streams.
+ * { hang: true }, { stall: true }, { usageStall: true } or { truncate: true } for broken streams.
  */
 export function replyFor(ctx) {
   const [param] = ctx.params;
@@ -50,6 +50,9 @@ export function replyFor(ctx) {
       return { hang: true };
     case 'stall':
       return { stall: true, text: 'I will answer', rest: ' and then never do.' };
+    case 'usagestall':
+      // Reports the usage so far (a long answer's running cost), then never finishes: only the caller can end it.
+      return { usageStall: true, text: 'Working on it' };
     case 'truncated':
       return { truncate: true, text: '{"verdict": "appro' };
     default:

@@ -1,0 +1,11 @@
+import { checkRequirements, missingRequirementErrors } from '../executor/requirements.js';
+import type { Plan } from '../plan/plan-types.js';
+import { WaveErrors } from '../errors.js';
+
+/** Checks the plan's `requires` before any step runs: prints a warning per missing optional skill, throws requirement_missing for the rest. */
+export async function checkRunRequirements(plan: Plan, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const statuses = await checkRequirements(plan.requires, plan.projectRoot, env);
+  for (const s of statuses) if (!s.ok && s.optional) process.stderr.write(`warning: optional skill \`${s.name}\` is missing (${s.detail}); the run goes on without it\n`);
+  const errors = missingRequirementErrors(statuses, plan.pipelineName);
+  if (errors.length) throw new WaveErrors(errors);
+}

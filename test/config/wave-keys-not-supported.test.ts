@@ -1,0 +1,128 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
+import { makeProject, SHELL_MANIFEST } from '../support/project.js';
+
+const projects: string[] = [];
+afterAll(() => {
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every problem of `steps` (a pipeline's steps block) as [code, line, message up to its first parenthesis]. */
+async function problems(steps: string, manifest = SHELL_MANIFEST): Promise<Array<[string, number | undefined, string]>> {
+  const dir = makeProject({ 'wave.yaml': manifest, 'p.yaml': `kind: WavePipeline\nmetadata: { name: p }\nsteps:\n${steps}` });
+  projects.push(dir);
+  const view = manifestView(await readManifest(join(dir, 'wave.yaml'), {}));
+  const read = await readPipeline(join(dir, 'p.yaml'), view, {});
+  return read.errors.map((e) => [e.code, e.location?.line, e.message.split(' (')[0]!]);
+}
+
+const COMMAND = 'exec: { type: command, source: "true" }';
+
+describe("Wave's keys of features not built here are named not_supported, never unknown_key or wrong_type", () => {
+  it('a contract on_failure of rejected or rework, and rework_step, in handover.contract and handover.contracts', async () => {
+    expect(
+      await problems(`  - id: assess
+    ${COMMAND}
+    handover:
+      contract: { type: non_empty_file, source: a.md, on_failure: rejected }
+  - id: fix
+    ${COMMAND}
+    handover:
+      contracts:
+        - { type: non_empty_file, source: b.md, on_failure: rework, rework_step: assess }
+        - { type: non_empty_file, source: c.md, rework_step: assess }
+`),
+    ).toEqual([
+      ['not_supported', 7, '`on_failure: rejected`'],
+      ['not_supported', 12, '`on_failure: rework`'],
+      ['not_supported', 13, 'contract `rework_step`'],
+    ]);
+  });
+
+  it("a step's `config` and `input` (a sub-pipeline's), reported once with its `pipeline` or `branch`", async () => {
+    expect(
+      await problems(`  - id: child
+    pipeline: impl-issue-core
+    input: "{{ input }}"
+    config: { env: { profile: core } }
+  - id: alone
+    config: { env: {} }
+    ${COMMAND}
+  - id: publish
+    branch: { on: "{{ input }}", cases: { core: skip, default: ops-pr-review-publish } }
+    input: "{{ input }}"
+`),
+    ).toEqual([
+      ['not_supported', 5, '`pipeline`'],
+      ['not_supported', 9, 'step `config`'],
+      ['not_supported', 12, '`branch`'],
+    ]);
+  });
+
+  it("a step on Wave's built-in `browser` adapter, unless the manifest declares one of that name", async () => {
+    const step = `  - id: capture
+    adapter: browser
+    exec: { source: "[]" }
+`;
+    expect(await problems(step)).toEqual([['not_supported', 5, "step `capture` names Wave's built-in `browser` adapter"]]);
+    expect(await problems(step, SHELL_MANIFEST.replace('adapters:\n', 'adapters:\n  browser: { type: process, binary: cat }\n'))).toEqual([]);
+    expect(await problems(step.replace('browser', 'browsr'))).toEqual([['unknown_adapter', 5, 'step `capture` names adapter `browsr`, which the manifest does not declare']]);
+  });
+});
+
+describe('what only follows from a feature not built here is not reported on top of it', () => {
+  it('an artifact an aggregate or iterate step would have produced, injected by a later step', async () => {
+    expect(
+      await problems(`  - id: each
+    iterate: { over: "[1, 2]", mode: parallel }
+    pipeline: audit-x
+  - id: merge
+    dependencies: [each]
+    aggregate: { from: "{{ each.output }}", into: merged.json, strategy: merge_arrays }
+  - id: report
+    dependencies: [merge, each]
+    memory:
+      inject_artifacts:
+        - { step: merge, artifact: merged-findings }
+        - { step: each, artifact: collected-output }
+    ${COMMAND}
+`),
+    ).toEqual([
+      ['not_supported', 5, '`iterate`'],
+      ['not_supported', 6, '`pipeline`'],
+      ['not_supported', 9, '`aggregate`'],
+    ]);
+  });
+
+  it('a dependency on a step set aside whole, and an artifact injected from it', async () => {
+    expect(
+      await problems(`  - id: fixup
+    rework_only: true
+    ${COMMAND}
+    output_artifacts: [{ name: patch, path: patch.diff }]
+  - id: ship
+    dependencies: [fixup]
+    memory: { inject_artifacts: [{ step: fixup, artifact: patch }] }
+    ${COMMAND}
+`),
+    ).toEqual([['not_supported', 5, '`rework_only`']]);
+  });
+
+  it('still reports a wrong reference to a step nothing set aside', async () => {
+    expect(
+      await problems(`  - id: merge
+    aggregate: { from: x, into: y, strategy: concat }
+  - id: report
+    dependencies: [merge, mrege]
+    memory: { inject_artifacts: [{ step: merge, artifact: out }, { step: mrege, artifact: out }] }
+    ${COMMAND}
+`),
+    ).toEqual([
+      ['not_supported', 5, '`aggregate`'],
+      ['unknown_dependency', 7, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
+      ['unknown_dependency', 8, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
+    ]);
+  });
+});
