@@ -1,7 +1,8 @@
 // Runs Wave's own simple pipelines end to end, unmodified, with the real Claude Code against the scripted model
 // server (its `author` scenario writes the file each task names): ops-hello-world and the local-* pipelines.
 // Usage: node bench/wave-corpus-run.mjs <path of a re-cinq/wave checkout>
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,11 +36,16 @@ writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ env: { AN
 
 let failed = 0;
 for (const [name, input] of Object.entries(PIPELINES)) {
-  const run = spawnSync(process.execPath, [WAVE, 'run', name, '--input', input, '--output', 'text'], {
+  // Asynchronous: the model server answers from this process, so it must not be blocked while wave runs.
+  const run = await promisify(execFile)(process.execPath, [WAVE, 'run', name, '--input', input, '--output', 'text'], {
     cwd: project,
     env: { ...process.env, HOME: home, NO_COLOR: '1' },
     encoding: 'utf8',
-  });
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
+    (done) => ({ status: 0, stdout: done.stdout, stderr: done.stderr }),
+    (error) => ({ status: error.code, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+  );
   const ok = run.status === 0;
   if (!ok) failed++;
   const contracts = (run.stdout.match(/contract \S+ (passed|failed)/g) ?? []).join(', ');

@@ -43,10 +43,11 @@ export function personaRefErrors(name: string, label: string, personas: readonly
   }
   const unknown = references.filter((r) => !(FORGE_VARIABLES as readonly string[]).includes(r));
   if (unknown.length) {
+    const allowed = FORGE_VARIABLES.map((v) => `{{ ${v} }}`).join(', ');
     return [
       new WaveError('template_invalid', `${label} names persona \`${name}\`, whose ${unknown.map((u) => `\`${u}\``).join(', ')} a persona name cannot use`, {
         location,
-        hint: `A persona name may use ${FORGE_VARIABLES.map((v) => `{{ ${v} }}`).join(', ')}.`,
+        hint: `A persona name may use ${allowed}.`,
       }),
     ];
   }
