@@ -21,6 +21,6 @@ export interface RunContext {
 }
 
 /** Stamps an event with the format version, time and run id, and publishes it. */
-export function emit(context: RunContext, body: EventBody): void {
-  context.bus.emit({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: context.store.record.id, ...body });
+export function emit(context: RunContext, body: EventBody, ts = new Date().toISOString()): void {
+  context.bus.emit({ v: EVENT_VERSION, ts, runId: context.store.record.id, ...body });
 }

@@ -250,11 +250,12 @@ async function attemptOnce(
 
 function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: number, result: AdapterResult, output: string, failure?: Failure): void {
   const stepId = step.id;
+  const finishedAt = new Date().toISOString();
   context.store.update((r) => {
     const s = r.steps[stepId]!;
     const a = s.attempts.find((x) => x.attempt === attempt)!;
     Object.assign(a, {
-      finishedAt: new Date().toISOString(),
+      finishedAt,
       durationMs: result.durationMs,
       exitCode: result.exitCode,
       tokens: result.tokens,
@@ -265,22 +266,26 @@ function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: numbe
     if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
   });
   const { adapter, model } = context.store.record.steps[stepId]!.attempts.find((x) => x.attempt === attempt)!;
-  emit(context, {
-    type: 'attempt_finished',
-    stepId,
-    attempt,
-    ...(step.persona ? { persona: step.persona.name } : {}),
-    adapter,
-    ...(model !== undefined ? { model } : {}),
-    passed: failure === undefined,
-    exitCode: result.exitCode,
-    durationMs: result.durationMs,
-    tokens: result.tokens,
-    ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-    ...(failure ? { failure } : {}),
-    text: roundText(result.text),
-    ...jsonFields(output),
-  });
+  emit(
+    context,
+    {
+      type: 'attempt_finished',
+      stepId,
+      attempt,
+      ...(step.persona ? { persona: step.persona.name } : {}),
+      adapter,
+      ...(model !== undefined ? { model } : {}),
+      passed: failure === undefined,
+      exitCode: result.exitCode,
+      durationMs: result.durationMs,
+      tokens: result.tokens,
+      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(failure ? { failure } : {}),
+      text: roundText(result.text),
+      ...jsonFields(output),
+    },
+    finishedAt,
+  ); // The round's time is the attempt's recorded end, to the millisecond.
 }
 
 function finish(
