@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CLI_PACKAGES, resolveBinary } from '../../src/adapters/binary.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
@@ -67,6 +68,27 @@ export function artifactPath(run: AgentRun, path: string): string {
 /** The text of a file in a step attempt's folder. */
 export function attemptFile(project: string, record: RunRecord, stepId: string, attempt: number, name: string): string {
   return readFileSync(join(project, '.wave', 'runs', record.id, 'steps', stepId, `attempt-${attempt}`, name), 'utf8');
+}
+
+/** The NDJSON lines a step's first attempt printed on stdout (the CLI's own stream), parsed; only those of `type` when given. */
+export function attemptStream(run: AgentRun, stepId: string, type?: string): Array<Record<string, any>> {
+  return attemptFile(run.project, run.record, stepId, 1, 'stdout')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>)
+    .filter((o) => type === undefined || o.type === type);
+}
+
+/** The text of a step's artifact `out`; fails the test when the step kept none. */
+export function artifactText(run: AgentRun, stepId: string): string {
+  const artifact = run.record.steps[stepId]!.artifacts.find((a) => a.name === 'out');
+  expect(artifact, `step ${stepId} kept no artifact`).toBeDefined();
+  return readFileSync(artifactPath(run, artifact!.path), 'utf8');
+}
+
+/** The files a step's attempt added or changed in its workspace. */
+export function changedFiles(run: AgentRun, stepId: string): string[] {
+  return (run.record.steps[stepId]!.filesChanged ?? []).map((f) => f.path);
 }
 
 export interface AgentRun {
@@ -140,3 +162,89 @@ steps:
     memory: { inject_artifacts: [{ step: write, artifact: notes, as: notes }] }
     exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
 `;
+
+/** The one tool call a scenario of the server makes: write file `write` (with `content`), or run `shell` in a shell. */
+export type ScriptedCall = { write: string; content?: string } | { shell: string };
+
+/** A step of a permission run: its persona's `permissions` (YAML flow), the call the model makes, a file kept as artifact `out`. */
+export interface PermissionStep {
+  permissions: string;
+  call: ScriptedCall;
+  keep?: string;
+}
+
+/** How one CLI meets the server: its manifest builder, and the API path after the scenario (`/v1` for OpenAI's APIs). */
+export interface AgentCli {
+  manifest: (adapters: Record<string, string>, personas: string) => string;
+  api?: string;
+}
+
+/** The URL of the server's scenario that makes `call`, for a CLI whose API path is `api`. */
+function scenarioUrl(server: ModelServer, call: ScriptedCall, api = ''): string {
+  const scenario = 'shell' in call ? `shell/${param(call.shell)}` : `write/${encodeURIComponent(call.write)}${call.content === undefined ? '' : `/${param(call.content)}`}`;
+  return `${server.url}/s/${scenario}${api}`;
+}
+
+/** Runs one independent step per entry (step, persona and adapter share its name), each adapter scripted to make its call. */
+async function runPermissionSteps(cli: AgentCli, server: ModelServer, steps: Record<string, PermissionStep>): Promise<AgentRun> {
+  const entries = Object.entries(steps);
+  const adapters = Object.fromEntries(entries.map(([name, step]) => [name, scenarioUrl(server, step.call, cli.api)]));
+  const personas = entries.map(([name, step]) => `  ${name}: { adapter: ${name}, permissions: ${step.permissions} }`).join('\n');
+  const pipelineSteps = entries.map(([name, step]) => {
+    const artifacts = step.keep ? `    output_artifacts: [{ name: out, path: "${step.keep}" }]\n` : '';
+    return `  - id: ${name}\n    persona: ${name}\n    exec: { type: prompt, source: "Do the task." }\n${artifacts}`;
+  });
+  return runAgentPipeline(cli.manifest(adapters, personas), `kind: WavePipeline\nmetadata: { name: p }\nsteps:\n${pipelineSteps.join('')}`);
+}
+
+/** For a describe block: starts the scripted model server around its tests, and gives a function that runs steps on it with `cli`. */
+export function permissionRunner(cli: AgentCli): (steps: Record<string, PermissionStep>) => Promise<AgentRun> {
+  let server: ModelServer | undefined;
+  beforeAll(async () => (server = await startModelServer()));
+  afterAll(() => server?.close());
+  return (steps) => runPermissionSteps(cli, server!, steps);
+}
+
+/** The permissions of every persona of Wave's own wave.yaml. */
+export const ALLOW_ALL = '{ allowed_tools: ["*"], deny: [] }';
+
+/** The model writes notes.txt. */
+const WRITE_NOTES: ScriptedCall = { write: 'notes.txt', content: 'written under *\n' };
+/** The model runs a command that writes ran.txt and prints it. */
+export const RUN_ECHO: ScriptedCall = { shell: 'echo ran > ran.txt && cat ran.txt' };
+
+/** writer and runner may do anything and keep what they made; nowriter and norunner make the same calls under deny ["*"]. */
+export const ALL_OR_NOTHING: Record<string, PermissionStep> = {
+  writer: { permissions: ALLOW_ALL, call: WRITE_NOTES, keep: 'notes.txt' },
+  runner: { permissions: ALLOW_ALL, call: RUN_ECHO, keep: 'ran.txt' },
+  nowriter: { permissions: '{ allowed_tools: ["*"], deny: ["*"] }', call: WRITE_NOTES },
+  norunner: { permissions: '{ deny: ["*"] }', call: RUN_ECHO },
+};
+
+const SCOPED_RULES = '{ allowed_tools: [Read, "Write(.agents/output/*)", "Bash(echo *)"] }';
+
+/** Scoped rules (Write only under .agents/output/, Bash only for echo): inside and echo are allowed, outside and touch are not. */
+export const SCOPED: Record<string, PermissionStep> = {
+  inside: { permissions: SCOPED_RULES, call: { write: '.agents/output/report.md', content: '# report\n' }, keep: '.agents/output/report.md' },
+  outside: { permissions: SCOPED_RULES, call: { write: 'report.md', content: '# report\n' } },
+  echo: { permissions: SCOPED_RULES, call: { shell: 'echo hello' } },
+  touch: { permissions: SCOPED_RULES, call: { shell: 'touch made.txt' } },
+};
+
+/** What Wave recorded of ALL_OR_NOTHING: the run passed, writer and runner kept what they made, nowriter and norunner changed nothing. */
+export function expectAllOrNothingRecord(run: AgentRun): void {
+  expect(run.code, run.stderr).toBe(0);
+  expect(artifactText(run, 'writer')).toBe('written under *\n');
+  expect(artifactText(run, 'runner')).toBe('ran\n');
+  for (const step of ['nowriter', 'norunner']) expect(changedFiles(run, step)).toEqual([]);
+}
+
+/** What Wave recorded of SCOPED: the run passed, inside kept its report, outside and touch changed nothing. */
+export function expectScopedRecord(run: AgentRun): void {
+  expect(run.code, run.stderr).toBe(0);
+  expect(artifactText(run, 'inside')).toBe('# report\n');
+  // Wave records what each attempt changed: the write inside, nothing outside.
+  expect(changedFiles(run, 'inside')).toContain('.agents/output/report.md');
+  expect(changedFiles(run, 'outside')).toEqual([]);
+  expect(changedFiles(run, 'touch')).toEqual([]);
+}
