@@ -10,6 +10,8 @@ export interface CuratedEnvInput {
   passthrough: readonly string[];
   /** The step's own variables (adapter, persona and step env, already merged by the caller). */
   stepEnv?: Record<string, string>;
+  /** Variables Wave sets for the step (its dependencies' artifacts), which the step's env does not override. */
+  waveEnv?: Record<string, string>;
   runId: string;
   stepId: string;
   /** Absolute path of the step's workspace. */
@@ -22,7 +24,7 @@ export interface CuratedEnvInput {
 
 /**
  * The environment a step's process gets: HOME, PATH, TERM, TMPDIR, the passthrough names, the step's
- * env, then WAVE_RUN_ID, WAVE_STEP_ID, WAVE_WORKSPACE, WAVE_RUN_DIR and the run's `wave` first on PATH, which
+ * env, Wave's own variables (WAVE_DEPS_DIR, WAVE_DEP_*), then WAVE_RUN_ID, WAVE_STEP_ID, WAVE_WORKSPACE, WAVE_RUN_DIR and the run's `wave` first on PATH, which
  * nothing overrides. Nothing else leaks in.
  */
 export function buildCuratedEnv(input: CuratedEnvInput): Record<string, string> {
@@ -32,7 +34,7 @@ export function buildCuratedEnv(input: CuratedEnvInput): Record<string, string> 
     if (value !== undefined) env[name] = value;
   }
   env.TMPDIR ??= tmpdir();
-  Object.assign(env, input.stepEnv);
+  Object.assign(env, input.stepEnv, input.waveEnv);
   env.WAVE_RUN_ID = input.runId;
   env.WAVE_STEP_ID = input.stepId;
   env.WAVE_WORKSPACE = input.workspace;

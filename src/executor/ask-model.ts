@@ -10,6 +10,7 @@ import { addTokens } from '../core/tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { WAVE_COMMAND_DIR } from './wave-command.js';
 import { modelOn, tierHint } from '../core/model-tiers.js';
+import { dependencyArtifactEnv, dependencyArtifacts } from './dependency-artifacts.js';
 
 /** The curated environment of one attempt of `step` on `adapter`. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
@@ -17,6 +18,7 @@ export function attemptEnv(context: RunContext, step: PlannedStep, adapter: Reso
     parent: context.parentEnv,
     passthrough: context.plan.runtime.envPassthrough,
     stepEnv: { ...adapter.env, ...step.env },
+    waveEnv: dependencyArtifactEnv(workspace, step, dependencyArtifacts(context.plan, context.store.record, context.store.dir, step), context.plan.runtime.injectedArtifactsDir),
     runId: context.store.record.id,
     stepId: step.id,
     workspace,

@@ -10,6 +10,7 @@ import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
 import { mountSubsets } from './step-mount-subsets.js';
+import { dependencyArtifacts, injectDependencyArtifacts } from './dependency-artifacts.js';
 
 export interface PreparedStep {
   workspace: string;
@@ -38,6 +39,8 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
   });
   subsets.report();
   store.update((r) => void (r.steps[step.id]!.workspace = workspace.path));
+  const fromDependencies = dependencyArtifacts(plan, store.record, store.dir, step);
+  await injectDependencyArtifacts(workspace.path, fromDependencies, plan.runtime.injectedArtifactsDir);
   const artifacts = await injectArtifacts({
     workspace: workspace.path,
     dir: plan.runtime.injectedArtifactsDir,
