@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { englishOnlyZod } from './esbuild-plugins.mjs';
+import { notShipped } from './bundle-dockerode.mjs';
 
 export const ACTION_BUNDLE = 'action/index.cjs';
 
@@ -17,9 +18,8 @@ export const actionBuildOptions = {
   logLevel: 'warning',
   // Byte-for-byte the same on every machine: no comments carrying paths, no source map.
   legalComments: 'none',
-  plugins: [englishOnlyZod],
-  // dockerode reaches ssh2's native addons (.node files), which a bundle cannot hold; only a docker sandbox loads it.
-  external: ['dockerode'],
+  // dockerode is inlined without what Wave never asks of it (ssh2's native addons, BuildKit sessions): a runner has no node_modules.
+  plugins: [englishOnlyZod, notShipped],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -5,9 +5,18 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { bundleDockerode } from './bundle-dockerode.mjs';
 import { englishOnlyZod } from './esbuild-plugins.mjs';
 
 const OUT = 'dist/bundle/wave.cjs';
+
+// dockerode is a bundle of its own (bundle-dockerode.mjs), loaded only when a sandbox command imports it.
+const dockerodeBesideBundle = {
+  name: 'dockerode-beside-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^dockerode$/ }, () => ({ path: './dockerode.cjs', external: true }));
+  },
+};
 
 // A stale cache must never meet a new bundle: V8 only checks the source's length.
 rmSync('dist/bundle', { recursive: true, force: true });
@@ -18,19 +27,19 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  sourcemap: true,
   logLevel: 'warning',
-  plugins: [englishOnlyZod],
-  // dockerode reaches ssh2's native addons (.node files), which a bundle cannot hold; it loads from node_modules,
-  // and only when a sandbox command imports it. The price table (~1 MB) too, only when a cost must come from it.
-  external: ['dockerode', '@pydantic/genai-prices'],
+  plugins: [englishOnlyZod, dockerodeBesideBundle],
+  // The price table (~1 MB) loads from node_modules, only when a cost must come from it.
+  external: ['@pydantic/genai-prices'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+await bundleDockerode();
 
 // bin/wave.cjs writes the cache when a run finds none. The warm-up runs a two-step pipeline with a contract,
-// so loading, planning and executing are all compiled into it.
+// so loading, planning and executing are all compiled into it. The cache is this checkout's (it records the
+// bundle's path): the package leaves it out (package.json `files`), and an install's first run writes its own.
 const project = mkdtempSync(join(tmpdir(), 'wave-warm-up-'));
 try {
   mkdirSync(join(project, 'pipelines'));

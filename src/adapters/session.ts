@@ -60,3 +60,9 @@ export function usageOfAttempt(sessionTotal: TokenUsage, before: TokenUsage | un
     cacheWrite: Math.max(0, sessionTotal.cacheWrite - before.cacheWrite),
   };
 }
+
+/** An attempt's own cost from a resumed session's running total (Claude restores the session's cost on --resume). */
+export function costOfAttempt(sessionTotal: number, before: number | undefined): number {
+  // Rounded so that float noise never shows as a cost such as 0.023018399999999998.
+  return before === undefined ? sessionTotal : Math.max(0, Number((sessionTotal - before).toFixed(10)));
+}

@@ -60,6 +60,9 @@ export interface AdapterRunConfig {
   continueFrom?: ContinueFrom;
 }
 
+/** What a CLI's environment is built from: the adapter, the curated env, and the attempt folder an isolated home lives in. */
+export type CliEnvInput = Pick<AdapterRunConfig, 'adapter' | 'env' | 'attemptDir'>;
+
 /** The session a retry continues, from the step's previous attempt on the same adapter. */
 export interface ContinueFrom {
   /** The id the previous attempt's CLI reported, already checked by isSafeSessionId (adapters/session.ts). */
@@ -68,6 +71,8 @@ export interface ContinueFrom {
   previousAttemptDir: string;
   /** What the session used before this attempt, for a CLI whose usage figures count the whole session (Codex). */
   sessionTokens: TokenUsage;
+  /** What the session cost before this attempt, for a CLI whose cost figure counts the whole resumed session (Claude). */
+  sessionCostUsd?: number;
 }
 
 export interface AdapterResult {

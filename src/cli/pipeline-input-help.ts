@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { describeInput } from '../config/describe-input.js';
-import { findManifest, resolvePipelinePath } from '../config/paths.js';
+import { findProjectRoot, resolvePipelinePath } from '../config/paths.js';
 import { isRecord } from '../config/value-path.js';
 import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/yaml-source.js';
 
@@ -16,7 +15,7 @@ export function pipelineInputHelp({ command }: { command: Command }): string {
   if (name === undefined) return '';
   try {
     const cwd = process.cwd();
-    const file = resolvePipelinePath(name, dirname(findManifest(cwd, command.opts<{ manifest?: string }>().manifest)), cwd);
+    const file = resolvePipelinePath(name, findProjectRoot(cwd, command.opts<{ manifest?: string }>().manifest), cwd);
     const root: unknown = parseYamlSource(readFileSync(file, 'utf8'), file).doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     return ['', `Input of ${name}:`, ...describeInput(isRecord(root) ? root.input : undefined)].join('\n');
   } catch (error) {

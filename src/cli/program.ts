@@ -13,8 +13,11 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .showSuggestionAfterError()
     .exitOverride();
   const named = argv.find((arg) => !arg.startsWith('-'));
-  const loaders = named && named in COMMANDS ? [COMMANDS[named]!] : Object.values(COMMANDS);
+  const every = !(named && named in COMMANDS);
+  const loaders = every ? Object.values(COMMANDS) : [COMMANDS[named]!];
   for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
+  // Completion describes every other command, so it comes last and only when they are all there (help, `completion`).
+  if (every) (await import('./commands/completion.js')).registerCompletion(program);
   return program;
 }
 

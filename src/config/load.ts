@@ -1,6 +1,4 @@
 import { dirname, resolve } from 'node:path';
-import type { SourceLocation, WaveError } from '../errors.js';
-import type { EnvTaken } from './env-expand.js';
 import { checkManifestReferences } from './manifest-checks.js';
 import { ManifestSchema, type Manifest } from './manifest-schema.js';
 import { checkPipelineReferences } from './pipeline-checks.js';
@@ -10,28 +8,14 @@ import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
 import type { ManifestView } from './step-checks.js';
 import { isRecord } from './value-path.js';
 import { detectForge } from '../core/forge-detect.js';
-import type { ForgeInfo } from '../core/forge.js';
 import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
+import type { Located } from './located.js';
+import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';
+import { findManifest, nearestManifest } from './paths.js';
 
-export { findManifest, listPipelineFiles, resolvePipelinePath } from './paths.js';
+export { findManifest, findProjectRoot, listPipelineFiles, nearestManifest, noManifestError, resolvePipelinePath } from './paths.js';
 export type { ManifestView } from './step-checks.js';
-
-/** A checked configuration value that still knows where each of its parts was written. */
-export interface Located<T> {
-  /** The file as the caller named it (used in every location). */
-  file: string;
-  /** The absolute folder holding the file; for the manifest, where every relative path resolves from. */
-  dir: string;
-  value: T;
-  /** Position of the node at a path such as ['steps', 0, 'persona'] (falls back to the nearest parent). */
-  locate(path: readonly PropertyKey[]): SourceLocation;
-  /** Variables the file's `${VAR}` references took from the environment: values the run must redact. */
-  envTaken: Readonly<EnvTaken>;
-  /** What loads but is reported (a setting nothing in a run uses): printed once before a run. */
-  warnings: readonly WaveError[];
-  /** A pipeline's: the project's forge its `{{ forge.* }}` resolve to (persona names, templates); absent means local. */
-  forge?: ForgeInfo;
-}
+export type { Located } from './located.js';
 
 export { adapterTypeOf } from './adapter-type.js';
 
@@ -83,6 +67,12 @@ export async function loadManifest(file: string, env: NodeJS.ProcessEnv = proces
   return located(await readManifest(file, env));
 }
 
+/** The manifest a command runs with: -m's, else the nearest wave.yaml from `cwd` up, else the built-in one rooted at `cwd`. */
+export async function loadProjectManifest(cwd: string, explicit?: string, env: NodeJS.ProcessEnv = process.env): Promise<Located<Manifest>> {
+  const file = explicit === undefined ? nearestManifest(cwd) : findManifest(cwd, explicit);
+  return file === undefined ? builtinManifest(cwd) : loadManifest(file, env);
+}
+
 /**
  * Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. Persona names
  * using `{{ forge.* }}` are resolved for the project's forge (its git remote, or `metadata.forge`), as Wave does before
@@ -90,13 +80,15 @@ export async function loadManifest(file: string, env: NodeJS.ProcessEnv = proces
  */
 export async function loadPipeline(file: string, manifest: Located<Manifest>, env: NodeJS.ProcessEnv = process.env): Promise<Located<Pipeline>> {
   const forge = await detectForge(manifest.dir, manifest.value.metadata?.forge, env);
-  const view: ManifestView = {
-    dir: manifest.dir,
-    personas: Object.keys(manifest.value.personas ?? {}),
-    adapters: Object.keys(manifest.value.adapters ?? {}),
-    project: projectFacts(manifest.value.project),
-    forge: runForge(forge),
-  };
+  const declared: ManifestView = isBuiltinManifest(manifest.file)
+    ? builtinManifestView(manifest.dir)
+    : {
+        dir: manifest.dir,
+        personas: Object.keys(manifest.value.personas ?? {}),
+        adapters: Object.keys(manifest.value.adapters ?? {}),
+        project: projectFacts(manifest.value.project),
+      };
+  const view: ManifestView = { ...declared, forge: runForge(forge) };
   const pipeline = located(await readPipeline(file, view, env));
   return { ...pipeline, value: withForgePersonas(pipeline.value, forge), forge };
 }

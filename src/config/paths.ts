@@ -18,14 +18,34 @@ export function findManifest(cwd: string, explicit?: string): string {
       hint: 'Check the path given to -m, or run `wave init` to create a wave.yaml.',
     });
   }
+  const found = nearestManifest(cwd);
+  if (found) return found;
+  throw noManifestError(cwd);
+}
+
+/** There is no wave.yaml in `cwd` or any parent folder (and the command needs one). */
+export function noManifestError(cwd: string): WaveError {
+  return new WaveError('file_not_found', `no ${MANIFEST_NAME} in ${resolve(cwd)} or any parent folder`, {
+    hint: 'Run `wave init` to create one, or pass -m <path/to/wave.yaml>.',
+  });
+}
+
+/** wave.yaml in `cwd` or the nearest parent folder; undefined when there is none up to the root. */
+export function nearestManifest(cwd: string): string | undefined {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const candidate = join(dir, MANIFEST_NAME);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) break;
+    if (dirname(dir) === dir) return undefined;
   }
-  throw new WaveError('file_not_found', `no ${MANIFEST_NAME} in ${resolve(cwd)} or any parent folder`, {
-    hint: 'Run `wave init` to create one, or pass -m <path/to/wave.yaml>.',
-  });
+}
+
+/**
+ * The folder a project's state (.wave/) and relative paths hang from: the manifest's folder (-m, else the nearest
+ * wave.yaml), else `cwd` itself, where the built-in manifest of a project without one is rooted.
+ */
+export function findProjectRoot(cwd: string, explicit?: string): string {
+  const manifest = explicit === undefined ? nearestManifest(cwd) : findManifest(cwd, explicit);
+  return manifest === undefined ? resolve(cwd) : dirname(manifest);
 }
 
 function findManifestIn(dir: string, given: string): string {

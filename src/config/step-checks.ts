@@ -1,5 +1,7 @@
 import { WaveError } from '../errors.js';
 import { missingFile } from './file-refs.js';
+import { manifestNeedErrors } from './manifest-needs.js';
+import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import type { Locator } from './locator.js';
 import { everyForge, personaRefErrors, type ForgeResolution } from './forge-personas.js';
@@ -19,6 +21,8 @@ export interface ManifestView {
   inspectSchema?: SchemaInspector;
   /** What `{{ forge.* }}` in persona names may resolve to; absent: every forge type, from a project without a remote. */
   forge?: ForgeResolution;
+  /** Set when no wave.yaml was found (the built-in manifest): what needs one is reported as missing it, searched from this folder. */
+  noManifest?: { searchedFrom: string };
 }
 
 /** Problems inside one step that need the manifest: personas, adapters, exec, and files it names. */
@@ -28,6 +32,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
   const errors: WaveError[] = [];
   const push = (error: WaveError | undefined) => error && errors.push(error);
 
+  if (view.noManifest) errors.push(...manifestNeedErrors(step, index, label, view.noManifest.searchedFrom, locator));
   if (typeof step.persona === 'string' && view.personas) {
     const forge = view.forge ?? everyForge({ host: '', owner: '', repo: '' }, undefined);
     errors.push(...personaRefErrors(step.persona, label, view.personas, forge, locator.locate([...at, 'persona'])));
@@ -54,9 +59,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
       if (isRecord(mount)) push(missingFile(mount.source, view.dir, `${label} mounts`, locator.locate(path)));
     });
   }
-  const handover = isRecord(step.handover) ? step.handover : {};
-  const contracts: Array<[unknown, Path]> = [[handover.contract, [...at, 'handover', 'contract']]];
-  if (Array.isArray(handover.contracts)) handover.contracts.forEach((c, i) => contracts.push([c, [...at, 'handover', 'contracts', i]]));
+  const contracts = stepContractRefs(step, at);
   if (isRecord(step.extract)) contracts.push([step.extract, [...at, 'extract']]);
   for (const [contract, path] of contracts) {
     if (!isRecord(contract)) continue;
@@ -65,7 +68,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     const isExtract = path.at(-1) === 'extract';
     // Wave's `validate: false` switches a contract off; its schema is never read.
     if (view.inspectSchema && (isExtract || (contract.type === 'json_schema' && contract.validate !== false))) {
-      const what = isExtract ? `${label} extract` : `${label} contract ${typeof path.at(-1) === 'number' ? Number(path.at(-1)) + 1 : 1} (json_schema)`;
+      const what = isExtract ? `${label} extract` : `${label} contract ${contractNumber(path)} (json_schema)`;
       errors.push(...checkSchemaSource(contract, path, what, view.dir, locator, view.inspectSchema));
     }
   }

@@ -1,4 +1,4 @@
-import { CST, Composer, Lexer, LineCounter, Parser, Scalar, isScalar, visit, type Document } from 'yaml';
+import { CST, Composer, Lexer, LineCounter, Parser, Scalar, isScalar, visit, type Document, type YAMLError } from 'yaml';
 import { WaveError, WaveErrors, type SourceLocation } from '../errors.js';
 
 /** Files larger than this are refused before parsing. */
@@ -45,7 +45,7 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const docs = Array.from(new Composer({ merge: true, uniqueKeys: true }).compose(tokens, true, text.length));
   const doc = docs[0]!;
   const errors: WaveError[] = [];
-  for (const error of doc.errors) {
+  for (const error of withoutEchoes(doc.errors, lineCounter)) {
     const at = positionAt(source, error.pos[0]);
     const quote = error.code === 'MISSING_CHAR' && /quote/.test(error.message) ? unclosedQuoteStart(doc, error.pos[0]) : undefined;
     if (error.code === 'RESOURCE_EXHAUSTION') errors.push(tooLarge(at, error.message));
@@ -93,6 +93,23 @@ export function capErrors(errors: WaveError[], max: number): WaveError[] {
   ];
 }
 
+/**
+ * The parser's errors without its echoes: one starting on a line an earlier error starts on or spans is a follow-up
+ * complaint about the same text (a plain value wrapped onto the next line with `: ` in it is reported on both lines).
+ */
+function withoutEchoes(errors: readonly YAMLError[], lineCounter: LineCounter): YAMLError[] {
+  let claimedTo = 0;
+  return [...errors]
+    .sort((a, b) => a.pos[0] - b.pos[0])
+    .filter((error) => {
+      const [start, end] = error.pos;
+      const first = lineCounter.linePos(start).line;
+      const echo = first <= claimedTo;
+      claimedTo = Math.max(claimedTo, lineCounter.linePos(Math.max(start, end - 1)).line);
+      return !echo;
+    });
+}
+
 /** One syntax error per line: the parser's follow-up complaints about the same line add nothing. */
 function firstPerLine(errors: WaveError[]): WaveError[] {
   const seen = new Set<number | undefined>();
@@ -124,6 +141,8 @@ function syntaxHint(code: string): string {
       return 'Check the indentation: nested keys must be indented further than their parent, with spaces.';
     case 'TAB_AS_INDENT':
       return 'Indent YAML with spaces, not tabs.';
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return 'Quote a value that contains `: `, or write a long text as a block: `key: |` with the text on the lines below, indented.';
     case 'MULTILINE_IMPLICIT_KEY':
       return 'A key must fit on one line; check for a missing `:` or a missing quote on the line before.';
     default:

@@ -24,6 +24,8 @@ interface EndedAttempt {
   sessionId?: string;
   /** What the session used up to the end of this attempt: its own tokens plus those of the attempts it continued. */
   sessionTokens: TokenUsage;
+  /** What the session cost up to the end of this attempt, when its CLI reports costs. */
+  sessionCostUsd?: number;
   /** The session this attempt was to continue and why its CLI refused to resume it. */
   refused?: { sessionId: string; why: string };
 }
@@ -55,7 +57,12 @@ export class StepSessions {
     if (feedback === undefined || !isSafeSessionId(last.sessionId)) return { prompt: fresh };
     return {
       prompt: feedback,
-      continueFrom: { sessionId: last.sessionId, previousAttemptDir: last.attemptDir, sessionTokens: last.sessionTokens },
+      continueFrom: {
+        sessionId: last.sessionId,
+        previousAttemptDir: last.attemptDir,
+        sessionTokens: last.sessionTokens,
+        ...(last.sessionCostUsd !== undefined ? { sessionCostUsd: last.sessionCostUsd } : {}),
+      },
       continuedFrom: last.attempt,
     };
   }
@@ -71,13 +78,16 @@ export class StepSessions {
 
   /** Keeps what an attempt left: its session and what that session has used so far. */
   ended(attempt: number, adapter: ResolvedAdapter, attemptDir: string, start: AttemptStart, result: AdapterResult): void {
-    const before = start.continueFrom && result.sessionId === start.continueFrom.sessionId ? start.continueFrom.sessionTokens : NO_TOKENS;
+    const continued = start.continueFrom && result.sessionId === start.continueFrom.sessionId ? start.continueFrom : undefined;
+    const before = continued?.sessionTokens ?? NO_TOKENS;
+    const costBefore = continued?.sessionCostUsd ?? 0;
     this.last = {
       attempt,
       adapter: adapter.name,
       attemptDir,
       ...(result.sessionId !== undefined ? { sessionId: result.sessionId } : {}),
       sessionTokens: addTokens(before, result.tokens),
+      ...(result.costUsd !== undefined ? { sessionCostUsd: costBefore + result.costUsd } : {}),
       ...(start.continueFrom && result.resumeRefused !== undefined ? { refused: { sessionId: start.continueFrom.sessionId, why: result.resumeRefused } } : {}),
     };
   }

@@ -25,6 +25,7 @@ import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { withFileChanges } from './step-changes.js';
 import { attemptsOf } from '../state/step-logs.js';
 import { jsonFields, roundText } from './round-text.js';
+import { stepResult } from '../state/step-result.js';
 import { withThreadContext } from './thread-context.js';
 import { requiredSkillCommands } from './skill-commands.js';
 
@@ -51,6 +52,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     s.contracts = [];
     delete s.outcomes;
     delete s.outcomeWarnings;
+    delete s.result;
   });
   const started = Date.now();
   let prepared;
@@ -186,6 +188,7 @@ async function attemptOnce(
     r.steps[step.id]!.attempts.push({
       attempt,
       adapter: adapter.name,
+      adapterType: adapter.type,
       model,
       startedAt: new Date().toISOString(),
       tokens: { ...NO_TOKENS },
@@ -251,6 +254,7 @@ async function attemptOnce(
 function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: number, result: AdapterResult, output: string, failure?: Failure): void {
   const stepId = step.id;
   const finishedAt = new Date().toISOString();
+  const { output: fields } = jsonFields(output);
   context.store.update((r) => {
     const s = r.steps[stepId]!;
     const a = s.attempts.find((x) => x.attempt === attempt)!;
@@ -264,6 +268,7 @@ function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: numbe
     });
     s.tokens = addTokens(s.tokens, result.tokens);
     if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
+    s.result = stepResult(step.execType, result.text, fields);
   });
   const { adapter, model } = context.store.record.steps[stepId]!.attempts.find((x) => x.attempt === attempt)!;
   emit(
@@ -282,7 +287,7 @@ function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: numbe
       ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
       ...(failure ? { failure } : {}),
       text: roundText(result.text),
-      ...jsonFields(output),
+      ...(fields ? { output: fields } : {}),
     },
     finishedAt,
   ); // The round's time is the attempt's recorded end, to the millisecond.

@@ -54,12 +54,22 @@ export async function findRepositoryRoot(projectRoot: string): Promise<string | 
   return result.code === 0 ? result.stdout.trim() : undefined;
 }
 
+/** What to do about a worktree step in a project outside any git repository. */
+export const NOT_A_REPOSITORY_HINT =
+  "Run `git init` in the project and commit there, or use a directory workspace: `workspace.type: worktree` checks out a branch of the project's repository.";
+
+/** What to do about a new branch in a repository that has no commit to start it from. */
+export const NO_COMMIT_HINT = 'Make a first commit, or set workspace.base to an existing branch or commit.';
+
+/** Whether the repository has a commit at HEAD, which a new branch without a base starts from. */
+export async function hasHeadCommit(repo: string): Promise<boolean> {
+  return (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], repo)).code === 0;
+}
+
 async function requireRepositoryRoot(projectRoot: string): Promise<string> {
   const repo = await findRepositoryRoot(projectRoot);
   if (repo) return repo;
-  throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, {
-    hint: "Run `git init` in the project and commit there, or use a directory workspace: `workspace.type: worktree` checks out a branch of the project's repository.",
-  });
+  throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, { hint: NOT_A_REPOSITORY_HINT });
 }
 
 /** A folder name for a branch; names changed by the replacement get a hash so two branches never share one. */
@@ -145,10 +155,8 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
     await removeTree(path);
     await mkdir(dirname(path), { recursive: true });
     const exists = (await git(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], repo)).code === 0;
-    if (!exists && base === undefined && (await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], repo)).code !== 0) {
-      throw new WaveError('workspace_failed', `cannot create branch \`${branch}\`: the repository at ${repo} has no commit yet`, {
-        hint: 'Make a first commit, or set workspace.base to an existing branch or commit.',
-      });
+    if (!exists && base === undefined && !(await hasHeadCommit(repo))) {
+      throw new WaveError('workspace_failed', `cannot create branch \`${branch}\`: the repository at ${repo} has no commit yet`, { hint: NO_COMMIT_HINT });
     }
     const args = exists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '-b', branch, path, base ?? 'HEAD'];
     const result = await git(args, repo);

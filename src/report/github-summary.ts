@@ -2,6 +2,7 @@ import type { RunRecord, StepRecord } from '../state/run-record.js';
 import type { TextRedactor } from '../state/redact-values.js';
 import { deliverablesMarkdown } from './deliverables.js';
 import { describeFailure } from './describe.js';
+import { resultsMarkdown } from './step-results.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
@@ -14,7 +15,7 @@ export interface GithubSummaryOptions {
   maxBytes?: number;
 }
 
-/** The job summary of a run in Markdown: steps table, timeline, contracts, totals, how to resume; redacted and capped. */
+/** The job summary of a run in Markdown: steps table, timeline, contracts, step results, totals, how to resume; redacted and capped. */
 export function formatGithubSummary(record: RunRecord, options: GithubSummaryOptions): string {
   const steps = Object.values(record.steps);
   const sections = [
@@ -22,6 +23,7 @@ export function formatGithubSummary(record: RunRecord, options: GithubSummaryOpt
     stepsTable(steps),
     timeline(steps),
     contractsTable(steps),
+    resultsMarkdown(record, options.runDir),
     deliverablesMarkdown(record),
     totals(record, options.runDir),
   ];

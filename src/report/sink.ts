@@ -10,7 +10,7 @@ export const OUTPUT_MODES = ['auto', 'text', 'quiet', 'json'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 export interface CreateSinkOptions extends SinkOptions {
-  /** Hides secrets in every printed event. */
+  /** Hides secrets in every printed event and in the summary. */
   redactor?: TextRedactor;
 }
 
@@ -19,7 +19,12 @@ export function createSink(mode: OutputMode, options: CreateSinkOptions): RunSin
   const sink = stopsWhenClosed(pick(mode, options), options.out);
   const { redactor } = options;
   if (!redactor) return sink;
-  return { ...sink, handle: (event: RunEvent) => sink.handle(redactValues(event, redactor)) };
+  // The summary prints the record's texts (step results, outputs): hidden like the events.
+  return {
+    ...sink,
+    handle: (event: RunEvent) => sink.handle(redactValues(event, redactor)),
+    summarize: (record, runDir) => sink.summarize(redactValues(record, redactor), runDir),
+  };
 }
 
 const absorbing = new WeakSet<Output>();

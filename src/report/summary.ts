@@ -4,6 +4,7 @@ import { painter, type Paint } from './color.js';
 import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
 import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';
 import { listFileChanges } from './file-changes.js';
+import { resultSummaryLines } from './step-results.js';
 import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
 
 export interface SummaryOptions {
@@ -14,7 +15,7 @@ export interface SummaryOptions {
   now?: number;
 }
 
-/** The end-of-run summary: one block per step (status, duration, tokens, cost, artifacts, changed files), then the run. */
+/** The end-of-run summary: one block per step (status, duration, tokens, cost, its result in brief, artifacts, changed files), then the run. */
 export function formatSummary(record: RunRecord, runDir: string, options: SummaryOptions = {}): string {
   const paint = painter(options.color ?? false);
   const cwd = options.cwd ?? process.cwd();
@@ -24,6 +25,7 @@ export function formatSummary(record: RunRecord, runDir: string, options: Summar
   const lines: string[] = [];
   for (const step of steps) {
     lines.push(`  ${stepLine(step, idWidth, statusWidth, paint, options.now)}`);
+    lines.push(...resultSummaryLines(record, step, runDir, paint, (path) => displayPath(path, cwd)));
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
     lines.push(...outcomeSummaryLines(step, paint, (path) => displayPath(path, cwd)));
     for (const line of listFileChanges(step.filesChanged ?? [])) lines.push(`      ${line}`);

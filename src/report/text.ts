@@ -99,9 +99,15 @@ function usage(event: { tokens: Parameters<typeof formatTokens>[0]; costUsd?: nu
 
 /** The failure's first line, then the rest of its message (e.g. a stderr tail) and its hint, indented. */
 function withDetail(failure: Failure): string {
+  const [first, ...rest] = failureDetail(failure);
+  return `${first}${indented(rest)}`;
+}
+
+/** A failure as lines: `class: first line`, the rest of its message (its last MAX_DETAIL_LINES lines), its hint. */
+export function failureDetail(failure: Failure): string[] {
   const rest = failure.message.trim().split(/\r?\n/).slice(1).slice(-MAX_DETAIL_LINES);
   if (failure.hint) rest.push(`hint: ${failure.hint}`);
-  return `${describeFailure(failure)}${indented(rest)}`;
+  return [describeFailure(failure), ...rest];
 }
 
 function indented(lines: string[]): string {

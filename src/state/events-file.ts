@@ -12,6 +12,11 @@ export function readEventsFile(file: string): RunEvent[] {
   } catch (cause) {
     throw ioError('read', file, cause);
   }
+  return parseEventLines(text);
+}
+
+/** The events of NDJSON text; lines that are torn or not events are skipped. */
+export function parseEventLines(text: string): RunEvent[] {
   const events: RunEvent[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;

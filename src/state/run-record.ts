@@ -1,12 +1,16 @@
 import type { Failure } from '../core/failure.js';
 import type { Outcome, RunOutput } from '../core/deliverables.js';
 import type { FileChange } from '../core/file-change.js';
+import type { AdapterType } from '../core/resolved-adapter.js';
 import type { TokenUsage } from '../core/tokens.js';
 import type { RunStatus, StepStatus } from '../events.js';
+import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
   attempt: number;
   adapter: string;
+  /** The adapter's type: a `process` attempt's output is plain text, any other's a stream of events (`wave logs` renders it). */
+  adapterType?: AdapterType;
   model?: string;
   startedAt: string;
   finishedAt?: string;
@@ -58,6 +62,8 @@ export interface StepRecord {
   contracts: ContractRecord[];
   /** The step's result text (capped), for {{ steps.<id>.output }} on resume. */
   output?: string;
+  /** Its last attempt's result in brief (a few lines), as the summary shows it. */
+  result?: StepResult;
   failure?: Failure;
   skipReason?: string;
   /** Requests the egress proxy refused, over all attempts (sandboxed steps only). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClaudeStream, claudeFailure } from '../../src/adapters/claude/outcome.js';
 import { parseClaudeLine } from '../../src/adapters/claude/parse.js';
+import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
 import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
 import { parseJsonLines } from '../../src/stream/lines.js';
 
@@ -16,6 +17,9 @@ const RECORDED = {
   retry429: `{"type":"system","subtype":"api_retry","attempt":1,"max_retries":1,"retry_delay_ms":1090,"error_status":429,"error":"rate_limit","session_id":"${SESSION}","uuid":"u6"}`,
   synthetic429: `{"type":"assistant","message":{"id":"7370","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"API Error: Request rejected (429) · rate limit reached"}]},"parent_tool_use_id":null,"session_id":"${SESSION}","uuid":"u7","error":"rate_limit","isApiErrorMessage":true}`,
   result429: `{"duration_api_ms":0,"stop_reason":"stop_sequence","session_id":"${SESSION}","total_cost_usd":0,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0},"permission_denials":[],"terminal_reason":"api_error","subtype":"success","is_error":true,"api_error_status":429,"result":"API Error: Request rejected (429) · rate limit reached","type":"result","duration_ms":2033,"uuid":"u8"}`,
+  // 2.1.330 with no key and no login (trimmed): it refuses before any request, so the result has no HTTP status.
+  notLoggedIn: `{"type":"assistant","message":{"id":"de06","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"Not logged in · Please run /login"}]},"parent_tool_use_id":null,"session_id":"${SESSION}","error":"authentication_failed","is_api_error_message":true}`,
+  resultNotLoggedIn: `{"duration_api_ms":0,"stop_reason":"stop_sequence","session_id":"${SESSION}","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"terminal_reason":"api_error","is_error":true,"num_turns":1,"subtype":"success","api_error_status":null,"result":"Not logged in · Please run /login","type":"result"}`,
   denied: `{"type":"system","subtype":"permission_denied","tool_name":"Bash","tool_use_id":"toolu_0","decision_reason_type":"subcommandResults","message":"Permission to use Bash with command touch made.txt has been denied.","uuid":"u9"}`,
 };
 
@@ -108,6 +112,12 @@ describe('ClaudeStream: the outcome follows result.is_error', () => {
     const outcome = feed(RECORDED.init, RECORDED.retry429, RECORDED.synthetic429, RECORDED.result429).finish(exited(1));
     expect(outcome.ok).toBe(false);
     expect(outcome.failure).toEqual({ class: 'rate_limited', message: 'API Error: Request rejected (429) · rate limit reached', retryAfterMs: 1090 });
+  });
+
+  it('"Not logged in" (no HTTP status, error code authentication_failed): auth_failed with the login hint', () => {
+    expect(parseClaudeLine(RECORDED.notLoggedIn)).toEqual([{ kind: 'error', message: 'Not logged in · Please run /login', failureClass: 'auth_failed' }]);
+    const outcome = feed(RECORDED.init, RECORDED.notLoggedIn, RECORDED.resultNotLoggedIn).finish(exited(1));
+    expect(outcome.failure).toEqual({ class: 'auth_failed', message: 'Not logged in · Please run /login', hint: LOGIN_HINTS.claude });
   });
 
   it('no result line: the exit and stderr explain the failure', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodexStream } from '../../src/adapters/codex/outcome.js';
 import { codexErrorClass, parseCodexLine } from '../../src/adapters/codex/parse.js';
+import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
 import { OpenCodeStream } from '../../src/adapters/opencode/outcome.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
 import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
@@ -76,10 +77,10 @@ describe('OpenCode stream', () => {
     expect(stream.stderrLine(failed(false))).toEqual([{ kind: 'retry', attempt: 1, delayMs: 2_500, message: 'AI_APICallError: internal server error' }]);
   });
 
-  it('error events decide the class; 429 carries its retry-after', () => {
+  it('error events decide the class (a refused key with the login hint); 429 carries its retry-after', () => {
     const auth = new OpenCodeStream();
     auth.line(OC.error401);
-    expect(auth.finish(exited(1)).failure).toEqual({ class: 'auth_failed', message: 'invalid api key' });
+    expect(auth.finish(exited(1)).failure).toEqual({ class: 'auth_failed', message: 'invalid api key', hint: LOGIN_HINTS.opencode });
     const limited = new OpenCodeStream();
     limited.line(OC.error429);
     expect(limited.finish(exited(1)).failure).toEqual({ class: 'rate_limited', message: 'rate limit reached', retryAfterMs: 2000 });
@@ -127,7 +128,7 @@ describe('Codex stream', () => {
     const stream = new CodexStream();
     expect(stream.line(CX.reconnect)).toEqual([{ kind: 'retry', attempt: 1, message: 'Reconnecting... 1/1 (We’re currently experiencing high demand)' }]);
     stream.line(CX.failed);
-    expect(stream.finish(exited(1)).failure?.class).toBe('auth_failed');
+    expect(stream.finish(exited(1)).failure).toMatchObject({ class: 'auth_failed', hint: LOGIN_HINTS.codex });
     expect(codexErrorClass('exceeded retry limit, last status: 429 Too Many Requests')).toBe('rate_limited');
     expect(codexErrorClass('stream disconnected before completion: stream closed before response.completed')).toBe('server_error');
     expect(codexErrorClass('idle timeout waiting for SSE')).toBe('stalled');

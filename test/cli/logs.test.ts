@@ -2,6 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatClock } from '../../src/report/format.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { sampleAttempt, sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
 import { WAVE_BIN, runWave } from '../support/cli.js';
@@ -117,5 +118,79 @@ describe('wave logs', () => {
     const result = await runWave(['logs', RUN, '--step', 'b', '--follow'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('b output');
+  });
+});
+
+/** A run whose step `agent` ran Claude (stored stream and events) and whose step `b` ran a command. */
+function projectWithAgent(status: 'completed' | 'running' = 'completed', pid?: number) {
+  const project = sampleProject();
+  const store = RunStore.create(
+    project.runsRoot,
+    sampleRecord(RUN, { status, pid }, [
+      sampleStep('agent', { status: status === 'running' ? 'running' : 'completed', attempts: [{ ...sampleAttempt(1), adapter: 'claude', adapterType: 'claude' }] }),
+      sampleStep('b', { status: 'completed', attempts: [{ ...sampleAttempt(1), adapter: 'command', adapterType: 'process' }] }),
+    ]),
+  );
+  writeFileSync(join(store.attemptDir('agent', 1), 'stdout'), '{"type":"system","subtype":"init"}\n{"type":"result","result":"Two files."}\n');
+  writeFileSync(join(store.attemptDir('b', 1), 'stdout'), 'b output\n');
+  const events = join(store.dir, 'events.ndjson');
+  const append = (...list: object[]) => appendFileSync(events, list.map((e) => `${JSON.stringify({ v: 1, ts: '2024-05-01T12:00:00.000Z', runId: RUN, ...e })}\n`).join(''));
+  append(
+    { type: 'step_started', stepId: 'agent', attempt: 1, adapter: 'claude', workspace: '/w' },
+    { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'tool_use', id: 't', name: 'Bash', target: 'ls' } },
+    { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'tool_result', id: 't', isError: false, content: 'a.ts\nb.ts' } },
+  );
+  return { ...project, store, append };
+}
+
+const FINISH = [
+  { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'text', text: 'Two files.' } },
+  {
+    type: 'attempt_finished',
+    stepId: 'agent',
+    attempt: 1,
+    adapter: 'claude',
+    passed: true,
+    exitCode: 0,
+    durationMs: 1500,
+    tokens: { input: 1200, output: 30, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0.01,
+    text: 'Two files.',
+  },
+];
+
+const TRANSCRIPT = [
+  `── attempt 1 · claude · started ${formatClock('2024-05-01T12:00:00.000Z')}`,
+  '  tool  Bash ls',
+  '    → a.ts',
+  '      b.ts',
+  '  assistant  Two files.',
+  '── attempt 1 passed in 1.5s · 1.2k in / 30 out · $0.0100',
+];
+
+describe('wave logs of an agent step', () => {
+  it('renders its transcript from the run events; --raw prints the stored stream; a command step prints its output', async () => {
+    const { dir, append } = projectWithAgent();
+    append(...FINISH);
+    const step = await runWave(['logs', RUN, '--step', 'agent'], { cwd: dir });
+    expect(step.stderr).toBe('');
+    expect(step.stdout).toBe(TRANSCRIPT.join('\n'));
+    expect((await runWave(['logs', RUN, '--step', 'agent', '--raw'], { cwd: dir })).stdout).toBe('{"type":"system","subtype":"init"}\n{"type":"result","result":"Two files."}');
+    const all = await runWave(['logs', RUN], { cwd: dir });
+    expect(all.stdout).toBe(['==> agent <==', ...TRANSCRIPT, '', '==> b (attempt 1, stdout) <==', 'b output'].join('\n'));
+  });
+
+  it('--follow renders the transcript as the events arrive, and the last message once the run ends', async () => {
+    const { dir, store, append } = projectWithAgent('running', process.pid);
+    const follower = execa(process.execPath, [WAVE_BIN, 'logs', RUN, '--step', 'agent', '--follow'], { cwd: dir, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
+    await waitForOutput(follower, '      b.ts\n');
+    append(...FINISH);
+    await waitForOutput(follower, '$0.0100\n');
+    store.update((r) => {
+      r.status = 'completed';
+    });
+    const result = await follower;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(TRANSCRIPT.join('\n'));
   });
 });

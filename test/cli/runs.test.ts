@@ -77,7 +77,7 @@ describe('wave runs', () => {
     expect(JSON.parse(result.stdout)[0].status).toBe('running');
   });
 
-  it('says so when there are no runs, and rejects a bad --limit or a missing manifest with exit 2', async () => {
+  it('says so when there are no runs (also with no wave.yaml), and rejects a bad --limit or a missing -m manifest with exit 2', async () => {
     const project = sampleProject();
     const empty = await runWave(['runs'], { cwd: project.dir });
     expect(empty.code).toBe(0);
@@ -85,8 +85,12 @@ describe('wave runs', () => {
     const badLimit = await runWave(['runs', '--limit', 'zero'], { cwd: project.dir });
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toContain('invalid_argument: --limit expects a positive whole number');
+    // With no wave.yaml up the tree, the runs are those `wave run` records in this folder (its built-in manifest).
     const noManifest = await runWave(['runs'], { cwd: '/' });
-    expect(noManifest.code).toBe(2);
-    expect(noManifest.stderr).toContain('file_not_found');
+    expect(noManifest.code).toBe(0);
+    expect(noManifest.stdout).toBe('No runs yet in /.wave/runs.');
+    const missing = await runWave(['runs', '-m', 'nope.yaml'], { cwd: project.dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('file_not_found: the manifest `nope.yaml` does not exist');
   });
 });

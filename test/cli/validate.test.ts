@@ -79,6 +79,20 @@ describe('wave validate', () => {
     ]);
   });
 
+  it('prints a YAML syntax error once, with its file:line:col, in validate and in run', async () => {
+    const dir = project('wrapped');
+    cpSync(join(BROKEN, 'yaml-wrapped-colon.yaml'), join(dir, 'pipelines', 'wrapped.yaml'));
+    const said = 'yaml_syntax: Nested mappings are not allowed in compact mappings';
+    const validate = await runWave(['validate', 'wrapped'], { cwd: dir });
+    expect(validate.code).toBe(2);
+    expect(validate.stdout.split(said)).toHaveLength(2);
+    expect(validate.stdout).toContain(`pipelines/wrapped.yaml:7:18: ${said}`);
+    const run = await runWave(['run', 'wrapped'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(`${run.stdout}${run.stderr}`.split(said)).toHaveLength(2);
+    expect(run.stderr).toContain(`${join(dir, 'pipelines', 'wrapped.yaml')}:7:18: ${said}`);
+  });
+
   it('checks only the pipelines named, by name or by path', async () => {
     const dir = project('named');
     cpSync(join(BROKEN, 'cycle.yaml'), join(dir, 'pipelines', 'cycle.yaml'));

@@ -313,6 +313,8 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
     ['Did you mean `prompt`?', 'Did you mean `exponential`?', '`fail`, `warn`, `continue`, `skip`, `retry`', 'use letters, digits', 'at most 1'],
   ],
   ['pipeline/yaml-syntax.yaml', [['yaml_syntax', 7, 3]]],
+  // A plain value wrapped onto a line holding `: `: the parser complains on both lines; it is one mistake.
+  ['pipeline/yaml-wrapped-colon.yaml', [['yaml_syntax', 7, 18]], ['Nested mappings are not allowed in compact mappings', 'Quote a value']],
 ];
 
 let base: ManifestView;

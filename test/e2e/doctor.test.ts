@@ -11,7 +11,7 @@ describe.skipIf(!available)('wave doctor', () => {
       'wave.yaml': `kind: WaveManifest
 metadata: { name: d }
 adapters:
-  local: { type: claude, binary: claude, model: claude-test, base_url: "http://127.0.0.1:9/s/text" }
+  local: { type: claude, binary: claude, model: claude-test, base_url: "http://127.0.0.1:9/s/text", env: { ANTHROPIC_API_KEY: fake-key } }
   keyed: { type: claude, binary: claude, api_key_env: MY_CLAUDE_KEY }
   unpassed: { type: claude, binary: claude, isolated: true }
   missing: { type: codex, binary: codex-not-installed-here, base_url: "http://127.0.0.1:9/v1" }
@@ -64,7 +64,7 @@ runtime: { sandbox: { backend: docker } }
       'wave.yaml': `kind: WaveManifest
 metadata: { name: d }
 adapters:
-  local: { type: claude, binary: claude, base_url: "http://127.0.0.1:9/s/text" }
+  local: { type: claude, binary: claude, base_url: "http://127.0.0.1:9/s/text", env: { ANTHROPIC_API_KEY: fake-key } }
 `,
     });
     const result = await runWave(['doctor'], { cwd: project });

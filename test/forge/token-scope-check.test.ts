@@ -10,6 +10,7 @@ import { checkTokenScopes } from '../../src/forge/token-scope-check.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { startFakeForge, type FakeForge } from '../support/fake-forge.js';
 import { makeProject } from '../support/project.js';
+import { closedPort } from '../support/closed-port.js';
 
 const PIPELINE = `kind: WavePipeline
 metadata: { name: p }
@@ -48,15 +49,6 @@ runtime:
   }
   const manifest = await loadManifest(join(dir, 'wave.yaml'), {});
   return buildPlan(manifest, await loadPipeline(join(dir, 'pipelines', 'p.yaml'), manifest, {}), { input: '' });
-}
-
-/** A port on 127.0.0.1 nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The error checkTokenScopes threw, as a list. */

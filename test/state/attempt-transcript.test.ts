@@ -43,6 +43,16 @@ describe('attemptTranscript', () => {
     );
   });
 
+  it('joins a message a CLI streamed in pieces into one', () => {
+    const events = [
+      stepEvent('a', 1, { kind: 'text', text: 'The answer ' }),
+      stepEvent('a', 1, { kind: 'text', text: 'is 42.' }),
+      stepEvent('a', 1, { kind: 'tool_use', name: 'Read' }),
+      stepEvent('a', 1, { kind: 'text', text: 'Done.' }),
+    ];
+    expect(attemptTranscript(events, 'a', 1)).toBe(['assistant: The answer is 42.', 'tool call: Read', 'assistant: Done.'].join('\n'));
+  });
+
   it('reads only the given step and attempt', () => {
     const events = [
       stepEvent('a', 1, { kind: 'text', text: 'a first' }),

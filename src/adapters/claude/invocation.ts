@@ -1,6 +1,6 @@
 import { isolatedHome } from '../agent-process.js';
 import { resumedSession } from '../session.js';
-import type { AdapterRunConfig } from '../types.js';
+import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { claudePermissionArgs, claudePermissions } from './permissions.js';
 
 /** Variables that keep Claude Code from reaching anything but the model API, and cap its own retries. */
@@ -34,7 +34,7 @@ export function buildClaudeArgs(config: AdapterRunConfig, systemPrompt: string):
 }
 
 /** Claude's environment: quiet defaults, the step's env over them, then base URL, API key and config home. */
-export function buildClaudeEnv(config: AdapterRunConfig, args: string[]): Record<string, string> {
+export function buildClaudeEnv(config: CliEnvInput, args: string[]): Record<string, string> {
   const env: Record<string, string> = { ...CLAUDE_QUIET_ENV, ...config.env };
   const { baseUrl, apiKeyEnv, isolated } = config.adapter;
   if (baseUrl) env.ANTHROPIC_BASE_URL = baseUrl;

@@ -5,7 +5,10 @@ import type { SpawnResult } from '../spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
+import type { FailureClass } from '../../core/error-codes.js';
+import { LOGIN_HINTS } from '../login-hints.js';
 import { ClaudeMessageUsage, claudeObjectEvents, claudeTokens } from './parse.js';
+import { costOfAttempt } from '../session.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,17 +30,24 @@ function failureMessage(result: Json, apiError: string | undefined): string {
   return errors.join('; ') || str(result.result) || apiError || `Claude Code ended with ${str(result.subtype) ?? 'an error'}`;
 }
 
+/** The API error the stream reported before the result: its text, and the class its error code names, if any. */
+export interface ClaudeApiError {
+  message: string;
+  failureClass?: FailureClass;
+}
+
 /**
  * The Failure of a Claude `result` event, or undefined when it succeeded. The success rule is
- * `is_error === false`: API errors arrive as subtype "success" with is_error true.
+ * `is_error === false`: API errors arrive as subtype "success" with is_error true. A refusal without an HTTP status
+ * ("Not logged in") is classed by the error code of the message that reported it.
  */
-export function claudeFailure(result: Json, lastRetryDelayMs?: number, apiError?: string): Failure | undefined {
+export function claudeFailure(result: Json, lastRetryDelayMs?: number, apiError?: ClaudeApiError): Failure | undefined {
   if (result.is_error === false) return undefined;
-  const message = failureMessage(result, apiError);
+  const message = failureMessage(result, apiError?.message);
   const status = num(result.api_error_status);
-  const byStatus = httpStatusClass(status);
+  const byStatus = httpStatusClass(status) ?? apiError?.failureClass;
   if (byStatus === 'rate_limited') return { class: byStatus, message, ...(lastRetryDelayMs !== undefined ? { retryAfterMs: lastRetryDelayMs } : {}) };
-  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: "Check the API key (ANTHROPIC_API_KEY or the adapter's api_key_env) or log in with `claude`." };
+  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: LOGIN_HINTS.claude };
   if (byStatus) return { class: byStatus, message };
   const reason = REASON_CLASSES[str(result.subtype) ?? ''] ?? REASON_CLASSES[str(result.terminal_reason) ?? ''];
   return { class: reason ?? 'non_zero_exit', message };
@@ -48,20 +58,25 @@ export class ClaudeStream implements AgentStream {
   private result: Json | undefined;
   private sessionId: string | undefined;
   private lastRetryDelayMs: number | undefined;
-  private lastError: string | undefined;
+  private lastError: ClaudeApiError | undefined;
   private lastText = '';
   private readonly usage = new ClaudeMessageUsage();
+
+  /** `sessionCostUsd`: what the session a resumed attempt continues had cost, which Claude's figures include. */
+  constructor(private readonly sessionCostUsd?: number) {}
 
   /** The events of one stdout line; never throws. */
   line(line: string): StreamEvent[] {
     const object = parseJsonLine(line);
     if (!object) return [];
     this.sessionId ??= str(object.session_id);
-    const events = [...claudeObjectEvents(object), ...this.usage.events(object)];
+    const events = [...claudeObjectEvents(object), ...this.usage.events(object)].map((event) =>
+      event.kind === 'result' && event.costUsd !== undefined ? { ...event, costUsd: costOfAttempt(event.costUsd, this.sessionCostUsd) } : event,
+    );
     if (object.type === 'result') this.result = object;
     for (const event of events) {
       if (event.kind === 'retry' && event.delayMs !== undefined) this.lastRetryDelayMs = event.delayMs;
-      if (event.kind === 'error') this.lastError = event.message;
+      if (event.kind === 'error') this.lastError = { message: event.message, ...(event.failureClass ? { failureClass: event.failureClass } : {}) };
       if (event.kind === 'text') this.lastText = event.text;
     }
     return events;
@@ -73,7 +88,8 @@ export class ClaudeStream implements AgentStream {
     const sessionId = this.sessionId ? { sessionId: this.sessionId } : {};
     if (!result) return { ok: false, text: this.lastText, tokens: { ...NO_TOKENS }, ...sessionId, failure: exitedWithoutResult(spawn, 'Claude Code') };
     const failure = claudeFailure(result, this.lastRetryDelayMs, this.lastError);
-    const costUsd = num(result.total_cost_usd);
+    const total = num(result.total_cost_usd);
+    const costUsd = total === undefined ? undefined : costOfAttempt(total, this.sessionCostUsd);
     const subtype = str(result.subtype);
     return {
       ok: failure === undefined,

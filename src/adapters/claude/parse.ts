@@ -78,15 +78,22 @@ function systemEvents(object: Json): StreamEvent[] {
   return [{ kind: 'system', ...(subtype ? { subtype } : {}), ...(sessionId && subtype === 'init' ? { sessionId } : {}), ...(model ? { model } : {}) }];
 }
 
+/**
+ * The `error` codes of Claude's synthetic API-error messages that mean no usable credentials: "Not logged in" (no key,
+ * no login) comes with `authentication_failed` and no HTTP status, since Claude refuses before sending any request.
+ */
+const CREDENTIAL_ERRORS = new Set(['authentication_failed', 'oauth_org_not_allowed']);
+
 function assistantEvents(object: Json): StreamEvent[] {
   const message = isObject(object.message) ? object.message : {};
   const blocks = Array.isArray(message.content) ? message.content : [];
   const apiError = object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
+  const failureClass = CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? ('auth_failed' as const) : undefined;
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      events.push(apiError ? { kind: 'error', message: block.text } : { kind: 'text', text: block.text });
+      events.push(apiError ? { kind: 'error', message: block.text, ...(failureClass ? { failureClass } : {}) } : { kind: 'text', text: block.text });
     } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
       events.push({ kind: 'thinking', text: block.thinking });
     } else if (block.type === 'tool_use' && typeof block.name === 'string') {

@@ -12,7 +12,7 @@ export const CLAUDE_CLI: AgentCli = {
     const args = buildClaudeArgs(config, config.persona?.systemPrompt ?? '');
     return { args, env: buildClaudeEnv(config, args), stdin: config.prompt };
   },
-  stream: () => new ClaudeStream(),
+  stream: (config: AdapterRunConfig) => new ClaudeStream(config.continueFrom?.sessionCostUsd),
   // `-p --resume` with an id Claude has no transcript of: a result with this error, before any request.
   refusedResume: /No conversation found with session ID|--resume requires a valid session ID/,
 };

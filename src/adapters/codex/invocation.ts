@@ -1,7 +1,7 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../argument-limit.js';
 import { resumedSession } from '../session.js';
-import type { AdapterRunConfig } from '../types.js';
+import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { codexPermissionSettings } from './permissions.js';
 
 /** The provider name Wave declares for an adapter with a base_url. */
@@ -66,7 +66,7 @@ export function buildCodexArgs(config: AdapterRunConfig): string[] {
 }
 
 /** Codex's environment: the step's env, CODEX_HOME in the attempt when isolated, a placeholder key for a local server. */
-export function buildCodexEnv(config: AdapterRunConfig): Record<string, string> {
+export function buildCodexEnv(config: CliEnvInput): Record<string, string> {
   const env: Record<string, string> = { ...config.env };
   if (config.adapter.isolated) env.CODEX_HOME = isolatedHome(config);
   if (config.adapter.baseUrl && !config.adapter.apiKeyEnv) env[CODEX_DEFAULT_KEY_ENV] ??= 'none';

@@ -6,6 +6,7 @@ import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { CodexEventReader, codexErrorClass } from './parse.js';
 import { usageOfAttempt } from '../session.js';
+import { withLoginHint } from '../login-hints.js';
 
 /**
  * Reads one attempt of `codex exec --json`. Success is `turn.completed`; `turn.failed` (or an exit without
@@ -37,7 +38,7 @@ export class CodexStream implements AgentStream {
     if (object.type === 'turn.completed') this.completed = true;
     if (object.type === 'turn.failed') {
       const message = events[0]?.kind === 'error' ? events[0].message : 'the turn failed';
-      this.failure = { class: codexErrorClass(message), message };
+      this.failure = withLoginHint({ class: codexErrorClass(message), message }, 'codex');
     }
     return events;
   }
@@ -46,7 +47,7 @@ export class CodexStream implements AgentStream {
   finish(spawn: SpawnResult): AgentOutcome {
     let failure = this.failure;
     if (!failure && !(this.completed && spawn.exitCode === 0)) {
-      failure = this.lastError ? { class: codexErrorClass(this.lastError), message: this.lastError } : exitedWithoutResult(spawn, 'Codex');
+      failure = this.lastError ? withLoginHint({ class: codexErrorClass(this.lastError), message: this.lastError }, 'codex') : exitedWithoutResult(spawn, 'Codex');
     }
     return { ok: failure === undefined, text: this.lastText, tokens: this.tokens, ...(this.sessionId ? { sessionId: this.sessionId } : {}), ...(failure ? { failure } : {}) };
   }

@@ -1,6 +1,7 @@
 import { parseJsonLine } from '../../stream/lines.js';
 import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
 import { errorMessageClass } from '../error-message-class.js';
+import { withLoginHint } from '../login-hints.js';
 import type { SpawnResult } from '../spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
@@ -11,13 +12,9 @@ type Json = Record<string, unknown>;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** What to do when Cursor refuses the credentials. */
-const AUTH_HINT = "Set CURSOR_API_KEY (or the adapter's api_key_env) and list it in runtime.sandbox.env_passthrough, or log in with `cursor-agent login`.";
-
 /** A Failure classed from its message and stderr (cursor-agent reports failures only as text), with the login hint when it is one. */
 function cursorFailure(failure: Failure, stderr: string): Failure {
-  const failureClass = errorMessageClass(`${failure.message}\n${stderr}`);
-  return { ...failure, class: failureClass, ...(failureClass === 'auth_failed' ? { hint: AUTH_HINT } : {}) };
+  return withLoginHint({ ...failure, class: errorMessageClass(`${failure.message}\n${stderr}`) }, 'cursor');
 }
 
 /**

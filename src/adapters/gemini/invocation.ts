@@ -1,7 +1,7 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptAsWords, promptTooLargeForArgument } from '../argument-limit.js';
 import { resumedSession } from '../session.js';
-import type { AdapterRunConfig } from '../types.js';
+import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { geminiPolicyArgs } from './policy-file.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
@@ -52,7 +52,7 @@ export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt =
 }
 
 /** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated. */
-export function buildGeminiEnv(config: AdapterRunConfig): Record<string, string> {
+export function buildGeminiEnv(config: CliEnvInput): Record<string, string> {
   const env: Record<string, string> = { ...config.env };
   const { baseUrl, apiKeyEnv, isolated } = config.adapter;
   if (baseUrl) env.GOOGLE_GEMINI_BASE_URL = baseUrl;

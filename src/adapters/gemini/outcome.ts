@@ -6,9 +6,21 @@ import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { geminiObjectEvents, geminiTokens } from './parse.js';
+import { GEMINI_GATEWAY_HINT, withLoginHint } from '../login-hints.js';
 
 /** Gemini exits with the HTTP status of a failed request, mod 256. */
 const EXIT_STATUSES: Record<number, number> = { 145: 401, 147: 403, 173: 429, 244: 500, 246: 502, 247: 503 };
+
+/** Gemini's exit code when it finds no usable auth method before any request ("Please set an Auth method…"). */
+const AUTH_EXIT = 41;
+
+/** A Gemini run that ended without a result: exit 41 means it had no credentials, anything else is non_zero_exit. */
+function geminiExitFailure(spawn: SpawnResult): Failure {
+  const failure = exitedWithoutResult(spawn, 'Gemini CLI');
+  if (spawn.exitCode !== AUTH_EXIT) return failure;
+  if (/invalid auth method/i.test(spawn.stderrTail)) return { ...failure, class: 'auth_failed', hint: GEMINI_GATEWAY_HINT };
+  return withLoginHint({ ...failure, class: 'auth_failed' }, 'gemini');
+}
 
 /** The failure class of a Gemini error: from its exit code (an HTTP status mod 256), else from the message. */
 export function geminiFailure(message: string, exitCode: number | null): Failure {
@@ -17,7 +29,7 @@ export function geminiFailure(message: string, exitCode: number | null): Failure
   // A stream cut off mid-answer is the model server's failure, as Codex's "stream disconnected" is.
   const truncated = /incomplete json segment/i.test(message);
   const failureClass = httpStatusClass(status) ?? (exitCode === 53 ? 'max_turns' : truncated ? 'server_error' : 'non_zero_exit');
-  return { class: failureClass, message };
+  return withLoginHint({ class: failureClass, message }, 'gemini');
 }
 
 /**
@@ -52,7 +64,7 @@ export class GeminiStream implements AgentStream {
   finish(spawn: SpawnResult): AgentOutcome {
     const sessionId = this.sessionId ? { sessionId: this.sessionId } : {};
     const result = this.result;
-    if (!result) return { ok: false, text: this.text, tokens: { ...NO_TOKENS }, ...sessionId, failure: exitedWithoutResult(spawn, 'Gemini CLI') };
+    if (!result) return { ok: false, text: this.text, tokens: { ...NO_TOKENS }, ...sessionId, failure: geminiExitFailure(spawn) };
     const tokens = geminiTokens(result.stats);
     if (result.status === 'success') return { ok: true, text: this.text, tokens, ...sessionId };
     const error = typeof result.error === 'object' && result.error !== null ? (result.error as Record<string, unknown>) : {};

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AdapterRunConfig } from '../types.js';
+import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../argument-limit.js';
 import { resumedSession } from '../session.js';
@@ -43,7 +43,7 @@ export function buildOpenCodeArgs(config: AdapterRunConfig): string[] {
 }
 
 /** OpenCode's environment: quiet defaults, the step's env over them, XDG folders in the attempt when isolated. */
-export function buildOpenCodeEnv(config: AdapterRunConfig): Record<string, string> {
+export function buildOpenCodeEnv(config: CliEnvInput): Record<string, string> {
   const env: Record<string, string> = { ...OPENCODE_QUIET_ENV, ...config.env };
   if (config.adapter.isolated) {
     const home = isolatedHome(config);

@@ -7,6 +7,7 @@ import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { openCodeError, openCodeObjectEvents } from './parse.js';
 import { OpenCodeRetryLog } from './logs.js';
+import { withLoginHint } from '../login-hints.js';
 
 /**
  * Reads one attempt of `opencode run --format json`. There is no result event: success is exit 0 without an
@@ -67,5 +68,5 @@ function failureOf(object: Record<string, unknown>): Failure {
   const error = openCodeError(object);
   const failureClass = httpStatusClass(error.status) ?? 'non_zero_exit';
   const wait = failureClass === 'rate_limited' ? retryAfterMs(error.retryAfter) : undefined;
-  return { class: failureClass, message: error.message, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+  return withLoginHint({ class: failureClass, message: error.message, ...(wait !== undefined ? { retryAfterMs: wait } : {}) }, 'opencode');
 }

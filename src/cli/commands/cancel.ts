@@ -25,7 +25,7 @@ export function registerCancel(program: Command): void {
     .command('cancel')
     .description('Cancel a running run: its steps are stopped and it is recorded as cancelled (resumable).')
     .argument('<run>', 'a run id, or a unique prefix of one')
-    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .action(async (runId: string, options: { manifest?: string }) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);
       const { id, status, finishedAt } = store.record;

@@ -14,7 +14,7 @@ export function registerDiff(program: Command): void {
     .description('Print the unified diff of the files a step changed in its workspace (its latest attempt).')
     .argument('<run>', 'a run id, or a unique prefix of one')
     .requiredOption('--step <id>', 'the step')
-    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .action((runId: string, options: { step: string; manifest?: string }) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);
       const { record } = store;

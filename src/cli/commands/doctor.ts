@@ -1,7 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { execa } from 'execa';
 import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js';
 import { defaultBinaryOf, resolveBinary } from '../../adapters/binary.js';
+import { loginStatus } from '../../adapters/check-login.js';
+import { probeModelServer, type ServerProbe } from '../../adapters/llm/server-probe.js';
+import type { LoginStatus } from '../../adapters/login-status.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { findManifest, loadManifest } from '../../config/load.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
@@ -20,9 +27,17 @@ export interface AdapterCheck {
   path?: string;
   version?: string;
   access: AccessMode;
+  /** An agent CLI's credentials, checked with the environment a step gets. */
+  login?: LoginStatus;
+  /** An `llm` adapter's server: whether it answers. */
+  server?: ServerProbe;
   model: string;
   usable: boolean;
   problems: string[];
+  /** What to do about the problems. */
+  hints: string[];
+  /** Worth knowing, but the adapter can run. */
+  warnings: string[];
 }
 
 async function versionOf(path: string): Promise<string | undefined> {
@@ -31,34 +46,63 @@ async function versionOf(path: string): Promise<string | undefined> {
   return result.exitCode === 0 && line ? line : undefined;
 }
 
-/** Checks every adapter of the manifest: binary and version, access mode, model. */
+/** The key an `llm` adapter sends: its api_key_env variable, from the adapter's env or Wave's own (the runner's order). */
+const llmKeyOf = (adapter: ResolvedAdapter, env: Record<string, string | undefined>) =>
+  adapter.apiKeyEnv ? (adapter.env[adapter.apiKeyEnv] ?? env[adapter.apiKeyEnv]) : undefined;
+
+/**
+ * Checks every adapter of the manifest: binary and version, access mode, model; an agent CLI's login (with the
+ * environment a step gets) and an `llm` adapter's server (does it answer).
+ */
 export async function checkAdapters(manifestFile: string, env: Record<string, string | undefined>): Promise<AdapterCheck[]> {
   const manifest = await loadManifest(manifestFile);
   const names = Object.keys(manifest.value.adapters ?? {});
-  return Promise.all(
-    names.map(async (name): Promise<AdapterCheck> => {
-      const adapter = resolveAdapter(manifest.value, name);
-      const problems: string[] = [];
-      const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? defaultBinaryOf(adapter.type));
-      const path = binary ? resolveBinary(binary, env, manifest.dir) : undefined;
-      if (binary && !path) problems.push(`binary "${binary}" not found on PATH or in node_modules/.bin`);
-      const version = path && adapter.type !== 'process' ? await versionOf(path) : undefined;
-      if (path && adapter.type !== 'process' && !version) problems.push(`"${binary} --version" failed`);
-      const access = detectAccessMode(adapter, env, manifest.value.runtime?.sandbox?.env_passthrough ?? []);
-      if (access.mode === 'none') problems.push(`no access: ${access.detail}`);
-      return {
-        adapter: name,
-        type: adapter.type,
-        ...(binary ? { binary } : {}),
-        ...(path ? { path } : {}),
-        ...(version ? { version } : {}),
-        access,
-        model: adapter.type === 'process' ? '-' : (adapter.model ?? "(the CLI's default)"),
-        usable: problems.length === 0,
-        problems,
-      };
-    }),
-  );
+  const passthrough = manifest.value.runtime?.sandbox?.env_passthrough ?? [];
+  // Stands for the attempt folders: an isolated CLI's config home would be made in it, empty.
+  const scratch = await mkdtemp(join(tmpdir(), 'wave-doctor-'));
+  try {
+    return await Promise.all(
+      names.map(async (name): Promise<AdapterCheck> => {
+        const adapter = resolveAdapter(manifest.value, name);
+        const problems: string[] = [];
+        const hints: string[] = [];
+        const warnings: string[] = [];
+        const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? defaultBinaryOf(adapter.type));
+        const path = binary ? resolveBinary(binary, env, manifest.dir) : undefined;
+        if (binary && !path) problems.push(`binary "${binary}" not found on PATH or in node_modules/.bin`);
+        const version = path && adapter.type !== 'process' ? await versionOf(path) : undefined;
+        if (path && adapter.type !== 'process' && !version) problems.push(`"${binary} --version" failed`);
+        const access = detectAccessMode(adapter, env, passthrough);
+        const login = path ? await loginStatus({ adapter, parent: env, passthrough, binaryPath: path, scratchDir: join(scratch, name), projectDir: manifest.dir }) : undefined;
+        // A CLI's own login check knows better than the access mode whether it can reach its model.
+        if (access.mode === 'none' && !login) problems.push(`no access: ${access.detail}`);
+        if (login?.state === 'missing') problems.push(`not logged in: ${login.detail}`);
+        if (login?.state === 'unknown') warnings.push(`could not tell whether it is logged in: ${login.detail}`);
+        if (login?.hint) hints.push(login.hint);
+        if (login?.warning) warnings.push(login.warning);
+        const server = adapter.type === 'llm' && adapter.baseUrl ? await probeModelServer(name, adapter.baseUrl, llmKeyOf(adapter, env)) : undefined;
+        if (server && !server.ok) problems.push(`model server: ${server.detail}`);
+        if (server?.hint && !server.ok) hints.push(server.hint);
+        return {
+          adapter: name,
+          type: adapter.type,
+          ...(binary ? { binary } : {}),
+          ...(path ? { path } : {}),
+          ...(version ? { version } : {}),
+          access,
+          ...(login ? { login } : {}),
+          ...(server ? { server } : {}),
+          model: adapter.type === 'process' ? '-' : (adapter.model ?? "(the CLI's default)"),
+          usable: problems.length === 0,
+          problems,
+          hints,
+          warnings,
+        };
+      }),
+    );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Each sandbox backend on this machine, the manifest's own first: what `wave run` would find before its first step. */
@@ -79,8 +123,12 @@ function textReport(checks: AdapterCheck[]): string {
   const lines = checks.map((c) => {
     const head = `${c.usable ? 'ok  ' : 'FAIL'} ${c.adapter} (${c.type})`;
     const where = c.binary ? `  binary: ${c.path ?? `${c.binary} (not found)`}${c.version ? `  version: ${c.version}` : ''}` : '';
-    const access = `  access: ${c.access.mode} (${c.access.detail})  model: ${c.model}`;
-    return [head, where, access, ...c.problems.map((p) => `  problem: ${p}`)].filter(Boolean).join('\n');
+    // A CLI's login check says more than its access mode, which only looks for the usual variables and files.
+    const access = c.login ? `  model: ${c.model}` : `  access: ${c.access.mode} (${c.access.detail})  model: ${c.model}`;
+    const login = c.login && c.login.state !== 'missing' ? `  login: ${c.login.detail}` : '';
+    const server = c.server?.ok ? `  server: ${c.server.detail}` : '';
+    const notes = [...c.problems.map((p) => `  problem: ${p}`), ...c.hints.map((h) => `  hint: ${h}`), ...c.warnings.map((w) => `  warning: ${w}`)];
+    return [head, where, access, login, server, ...notes].filter(Boolean).join('\n');
   });
   return `${lines.join('\n')}\n`;
 }
@@ -89,7 +137,7 @@ function textReport(checks: AdapterCheck[]): string {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('Check each adapter (binary and version, access mode, model) and each sandbox backend.')
+    .description("Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server) and each sandbox backend.")
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {

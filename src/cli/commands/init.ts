@@ -1,71 +1,115 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { parseDocument } from 'yaml';
 import { WaveError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { schemaFileName, type SchemaName } from '../../schemas.js';
+import type { SchemaName } from '../../schemas.js';
+import { ignoreFolder, type GitignoreChange } from '../gitignore-entry.js';
+import { projectNameOf } from '../project-name.js';
+import { SCHEMA_COPIES_DIR, schemaComment, schemaTarget, withSchemaComment, writeSchemaCopies } from '../schema-reference.js';
 
-const PACKAGE_NAME = 'wave-pipelines';
+/** One file `wave init` writes: `path` in the project, copied from `from` (default: the same path) in Wave's package. */
+interface ScaffoldFile {
+  path: string;
+  from?: string;
+  schema?: SchemaName;
+}
 
-/** The files `wave init` writes: the shipped defaults, copied so the scaffold is what the tests validate. */
-const SCAFFOLD: ReadonlyArray<{ path: string; schema?: SchemaName }> = [
+/** The files `wave init` writes: the shipped defaults and examples, copied so the scaffold is what the tests run. */
+const SCAFFOLD: readonly ScaffoldFile[] = [
   { path: 'wave.yaml', schema: 'manifest' },
   { path: 'personas/base-protocol.md' },
   { path: 'personas/navigator.md' },
   { path: 'personas/craftsman.md' },
   { path: 'personas/reviewer.md' },
   { path: 'personas/critic.md' },
+  // Commands only: runs at once, with no agent, no API key and no git.
+  { path: 'pipelines/hello.yaml', from: 'templates/init/pipelines/hello.yaml', schema: 'pipeline' },
   { path: 'pipelines/review.yaml', schema: 'pipeline' },
+  { path: 'pipelines/review-llm.yaml', schema: 'pipeline' },
 ];
 
-const SCHEMA_COMMENT = /^# yaml-language-server: \$schema=.*\n/;
+/** What `wave init` did to a project. */
+interface ScaffoldResult {
+  /** Every file written, scaffold and schema copies. */
+  written: string[];
+  gitignore: GitignoreChange;
+}
 
-/** `wave init [dir]`: scaffolds a manifest, personas and an example pipeline that validate as written. */
+/** `wave init [dir]`: scaffolds a manifest, personas, a pipeline that runs at once, and agent examples. */
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('Create wave.yaml, personas/ and pipelines/ in a folder (default: here).')
-    .argument('[dir]', 'the project folder', '.')
+    .description('Create wave.yaml, personas/ and pipelines/ in a folder (default: here), and ignore .wave/ in .gitignore.')
+    .argument('[dir]', 'the project folder, created if missing', '.')
     .option('--force', 'overwrite files that already exist')
     .action((dir: string, flags: { force?: boolean }) => {
-      const written = scaffold(resolve(process.cwd(), dir), flags.force ?? false);
-      for (const file of written) process.stdout.write(`created ${relative(process.cwd(), file) || file}\n`);
-      process.stdout.write('next: `wave validate` checks the files, `wave run review --input "<what to review>"` runs the example\n');
+      const cwd = process.cwd();
+      const root = resolve(cwd, dir);
+      const { written, gitignore } = scaffold(root, flags.force ?? false);
+      const shown = (file: string) => relative(cwd, file) || file;
+      for (const file of written) process.stdout.write(`created ${shown(file)}\n`);
+      if (gitignore !== 'present')
+        process.stdout.write(`${gitignore === 'created' ? 'created' : 'updated'} ${shown(join(root, '.gitignore'))} (ignores .wave/, where runs are kept)\n`);
+      process.stdout.write(closingHint(relative(cwd, root)));
     });
 }
 
-/** Writes the scaffold into `root`; refuses (writing nothing) when a file exists and `force` is off. */
-export function scaffold(root: string, force: boolean): string[] {
-  const targets = SCAFFOLD.map((entry) => ({ ...entry, target: join(root, entry.path) }));
-  const existing = targets.filter((t) => existsSync(t.target)).map((t) => t.path);
+/** Where to go and what to run next; `cd` first when the project is not the current folder. */
+function closingHint(folder: string): string {
+  const cd = folder === '' ? '' : `cd ${shellWord(folder)} && `;
+  return [
+    `next: ${cd}wave run hello    (commands only: no agent, no API key, no git)`,
+    '      `wave validate` checks every file; `wave run review --input "<what to review>"` runs the Claude Code example in a git repository',
+    '',
+  ].join('\n');
+}
+
+/** `text` as one shell word, quoted only when it has to be. */
+function shellWord(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The text a scaffold file is written with (its schema line, and for the manifest the project's name), and the schema it names. */
+function scaffoldText(entry: ScaffoldFile, root: string, target: string): { text: string; schemaFile?: string } {
+  const text = readFileSync(join(PACKAGE_ROOT, entry.from ?? entry.path), 'utf8');
+  const named = entry.schema === 'manifest' ? withProjectName(text, projectNameOf(root)) : text;
+  if (!entry.schema) return { text: named };
+  const schemaFile = schemaTarget(entry.schema, dirname(target), root);
+  return { text: withSchemaComment(named, schemaComment(schemaFile, dirname(target))), schemaFile };
+}
+
+/** The manifest with `metadata.name` set, its comments and layout kept. */
+function withProjectName(text: string, name: string): string {
+  const document = parseDocument(text);
+  document.setIn(['metadata', 'name'], name);
+  return document.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** Writes the scaffold into `root`; refuses (writing nothing) when a scaffold file exists and `force` is off. */
+function scaffold(root: string, force: boolean): ScaffoldResult {
+  if (existsSync(root) && !statSync(root).isDirectory()) {
+    throw new WaveError('invalid_argument', `${root} is a file, not a folder`, { hint: 'Name a folder for the project: a new one, or the project you are in.' });
+  }
+  const targets = SCAFFOLD.map((entry) => ({ entry, target: join(root, entry.path) }));
+  const existing = targets.filter((t) => existsSync(t.target)).map((t) => t.entry.path);
   if (existing.length > 0 && !force) {
     throw new WaveError('file_exists', `${root} already has ${existing.map((p) => `\`${p}\``).join(', ')}`, {
       hint: 'Pass --force to overwrite them, or run `wave init <another-folder>`.',
     });
   }
-  for (const { path, schema, target } of targets) {
-    const text = readFileSync(join(PACKAGE_ROOT, path), 'utf8');
+  const written: string[] = [];
+  const named: string[] = [];
+  for (const { entry, target } of targets) {
+    const { text, schemaFile } = scaffoldText(entry, root, target);
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, schema ? `${schemaComment(schema, dirname(target))}\n${text.replace(SCHEMA_COMMENT, '')}` : text);
+    writeFileSync(target, text);
+    written.push(target);
+    if (schemaFile) named.push(schemaFile);
   }
-  return targets.map((t) => t.target);
-}
-
-/**
- * The editor's schema line for a file written into `fileDir`. When Wave is installed in the
- * project (node_modules/wave-pipelines in it or a parent), a relative path keeps the line valid on
- * every clone; otherwise (a global install, npx) the absolute path of this package's schemas is the
- * only location known to exist.
- */
-export function schemaComment(name: SchemaName, fileDir: string): string {
-  const file = schemaFileName(name);
-  for (let dir = fileDir; ; dir = dirname(dir)) {
-    const installed = join(dir, 'node_modules', PACKAGE_NAME, 'schemas', file);
-    if (existsSync(installed)) {
-      const rel = relative(fileDir, installed).split(sep).join('/');
-      return `# yaml-language-server: $schema=${rel.startsWith('.') ? rel : `./${rel}`}`;
-    }
-    if (dirname(dir) === dir) break;
-  }
-  return `# yaml-language-server: $schema=${join(PACKAGE_ROOT, 'schemas', file)}`;
+  // The copies, when the files name them rather than the project's own install of Wave.
+  const copies = join(root, SCHEMA_COPIES_DIR);
+  if (named.some((file) => dirname(file) === copies)) written.push(...writeSchemaCopies(root));
+  return { written, gitignore: ignoreFolder(root, '.wave') };
 }

@@ -9,50 +9,58 @@ import type { RunRecord } from '../../state/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 import { attemptLogPath, attemptsOf, type LogStream } from '../../state/step-logs.js';
+import { shouldColor } from '../../report/color.js';
+import { TranscriptLogs } from '../transcript-logs.js';
 
 interface LogsOptions {
   manifest?: string;
   step?: string;
   attempt?: number;
   stderr?: boolean;
+  raw?: boolean;
   follow?: boolean;
 }
 
-interface LogSource {
-  stepId: string;
-  attempt: number;
-  file: string;
-}
+/** A step's stored output file, or its rendered transcript (an agent step, without --raw). */
+type LogSource = { stepId: string; attempt: number; file: string } | { stepId: string; transcript: true };
 
 const POLL_MS = 250;
 const CHUNK_BYTES = 1 << 20;
 
-/** `wave logs <run>`: the stored output of each step's latest attempt, or of one step; --follow tails it. */
+/** `wave logs <run>`: each agent step's transcript and each command step's output (its latest attempt), or one step's; --follow tails it. */
 export function registerLogs(program: Command): void {
   program
     .command('logs')
-    .description("Print the stored output of a run's steps (each step's latest attempt).")
+    .description("Print a run's steps: an agent step's transcript (messages, tool calls and results, attempts), a command step's output.")
     .argument('<run>', 'a run id, or a unique prefix of one')
-    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .option('--step <id>', 'only this step')
-    .option('--attempt <n>', 'this attempt of the step instead of the latest (needs --step)', positiveInteger('--attempt'))
+    .option('--attempt <n>', "only this attempt of the step (default: a command step's latest, every attempt of an agent step; needs --step)", positiveInteger('--attempt'))
     .option('--stderr', 'print stderr instead of stdout')
+    .option('--raw', "print the stored stdout as it is (an agent's NDJSON stream) instead of its transcript")
     .option('-f, --follow', 'keep printing as the output grows, until the run ends')
     .action(async (runId: string, options: LogsOptions) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);
       const stepIds = selectSteps(store.record, options);
       const stream: LogStream = options.stderr ? 'stderr' : 'stdout';
       const printer = new LogPrinter(stepIds.length > 1, stream);
-      const sourcesNow = () => currentSources(store.dir, store.record, stepIds, stream, options.attempt);
+      const raw = options.raw === true || options.stderr === true;
+      const transcripts = new TranscriptLogs(store.dir, stepIds, { attempt: options.attempt, color: shouldColor(process.stdout) });
+      const sourcesNow = () => currentSources(store.dir, store.record, stepIds, stream, options.attempt, raw ? undefined : transcripts);
+      // A transcript is rendered again from the events each time; a file is printed whole, or what grew when following.
+      const print = (source: LogSource, live: boolean) =>
+        'transcript' in source ? printer.printLines(source.stepId, transcripts.lines(source.stepId, live)) : options.follow ? printer.printNew(source) : printer.printWhole(source);
       // Write errors reach each write's callback (see writeOut); without a listener they would also crash.
       process.stdout.on('error', () => {});
       try {
         if (!options.follow) {
-          for (const source of sourcesNow()) await printer.printWhole(source);
+          if (!raw) await transcripts.refresh();
+          for (const source of sourcesNow()) await print(source, false);
         } else {
           for (;;) {
             const finished = !isLive(reloadQuietly(store));
-            for (const source of sourcesNow()) await printer.printNew(source);
+            if (!raw) await transcripts.refresh();
+            for (const source of sourcesNow()) await print(source, !finished);
             if (finished) break;
             await sleep(POLL_MS);
           }
@@ -76,8 +84,10 @@ function selectSteps(record: RunRecord, options: LogsOptions): string[] {
   return [options.step];
 }
 
-/** For each step, the file of its chosen attempt (the latest unless one is named); steps not started yet have none. */
-function currentSources(runDir: string, record: RunRecord, stepIds: string[], stream: LogStream, attempt?: number): LogSource[] {
+type FileSource = Extract<LogSource, { file: string }>;
+
+/** For each step, its transcript (an agent step, unless raw) or the file of its chosen attempt (the latest unless one is named); steps not started yet have none. */
+function currentSources(runDir: string, record: RunRecord, stepIds: string[], stream: LogStream, attempt?: number, transcripts?: TranscriptLogs): LogSource[] {
   const sources: LogSource[] = [];
   for (const stepId of stepIds) {
     const attempts = attemptsOf(runDir, record, stepId);
@@ -88,24 +98,36 @@ function currentSources(runDir: string, record: RunRecord, stepIds: string[], st
         hint: attempts.length ? `Its attempts: ${attempts.join(', ')}.` : 'It has not run yet.',
       });
     }
-    sources.push({ stepId, attempt: chosen, file: attemptLogPath(runDir, stepId, chosen, stream) });
+    if (transcripts?.isAgentStep(record, stepId)) sources.push({ stepId, transcript: true });
+    else sources.push({ stepId, attempt: chosen, file: attemptLogPath(runDir, stepId, chosen, stream) });
   }
   return sources;
 }
 
-/** Writes log files to stdout, each headed by its step when several steps are shown or the attempt changes. */
+/** Writes log files and transcripts to stdout, each headed by its step when several steps are shown or the attempt changes. */
 class LogPrinter {
   printedAny = false;
   private lastFile: string | undefined;
   private readonly offsets = new Map<string, number>();
+  /** Lines of each transcript printed so far: a transcript only grows. */
+  private readonly printedLines = new Map<string, number>();
 
   constructor(
     private readonly manySteps: boolean,
     private readonly stream: LogStream,
   ) {}
 
+  /** The lines of a step's transcript not printed yet. */
+  async printLines(stepId: string, lines: readonly string[]): Promise<void> {
+    const printed = this.printedLines.get(stepId) ?? 0;
+    if (lines.length <= printed) return;
+    await this.header({ stepId, file: `transcript of ${stepId}`, label: stepId });
+    await writeOut(`${lines.slice(printed).join('\n')}\n`);
+    this.printedLines.set(stepId, lines.length);
+  }
+
   /** The whole file, streamed (it may be far larger than memory). */
-  async printWhole(source: LogSource): Promise<void> {
+  async printWhole(source: FileSource): Promise<void> {
     const size = await sizeOf(source.file);
     if (size === undefined) return;
     await this.header(source);
@@ -113,7 +135,7 @@ class LogPrinter {
   }
 
   /** What was appended to the file since the last call. */
-  async printNew(source: LogSource): Promise<void> {
+  async printNew(source: FileSource): Promise<void> {
     const size = await sizeOf(source.file);
     const offset = this.offsets.get(source.file) ?? 0;
     if (size === undefined || size <= offset) return;
@@ -134,10 +156,11 @@ class LogPrinter {
     }
   }
 
-  private async header(source: LogSource): Promise<void> {
+  private async header(source: FileSource | { stepId: string; file: string; label: string }): Promise<void> {
     if (source.file === this.lastFile) return;
     if (this.manySteps || this.lastFile !== undefined) {
-      await writeOut(`${this.printedAny ? '\n' : ''}==> ${source.stepId} (attempt ${source.attempt}, ${this.stream}) <==\n`);
+      const label = 'label' in source ? source.label : `${source.stepId} (attempt ${source.attempt}, ${this.stream})`;
+      await writeOut(`${this.printedAny ? '\n' : ''}==> ${label} <==\n`);
     }
     this.lastFile = source.file;
     this.printedAny = true;

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { findManifest, loadManifest, loadPipeline } from '../../config/load.js';
+import { builtinManifest, isBuiltinManifest } from '../../config/builtin-manifest.js';
+import { loadManifest, loadPipeline, loadProjectManifest } from '../../config/load.js';
 import { runsRootOf } from '../../core/run-paths.js';
 import { WaveError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
@@ -34,7 +35,7 @@ export function registerResume(program: Command): void {
     .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
     .option('--json', 'same as --output json')
     .action(async (runArg: string, flags: ResumeFlags) => {
-      const projectManifest = await loadManifest(findManifest(process.cwd(), flags.manifest));
+      const projectManifest = await loadProjectManifest(process.cwd(), flags.manifest);
       const runsRoot = runsRootOf(projectManifest.dir);
       const probe = RunStore.open(runsRoot, runArg);
       // One owner per run: taken before the run is read for good or anything is stopped or changed.
@@ -50,7 +51,13 @@ export function registerResume(program: Command): void {
 /** The resume itself, by the holder of the run's lock. */
 async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awaited<ReturnType<typeof loadManifest>>, flags: ResumeFlags, lock: RunLock): Promise<number> {
   const recorded = RunStore.open(runsRoot, runId).record;
-  const manifest = recorded.manifestFile === projectManifest.file ? projectManifest : await loadManifest(recorded.manifestFile);
+  // A run made without a wave.yaml resumes on the built-in manifest of its project, even if one was written since.
+  const manifest =
+    recorded.manifestFile === projectManifest.file
+      ? projectManifest
+      : isBuiltinManifest(recorded.manifestFile)
+        ? builtinManifest(projectManifest.dir)
+        : await loadManifest(recorded.manifestFile);
   const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
   process.stderr.write(configWarningsText([manifest, pipeline]));
   const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
+import { loadPipeline, loadProjectManifest, resolvePipelinePath } from '../../config/load.js';
 import { refuseDisabledPipeline } from '../../config/disabled-pipeline.js';
 import { checkRunInput } from '../../config/run-input.js';
 import { pipelineInputHelp } from '../pipeline-input-help.js';
@@ -13,6 +13,7 @@ import { newRunId } from '../../state/run-id.js';
 import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
+import { worktreeWarnings } from '../../executor/worktree-preflight.js';
 import { configWarningsText } from '../config-warnings.js';
 import { driveRun, readySandbox, runRedactor } from '../run-session.js';
 import { checkRunRequirements } from '../run-requirements.js';
@@ -44,7 +45,7 @@ export function registerRun(program: Command): void {
     .argument('<pipeline>', 'pipeline file or name')
     .option('--input <text>', 'the input, available to prompts as {{ input }}')
     .option('--input-file <file>', 'read the input from a file')
-    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
+    .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder, else a built-in one for command steps)')
     .option('--dry-run', 'print the plan and run nothing')
     .option('--steps <ids>', 'run only these steps (comma-separated)', stepList)
     .option('--exclude <ids>', 'do not run these steps (comma-separated)', stepList)
@@ -57,10 +58,11 @@ export function registerRun(program: Command): void {
     .addHelpText('after', pipelineInputHelp)
     .action(async (pipelineArg: string, flags: RunFlags) => {
       const cwd = process.cwd();
-      const manifest = await loadManifest(findManifest(cwd, flags.manifest));
+      const manifest = await loadProjectManifest(cwd, flags.manifest);
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
       refuseDisabledPipeline(pipeline);
-      process.stderr.write(configWarningsText([manifest, pipeline]));
+      const worktrees = { warnings: await worktreeWarnings(pipeline.value.steps, (path) => pipeline.locate(path), manifest.dir) };
+      process.stderr.write(configWarningsText([manifest, pipeline, worktrees]));
       const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
       checkRunInput(pipeline, input);
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });

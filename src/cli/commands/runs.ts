@@ -17,7 +17,7 @@ export function registerRuns(program: Command): void {
   program
     .command('runs')
     .description('List recent runs, newest first.')
-    .option('-m, --manifest <file>', 'the manifest whose runs to list (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest whose runs to list (default: the nearest wave.yaml, else this folder)')
     .option('--json', 'print the runs as a JSON array')
     .option('--limit <n>', 'how many runs to show', positiveInteger('--limit'), 20)
     .action((options: RunsOptions) => {

@@ -11,7 +11,7 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('Show the state of a run: each step, its duration, tokens, cost, artifacts and changed files.')
     .argument('<run>', 'a run id, or a unique prefix of one')
-    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .option('--json', 'print run.json')
     .action((runId: string, options: { manifest?: string; json?: boolean }) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);

@@ -25,7 +25,7 @@ export function registerThread(program: Command): void {
     .option('--budget <chars>', `characters of output at most (default ${DEFAULT_THREAD_BUDGET})`, positiveInteger('--budget'), DEFAULT_THREAD_BUDGET)
     .option('--before <round>', 'the rounds before this one, newest first until the budget, without round 1', positiveInteger('--before'))
     .option('--json', 'print the page as JSON')
-    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml)')
+    .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .action((runArg: string | undefined, options: ThreadOptions) => {
       const { runId, dir } = locateRun(runArg, options.manifest);
       const rounds = roundsOf(readEventsFile(join(dir, EVENTS_FILE)));

@@ -1,13 +1,28 @@
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { withForgePersonas } from '../../config/forge-personas.js';
-import { findManifest, listPipelineFiles, located, readManifest, readPipeline, resolvePipelinePath, validationView, type Located, type ManifestView } from '../../config/load.js';
+import { builtinManifest, builtinManifestView } from '../../config/builtin-manifest.js';
+import {
+  findManifest,
+  listPipelineFiles,
+  located,
+  nearestManifest,
+  noManifestError,
+  readManifest,
+  readPipeline,
+  resolvePipelinePath,
+  validationView,
+  type Located,
+  type ManifestView,
+} from '../../config/load.js';
 import type { Manifest } from '../../config/manifest-schema.js';
 import type { Pipeline } from '../../config/pipeline-schema.js';
 import { WaveError, WaveErrors, formatError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
+import { worktreeWarnings } from '../../executor/worktree-preflight.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { exitCodeOfAll } from '../exit-codes.js';
+import { refreshSchemaCopies } from '../schema-reference.js';
 
 interface ValidateFlags {
   manifest?: string;
@@ -36,9 +51,12 @@ export function registerValidate(program: Command): void {
     .option('--strict', 'treat warnings as errors (exit 2)')
     .action(async (pipelines: string[], flags: ValidateFlags) => {
       const found = await validateProject(pipelines, flags.manifest, process.cwd());
+      refreshSchemaCopies(found.map((report) => resolve(process.cwd(), report.file)));
       const reports = flags.strict ? found.map(warningsAsErrors) : found;
       process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
-      if (reports.some((r) => r.errors.length > 0)) process.exitCode = exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
+      // Warnings made errors by --strict are problems of the files (exit 2), whatever code a run would fail with.
+      const onlyWarnings = found.every((r) => r.errors.length === 0);
+      if (reports.some((r) => r.errors.length > 0)) process.exitCode = onlyWarnings ? 2 : exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
       else await warnUnusableSandbox(flags.manifest, process.cwd());
     });
 }
@@ -46,15 +64,16 @@ export function registerValidate(program: Command): void {
 /** Checks the manifest, then each named pipeline (or every pipeline of the project). */
 export async function validateProject(pipelines: readonly string[], manifestArg: string | undefined, cwd: string): Promise<FileReport[]> {
   const shown = (path: string) => displayPath(path, cwd);
-  let manifestPath: string;
+  let manifestPath: string | undefined;
   try {
-    manifestPath = findManifest(cwd, manifestArg);
+    manifestPath = manifestArg === undefined ? nearestManifest(cwd) : findManifest(cwd, manifestArg);
   } catch (error) {
     return [{ file: manifestArg ?? 'wave.yaml', errors: [asWaveError(error)], warnings: [] }];
   }
-  const manifest = await readManifest(shown(manifestPath));
-  const view = await validationView(manifest);
-  const reports: FileReport[] = [{ file: manifest.file, errors: manifest.errors, warnings: manifest.warnings }];
+  // Without a wave.yaml, pipelines are checked against the built-in manifest (commands only), rooted here.
+  const manifest = manifestPath === undefined ? undefined : await readManifest(shown(manifestPath));
+  const view = manifest ? await validationView(manifest) : builtinManifestView(cwd);
+  const reports: FileReport[] = manifest ? [{ file: manifest.file, errors: manifest.errors, warnings: manifest.warnings }] : [];
   const targets: Array<{ file: string } | { arg: string; error: WaveError }> = [];
   if (pipelines.length === 0) targets.push(...listPipelineFiles(view.dir).map((file) => ({ file })));
   for (const arg of pipelines) {
@@ -64,21 +83,27 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
       targets.push({ arg, error: asWaveError(error) });
     }
   }
+  // Nothing to check and no manifest: most likely the wrong folder, said as before.
+  if (!manifest && targets.length === 0) return [{ file: 'wave.yaml', errors: [noManifestError(cwd)], warnings: [] }];
+  const planned = manifest ? (manifest.errors.length === 0 ? located(manifest) : undefined) : builtinManifest(cwd);
   for (const target of targets) {
     if ('error' in target) {
       reports.push({ file: target.arg, errors: [target.error], warnings: [] });
       continue;
     }
     const read = await readPipeline(shown(target.file), view);
-    const errors = read.errors.length === 0 && manifest.errors.length === 0 ? planProblems(located(manifest), forOneForge(located(read), view)) : read.errors;
-    reports.push({ file: read.file, errors, warnings: read.warnings, ...(read.value?.metadata.disabled === true ? { disabled: true } : {}) });
+    const errors = read.errors.length === 0 && planned ? planProblems(planned, forOneForge(located(read), view)) : read.errors;
+    const worktrees = read.value && read.locator ? await worktreeWarnings(read.value.steps, read.locator.locate, view.dir) : [];
+    reports.push({ file: read.file, errors, warnings: [...read.warnings, ...worktrees], ...(read.value?.metadata.disabled === true ? { disabled: true } : {}) });
   }
   return reports;
 }
 
 /** A valid manifest may still name a backend this machine cannot run: said on stderr, the files stay valid. */
 async function warnUnusableSandbox(manifestArg: string | undefined, cwd: string): Promise<void> {
-  const manifest = await readManifest(findManifest(cwd, manifestArg));
+  const file = manifestArg === undefined ? nearestManifest(cwd) : findManifest(cwd, manifestArg);
+  if (file === undefined) return;
+  const manifest = await readManifest(file);
   const policy = resolveSandboxPolicy(manifest.value?.runtime);
   if (policy.backend === 'none') return;
   const { backendStatus } = await import('../../sandbox/backend-status.js');

@@ -1,0 +1,53 @@
+import type { ResolvedAdapter } from '../core/resolved-adapter.js';
+import { claudeLoginStatus } from './claude/login-status.js';
+import { codexLoginStatus } from './codex/login-status.js';
+import { buildCuratedEnv } from './environment.js';
+import { geminiLoginStatus } from './gemini/login-status.js';
+import { LOGIN_HINTS } from './login-hints.js';
+import { openCodeLoginStatus } from './opencode/login-status.js';
+import type { LoginStatus } from './login-status.js';
+import type { CliEnvInput } from './types.js';
+
+export interface LoginCheckInput {
+  adapter: ResolvedAdapter;
+  /** The parent's environment: what reaches a step is curated from it, as for a run. */
+  parent: Record<string, string | undefined>;
+  /** runtime.sandbox.env_passthrough. */
+  passthrough: readonly string[];
+  /** The CLI's binary, already found on the PATH. */
+  binaryPath: string;
+  /** An empty folder standing for the attempt folder: an isolated adapter's config home would be made inside it. */
+  scratchDir: string;
+  /** The manifest's folder: the CLIs look for some settings from their working folder upwards. */
+  projectDir: string;
+}
+
+/**
+ * The login status of an agent CLI adapter, checked with the environment a step of it gets (the curated variables, the
+ * adapter's env and base URL, an isolated config home); undefined for a type without a check (process, llm, cursor).
+ */
+export async function loginStatus(input: LoginCheckInput): Promise<LoginStatus | undefined> {
+  const { adapter, scratchDir } = input;
+  const env = buildCuratedEnv({ parent: input.parent, passthrough: input.passthrough, stepEnv: adapter.env, runId: 'doctor', stepId: 'doctor', workspace: scratchDir });
+  const cli: CliEnvInput = { adapter, env, attemptDir: scratchDir };
+  const status = await statusOf(cli, input);
+  if (!status || status.state !== 'missing') return status;
+  // An isolated CLI gets a config home of its own, so the user's login never reaches it: only a key does.
+  const isolated = adapter.isolated ? ' (isolated: true keeps the CLI from its own login, so only a key helps)' : '';
+  return { ...status, detail: `${status.detail}${isolated}`, hint: status.hint ?? LOGIN_HINTS[adapter.type] };
+}
+
+function statusOf(cli: CliEnvInput, input: LoginCheckInput): Promise<LoginStatus> | LoginStatus | undefined {
+  switch (cli.adapter.type) {
+    case 'claude':
+      return claudeLoginStatus(cli, input.binaryPath);
+    case 'codex':
+      return codexLoginStatus(cli, input.binaryPath);
+    case 'gemini':
+      return geminiLoginStatus(cli, input.projectDir);
+    case 'opencode':
+      return openCodeLoginStatus(cli);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT, runWave } from '../support/cli.js';
+
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'wave-init-schema-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The schema file a YAML file's first line names, resolved from the file's folder as an editor does. */
+function schemaOf(file: string): { line: string; target: string } {
+  const line = readFileSync(file, 'utf8').split('\n', 1)[0]!;
+  const match = /^# yaml-language-server: \$schema=(.+)$/.exec(line);
+  expect(match, line).not.toBeNull();
+  return { line, target: resolve(dirname(file), match![1]!) };
+}
+
+/** Checks that the schema a scaffolded file names exists and accepts the file. */
+function expectResolvesAndValidates(file: string): void {
+  const { target } = schemaOf(file);
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(target, 'utf8')) as object);
+  expect(validate(parse(readFileSync(file, 'utf8'))), `${file} against ${target}: ${JSON.stringify(validate.errors)}`).toBe(true);
+}
+
+const YAML_FILES = ['wave.yaml', 'pipelines/hello.yaml', 'pipelines/review.yaml', 'pipelines/review-llm.yaml'];
+
+describe('the $schema line of what wave init writes', () => {
+  it('names copies in .wave/schemas/ by relative path when Wave is not installed in the project (global install, npx)', async () => {
+    const dir = join(scratch, 'global');
+    const result = await runWave(['init', dir]);
+    expect(result.stdout).toContain('.wave/schemas/pipeline.schema.json');
+    expect(schemaOf(join(dir, 'wave.yaml')).line).toBe('# yaml-language-server: $schema=./.wave/schemas/manifest.schema.json');
+    expect(schemaOf(join(dir, 'pipelines', 'hello.yaml')).line).toBe('# yaml-language-server: $schema=../.wave/schemas/pipeline.schema.json');
+    for (const file of YAML_FILES) expectResolvesAndValidates(join(dir, file));
+    expect(readFileSync(join(dir, '.wave', 'schemas', 'pipeline.schema.json'), 'utf8')).toBe(readFileSync(join(ROOT, 'schemas', 'pipeline.schema.json'), 'utf8'));
+  });
+
+  it('gets its copies back from wave validate in a clone, where .wave/ is not committed, and after an upgrade', async () => {
+    const dir = join(scratch, 'cloned');
+    await runWave(['init', dir]);
+    rmSync(join(dir, '.wave'), { recursive: true });
+    const check = await runWave(['validate'], { cwd: dir });
+    expect(check.code, check.stdout).toBe(0);
+    for (const file of YAML_FILES) expectResolvesAndValidates(join(dir, file));
+    // A copy from another Wave version is replaced by this one's.
+    const copy = join(dir, '.wave', 'schemas', 'manifest.schema.json');
+    cpSync(join(ROOT, 'schemas', 'event.schema.json'), copy);
+    await runWave(['validate'], { cwd: dir });
+    expect(readFileSync(copy, 'utf8')).toBe(readFileSync(join(ROOT, 'schemas', 'manifest.schema.json'), 'utf8'));
+  });
+
+  it("names the project's own install, node_modules/wave-pipelines, by relative path when there is one", async () => {
+    const dir = join(scratch, 'installed');
+    const installed = join(dir, 'node_modules', 'wave-pipelines');
+    mkdirSync(installed, { recursive: true });
+    cpSync(join(ROOT, 'schemas'), join(installed, 'schemas'), { recursive: true });
+    const result = await runWave(['init'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('.wave/schemas');
+    expect(schemaOf(join(dir, 'wave.yaml')).line).toBe('# yaml-language-server: $schema=./node_modules/wave-pipelines/schemas/manifest.schema.json');
+    expect(schemaOf(join(dir, 'pipelines', 'review.yaml')).line).toBe('# yaml-language-server: $schema=../node_modules/wave-pipelines/schemas/pipeline.schema.json');
+    for (const file of YAML_FILES) expectResolvesAndValidates(join(dir, file));
+  });
+});
