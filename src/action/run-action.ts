@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as core from '@actions/core';
-import { driveRun, readySandbox, runRedactor } from '../cli/run-session.js';
-import { readyTokenScopes } from '../cli/token-scope-preflight.js';
-import { checkRunRequirements } from '../cli/run-requirements.js';
+import { driveRun, preflightRun, runRedactor } from '../cli/run-session.js';
 import { selection } from '../cli/run-options.js';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../config/load.js';
 import { refuseDisabledPipeline } from '../config/disabled-pipeline.js';
@@ -14,7 +12,7 @@ import { describeCause } from '../io-error.js';
 import { topologicalLayers } from '../core/dag.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-types.js';
-import { printAnnotations } from '../report/github-annotations.js';
+import { printAnnotations, type Annotation } from '../report/github-annotations.js';
 import { createGithubSink } from '../report/github-sink.js';
 import { formatGithubSummary } from '../report/github-summary.js';
 import { newRunId } from '../state/run-id.js';
@@ -60,7 +58,8 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
   const manifest = await loadManifest(findManifest(cwd, inputs.manifest));
   const pipeline = await loadPipeline(resolvePipelinePath(inputs.pipeline, manifest.dir, cwd), manifest);
   refuseDisabledPipeline(pipeline);
-  annotateWarnings([...manifest.warnings, ...pipeline.warnings], repositoryRoot);
+  // Settings nothing in the run uses: accepted, never silently.
+  annotateProblems('warning', [...manifest.warnings, ...pipeline.warnings], repositoryRoot);
   const input = inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : (inputs.input ?? pipeline.value.input?.default ?? '');
   checkRunInput(pipeline, input);
   const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: inputs.timeoutMinutes });
@@ -74,10 +73,7 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
     inputs.steps,
     inputs.exclude,
   );
-  const sandbox = await readySandbox(plan);
-  stopIfAsked('checking the sandbox');
-  await checkRunRequirements(plan);
-  const startEvents = await readyTokenScopes(plan);
+  const { sandbox, startEvents } = await preflightRun(plan, () => stopIfAsked('checking the sandbox'));
   const redactor = runRedactor(plan);
   const options = { steps: inputs.steps, exclude: inputs.exclude, onFailure: inputs.onFailure, timeoutMinutes: inputs.timeoutMinutes, keepWorkspaces: false };
   const store = RunStore.create(plan.runtime.runsRoot, newRunRecord(newRunId(plan.pipelineName), plan, options), redactor);
@@ -109,16 +105,16 @@ function fromRoot(file: string, repositoryRoot: string): string {
   return isAbsolute(file) ? relative(repositoryRoot, file) : file;
 }
 
-/** Settings nothing in the run uses, as warning annotations at their locations: accepted, never silently. */
-function annotateWarnings(warnings: readonly WaveError[], root: string): void {
+/** Wave's problems as annotations of `level` at their locations (paths from the repository root), each with its hint. */
+function annotateProblems(level: Annotation['level'], problems: readonly WaveError[], root: string): void {
   printAnnotations(
-    warnings.map((w) => ({
-      level: 'warning',
-      title: `Wave: ${w.code}`,
-      message: w.hint ? `${w.message}\nHint: ${w.hint}` : w.message,
-      file: w.location ? fromRoot(w.location.file, root) : undefined,
-      line: w.location?.line,
-      column: w.location?.column,
+    problems.map((p) => ({
+      level,
+      title: `Wave: ${p.code}`,
+      message: p.hint ? `${p.message}\nHint: ${p.hint}` : p.message,
+      file: p.location ? fromRoot(p.location.file, root) : undefined,
+      line: p.location?.line,
+      column: p.location?.column,
     })),
   );
 }
@@ -130,17 +126,7 @@ function reportError(error: unknown): void {
     core.error(error instanceof Error ? (error.stack ?? error.message) : String(error), { title: 'Wave: internal error' });
     return;
   }
-  const root = process.env.GITHUB_WORKSPACE ?? process.cwd();
-  printAnnotations(
-    problems.map((p) => ({
-      level: 'error',
-      title: `Wave: ${p.code}`,
-      message: p.hint ? `${p.message}\nHint: ${p.hint}` : p.message,
-      file: p.location ? fromRoot(p.location.file, root) : undefined,
-      line: p.location?.line,
-      column: p.location?.column,
-    })),
-  );
+  annotateProblems('error', problems, process.env.GITHUB_WORKSPACE ?? process.cwd());
 }
 
 /** The text of the input-file input; a file that cannot be read is a wrong input, not a fault of the run. */

@@ -31,7 +31,8 @@ async function isDirectory(path: string): Promise<boolean> {
   );
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything (file, folder, link to one) is at `path`. */
+export async function pathExists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,
@@ -50,15 +51,15 @@ export async function installSkills(skills: readonly ResolvedSkill[], targetDir:
   await mkdir(targetDir, { recursive: true });
   for (const entry of await readdir(targetDir)) {
     const folder = join(targetDir, entry);
-    if (wanted.has(entry) || !(await exists(join(folder, SKILL_MARKER_FILE)))) continue;
+    if (wanted.has(entry) || !(await pathExists(join(folder, SKILL_MARKER_FILE)))) continue;
     await rm(folder, { recursive: true, force: true });
     report.removed.push(entry);
   }
   for (const [name, source] of wanted) {
     if (!(await isDirectory(source))) throw new WaveError('file_not_found', `skill \`${name}\` has no folder ${source}`);
     const target = join(targetDir, name);
-    if (await exists(target)) {
-      if (!(await exists(join(target, SKILL_MARKER_FILE)))) {
+    if (await pathExists(target)) {
+      if (!(await pathExists(join(target, SKILL_MARKER_FILE)))) {
         report.skippedForeign.push(name);
         continue;
       }

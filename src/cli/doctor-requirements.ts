@@ -1,5 +1,7 @@
 import { basename, extname } from 'node:path';
-import { listPipelineFiles, manifestView, readManifest, readPipeline } from '../config/load.js';
+import { listPipelineFiles, manifestView, readPipeline } from '../config/load.js';
+import type { Manifest } from '../config/manifest-schema.js';
+import type { ConfigRead } from '../config/read-config.js';
 import { RequiresSchema } from '../config/requires-schema.js';
 import { isRecord } from '../config/value-path.js';
 import { checkRequirements, type RequirementStatus } from '../executor/requirements.js';
@@ -14,8 +16,7 @@ export interface ProjectRequirement extends Omit<RequirementStatus, 'location'> 
  * Checks the `requires` of every pipeline of the project, as `wave run` checks one before its first step. A
  * pipeline that is invalid for other reasons still has its requirements checked, when they themselves are valid.
  */
-export async function checkProjectRequirements(manifestFile: string, env: NodeJS.ProcessEnv): Promise<ProjectRequirement[]> {
-  const manifest = await readManifest(manifestFile, env);
+export async function checkProjectRequirements(manifest: ConfigRead<Manifest>, env: NodeJS.ProcessEnv): Promise<ProjectRequirement[]> {
   const view = manifestView(manifest);
   const byKey = new Map<string, ProjectRequirement>();
   for (const file of listPipelineFiles(view.dir)) {

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describeInput } from '../config/describe-input.js';
-import { findProjectRoot, resolvePipelinePath } from '../config/paths.js';
 import { isRecord } from '../config/value-path.js';
-import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/yaml-source.js';
+import { readPipelineAsWritten } from './pipeline-as-written.js';
 
 /**
  * The end of `wave run <pipeline> --help`: what the named pipeline takes (its input's type, description, example and
@@ -14,9 +12,7 @@ export function pipelineInputHelp({ command }: { command: Command }): string {
   const name = command.args.find((arg) => !arg.startsWith('-'));
   if (name === undefined) return '';
   try {
-    const cwd = process.cwd();
-    const file = resolvePipelinePath(name, findProjectRoot(cwd, command.opts<{ manifest?: string }>().manifest), cwd);
-    const root: unknown = parseYamlSource(readFileSync(file, 'utf8'), file).doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const root = readPipelineAsWritten(name, process.cwd(), command.opts<{ manifest?: string }>().manifest);
     return ['', `Input of ${name}:`, ...describeInput(isRecord(root) ? root.input : undefined)].join('\n');
   } catch (error) {
     return `\nThe input of ${name} cannot be shown: ${(error as Error).message}`;

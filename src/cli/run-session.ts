@@ -13,6 +13,8 @@ import type { RunSink } from '../report/sink-types.js';
 import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
 import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from './exit-codes.js';
+import { checkRunRequirements } from './run-requirements.js';
+import { readyTokenScopes } from './token-scope-preflight.js';
 
 /** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
 const STOP_REASONS: Record<StopSignal, string> = {
@@ -99,6 +101,17 @@ export async function readySandbox(plan: Plan): Promise<ReadySandbox> {
   const ready = await prepareSandbox(plan.runtime.sandbox);
   for (const warning of ready.warnings) process.stderr.write(`warning: ${warning}\n`);
   return ready;
+}
+
+/**
+ * The checks before a run is recorded, in order: the sandbox backend, the pipeline's requirements, the forge token's
+ * scopes (a missing scope stops the run before anything exists). `afterSandbox` runs between the first two.
+ */
+export async function preflightRun(plan: Plan, afterSandbox?: () => void): Promise<{ sandbox: ReadySandbox; startEvents: EventBody[] }> {
+  const sandbox = await readySandbox(plan);
+  afterSandbox?.();
+  await checkRunRequirements(plan);
+  return { sandbox, startEvents: await readyTokenScopes(plan) };
 }
 
 /** Removes the containers a killed run left behind, when its steps ran in Docker. */

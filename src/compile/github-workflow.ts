@@ -7,6 +7,7 @@ import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
 import { jobTimeoutMinutes } from './job-timeout.js';
+import { shellWord } from '../core/shell-word.js';
 
 /** The id of the job that assembles the run record (a step of that name gets another). */
 export const ASSEMBLE_JOB = 'run-record';
@@ -192,9 +193,4 @@ function repoPath(repoRoot: string, path: string): string {
     });
   }
   return rel.split(sep).join('/');
-}
-
-/** A path as one shell word: bare when it is plain, else single-quoted. */
-function shellWord(value: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }

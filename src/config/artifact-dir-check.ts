@@ -3,10 +3,15 @@ import { WaveError } from '../errors.js';
 import type { Locator } from './locator.js';
 import { isRecord } from './value-path.js';
 
+/** A path meant relative to a step's workspace that leads out of it: absolute, `..`, or under `..`. */
+export function leavesWorkspace(path: string): boolean {
+  const clean = normalize(path);
+  return isAbsolute(clean) || clean === '..' || clean.startsWith(`..${sep}`);
+}
+
 /** A folder relative to a step's workspace and inside it (not absolute, not `..`, not the workspace itself). */
 export function staysInWorkspace(dir: string): boolean {
-  const clean = normalize(dir);
-  return !isAbsolute(clean) && clean !== '.' && clean !== '..' && !clean.startsWith(`..${sep}`);
+  return !leavesWorkspace(dir) && normalize(dir) !== '.';
 }
 
 /** `runtime.artifacts.default_artifact_dir` must name a folder inside a step's workspace: artifacts are written and injected there. */

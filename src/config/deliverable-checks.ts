@@ -1,8 +1,9 @@
-import { posix } from 'node:path';
 import { OUTCOME_TYPES, OUTCOME_TYPES_FROM_JSON, type OutcomeType } from '../core/deliverables.js';
 import { JsonPathError, parseJsonPath, takesEachItem } from '../core/json-path.js';
 import { WaveError } from '../errors.js';
+import { leavesWorkspace } from './artifact-dir-check.js';
 import type { Locator } from './locator.js';
+import { declaredArtifacts, stepLabel } from './raw-step.js';
 import { inputMismatch } from './run-input.js';
 import { didYouMean } from './suggest.js';
 import { isRecord } from './value-path.js';
@@ -41,7 +42,7 @@ function checkInputValues(input: unknown, locator: Locator): WaveError[] {
 
 /** The artifacts a step produces: its output_artifacts, and `extract` when it has an extract. */
 function artifactsOf(step: Record<string, unknown>): string[] {
-  const declared = Array.isArray(step.output_artifacts) ? step.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
+  const declared = declaredArtifacts(step);
   return step.extract !== undefined ? [...declared, 'extract'] : declared;
 }
 
@@ -89,7 +90,7 @@ function checkPipelineOutputs(outputs: unknown, steps: Record<string, unknown>[]
 
 function checkOutcomes(step: Record<string, unknown>, index: number, locator: Locator): WaveError[] {
   if (!Array.isArray(step.outcomes)) return [];
-  const who = typeof step.id === 'string' ? `step \`${step.id}\`` : `step ${index + 1}`;
+  const who = stepLabel(step, index);
   const errors: WaveError[] = [];
   step.outcomes.forEach((outcome: unknown, i) => {
     // An unknown type is the schema's to report: what its other keys should be is not known.
@@ -147,9 +148,4 @@ function pathProblem(path: string): string | undefined {
     if (error instanceof JsonPathError) return `is not a path: ${error.message}`;
     throw error;
   }
-}
-
-function leavesWorkspace(path: string): boolean {
-  const normal = posix.normalize(path);
-  return posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../');
 }

@@ -11,9 +11,9 @@ import { detectForge } from '../core/forge-detect.js';
 import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
 import type { Located } from './located.js';
 import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';
-import { findManifest, nearestManifest } from './paths.js';
+import { manifestFileOf } from './paths.js';
 
-export { findManifest, findProjectRoot, listPipelineFiles, nearestManifest, noManifestError, resolvePipelinePath } from './paths.js';
+export { findManifest, findProjectRoot, listPipelineFiles, manifestFileOf, nearestManifest, noManifestError, resolvePipelinePath } from './paths.js';
 export type { ManifestView } from './step-checks.js';
 export type { Located } from './located.js';
 
@@ -69,7 +69,7 @@ export async function loadManifest(file: string, env: NodeJS.ProcessEnv = proces
 
 /** The manifest a command runs with: -m's, else the nearest wave.yaml from `cwd` up, else the built-in one rooted at `cwd`. */
 export async function loadProjectManifest(cwd: string, explicit?: string, env: NodeJS.ProcessEnv = process.env): Promise<Located<Manifest>> {
-  const file = explicit === undefined ? nearestManifest(cwd) : findManifest(cwd, explicit);
+  const file = manifestFileOf(cwd, explicit);
   return file === undefined ? builtinManifest(cwd) : loadManifest(file, env);
 }
 

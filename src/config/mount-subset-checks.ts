@@ -1,13 +1,15 @@
+import { ancestorsOf } from '../core/dag.js';
 import { WaveError } from '../errors.js';
 import type { Locator } from './locator.js';
+import { undeclaredArtifactError } from './raw-step.js';
 import { parseSubsetFrom } from './subset-from.js';
-import { didYouMean } from './suggest.js';
 import { isRecord } from './value-path.js';
 
-/** What the check needs of a step: its place, id and raw value. */
+/** What the check needs of a step: its place, id, dependencies and raw value. */
 interface SubsetStep {
   index: number;
   id: string;
+  dependencies: readonly string[];
   raw: Record<string, unknown>;
 }
 
@@ -16,16 +18,12 @@ interface SubsetStep {
  * run before (a dependency) and declare the artifact. A step not in this pipeline is Wave's parent-pipeline artifact:
  * accepted, and at run time the mount falls back to its whole source, as in Wave (a `mount_subset` event says so).
  */
-export function mountSubsetErrors(
-  step: SubsetStep,
-  byId: ReadonlyMap<string, SubsetStep>,
-  ancestors: ReadonlySet<string>,
-  locator: Locator,
-  setAside: ReadonlySet<string> = new Set(),
-): WaveError[] {
+export function mountSubsetErrors(step: SubsetStep, byId: ReadonlyMap<string, SubsetStep>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
   const mounts = isRecord(step.raw.workspace) ? step.raw.workspace.mount : undefined;
   if (!Array.isArray(mounts)) return [];
   const errors: WaveError[] = [];
+  // Found only when a mount names a step: most steps have none, and a long chain makes it costly.
+  let ancestors: Set<string> | undefined;
   mounts.forEach((mount, i) => {
     if (!isRecord(mount) || typeof mount.subset_from !== 'string') return;
     const location = locator.locate(['steps', step.index, 'workspace', 'mount', i, 'subset_from']);
@@ -42,7 +40,7 @@ export function mountSubsetErrors(
     const source = byId.get(subset.step);
     // A step an unsupported feature set aside has already been reported; what it would produce is unknown.
     if (!source || setAside.has(subset.step)) return;
-    if (!ancestors.has(subset.step)) {
+    if (!(ancestors ??= ancestorsOf(step.id, byId)).has(subset.step)) {
       errors.push(
         new WaveError('unknown_dependency', `step \`${step.id}\` narrows a mount to an artifact of \`${subset.step}\`, which it does not depend on`, {
           location,
@@ -51,15 +49,8 @@ export function mountSubsetErrors(
       );
       return;
     }
-    const declared = Array.isArray(source.raw.output_artifacts) ? source.raw.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
-    if (!declared.includes(subset.artifact)) {
-      errors.push(
-        new WaveError('unknown_artifact', `step \`${subset.step}\` declares no output artifact \`${subset.artifact}\``, {
-          location,
-          hint: didYouMean(subset.artifact, declared, `Artifacts \`${subset.step}\` declares`),
-        }),
-      );
-    }
+    const undeclared = undeclaredArtifactError(subset.step, source.raw, subset.artifact, location);
+    if (undeclared) errors.push(undeclared);
   });
   return errors;
 }

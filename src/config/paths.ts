@@ -39,12 +39,17 @@ export function nearestManifest(cwd: string): string | undefined {
   }
 }
 
+/** The manifest -m names (which must exist), else the nearest wave.yaml; undefined when there is none. */
+export function manifestFileOf(cwd: string, explicit?: string): string | undefined {
+  return explicit === undefined ? nearestManifest(cwd) : findManifest(cwd, explicit);
+}
+
 /**
  * The folder a project's state (.wave/) and relative paths hang from: the manifest's folder (-m, else the nearest
  * wave.yaml), else `cwd` itself, where the built-in manifest of a project without one is rooted.
  */
 export function findProjectRoot(cwd: string, explicit?: string): string {
-  const manifest = explicit === undefined ? nearestManifest(cwd) : findManifest(cwd, explicit);
+  const manifest = manifestFileOf(cwd, explicit);
   return manifest === undefined ? resolve(cwd) : dirname(manifest);
 }
 

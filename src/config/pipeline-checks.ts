@@ -6,6 +6,7 @@ import { checkDeliverables } from './deliverable-checks.js';
 import { mountSubsetErrors } from './mount-subset-checks.js';
 import { checkPipelineSkills } from './pipeline-skill-checks.js';
 import { checkRequires } from './requires-checks.js';
+import { stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
@@ -43,7 +44,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
     if (!isRecord(raw)) return;
     errors.push(...checkStepReferences(raw, index, view, locator));
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
-    errors.push(...agentStepKeyErrors(raw, index, typeof raw.id === 'string' ? `step \`${raw.id}\`` : `step ${index + 1}`, locator));
+    errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
     if (typeof raw.id !== 'string') return;
     const first = byId.get(raw.id);
     if (first) {
@@ -76,7 +77,7 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
   if (cycle) errors.push(cycleError(cycle, byId, locator));
   else {
     for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, setAside));
-    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, ancestorsOf(step.id, byId), locator, setAside));
+    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, setAside));
     errors.push(...checkThreads([...byId.values()], byId, locator));
   }
   return errors;
@@ -157,15 +158,8 @@ function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator:
       return;
     }
     if (typeof ref.artifact !== 'string') return;
-    const declared = Array.isArray(source.raw.output_artifacts) ? source.raw.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
-    if (!declared.includes(ref.artifact)) {
-      errors.push(
-        new WaveError('unknown_artifact', `step \`${ref.step}\` declares no output artifact \`${ref.artifact}\``, {
-          location: locator.locate([...at, 'artifact']),
-          hint: didYouMean(ref.artifact, declared, `Artifacts \`${ref.step}\` declares`),
-        }),
-      );
-    }
+    const undeclared = undeclaredArtifactError(ref.step, source.raw, ref.artifact, locator.locate([...at, 'artifact']));
+    if (undeclared) errors.push(undeclared);
   });
   return errors;
 }

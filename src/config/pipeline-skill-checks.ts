@@ -1,6 +1,7 @@
 import { WaveError, type SourceLocation } from '../errors.js';
 import type { Locator } from './locator.js';
 import { fillProjectPlaceholders } from './project-placeholders.js';
+import { stepLabel } from './raw-step.js';
 import { skillRefErrors } from './skill-refs.js';
 import type { ManifestView } from './step-checks.js';
 import { isRecord, type Path } from './value-path.js';
@@ -12,8 +13,7 @@ export function checkPipelineSkills(root: unknown, view: ManifestView, locator: 
   if (Array.isArray(root.steps)) {
     root.steps.forEach((step, index) => {
       if (!isRecord(step)) return;
-      const who = typeof step.id === 'string' ? `step \`${step.id}\`` : `step ${index + 1}`;
-      errors.push(...listErrors(step.skills, ['steps', index, 'skills'], who, view, locator));
+      errors.push(...listErrors(step.skills, ['steps', index, 'skills'], stepLabel(step, index), view, locator));
     });
   }
   return errors;

@@ -1,6 +1,7 @@
 import { WaveError } from '../errors.js';
 import { missingFile } from './file-refs.js';
 import { manifestNeedErrors } from './manifest-needs.js';
+import { stepLabel } from './raw-step.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import type { Locator } from './locator.js';
@@ -28,7 +29,7 @@ export interface ManifestView {
 /** Problems inside one step that need the manifest: personas, adapters, exec, and files it names. */
 export function checkStepReferences(step: Record<string, unknown>, index: number, view: ManifestView, locator: Locator): WaveError[] {
   const at: Path = ['steps', index];
-  const label = typeof step.id === 'string' ? `step \`${step.id}\`` : `step ${index + 1}`;
+  const label = stepLabel(step, index);
   const errors: WaveError[] = [];
   const push = (error: WaveError | undefined) => error && errors.push(error);
 

@@ -1,5 +1,6 @@
 import { WaveError } from '../errors.js';
 import type { Locator } from './locator.js';
+import { stepLabel } from './raw-step.js';
 import { isRecord } from './value-path.js';
 
 // `${VAR}` or `${VAR:-default}`, as the manifest expands them.
@@ -11,7 +12,7 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/;
  */
 export function stepEnvReferenceErrors(step: Record<string, unknown>, index: number, locator: Locator): WaveError[] {
   if (!isRecord(step.env)) return [];
-  const label = typeof step.id === 'string' ? `step \`${step.id}\`` : `step ${index + 1}`;
+  const label = stepLabel(step, index);
   return Object.entries(step.env).flatMap(([name, value]) => {
     const found = typeof value === 'string' ? REFERENCE.exec(value) : null;
     if (!found) return [];

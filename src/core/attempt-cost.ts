@@ -1,5 +1,5 @@
 import type { ResolvedAdapter } from './resolved-adapter.js';
-import { priceTableCost, type TokenUsage } from './tokens.js';
+import { hasTokens, priceTableCost, type TokenUsage } from './tokens.js';
 
 /** Whose public prices a bare model id of each agent CLI is looked up under. */
 const PROVIDER_OF: Partial<Record<ResolvedAdapter['type'], string>> = { claude: 'anthropic', codex: 'openai', gemini: 'google' };
@@ -64,7 +64,7 @@ export async function attemptPricer(adapter: ResolvedAdapter, model: string | un
   const name = model ?? adapter.model;
   const calcPrice = name && !isLocalEndpoint(adapter.baseUrl) ? await loadCatalog() : undefined;
   if (!name || !calcPrice) return () => undefined;
-  return (tokens) => (Object.values(tokens).every((n) => n === 0) ? undefined : catalogPrice(calcPrice, tokens, name, adapter.type));
+  return (tokens) => (!hasTokens(tokens) ? undefined : catalogPrice(calcPrice, tokens, name, adapter.type));
 }
 
 /**
@@ -73,9 +73,5 @@ export async function attemptPricer(adapter: ResolvedAdapter, model: string | un
  */
 export async function attemptCost(tokens: TokenUsage, reported: number | undefined, adapter: ResolvedAdapter, model: string | undefined): Promise<number | undefined> {
   if (reported !== undefined) return reported;
-  const fromManifest = priceTableCost(tokens, adapter.prices);
-  if (fromManifest !== undefined) return fromManifest;
-  const name = model ?? adapter.model;
-  if (!name || isLocalEndpoint(adapter.baseUrl) || Object.values(tokens).every((n) => n === 0)) return undefined;
-  return catalogCost(tokens, name, adapter.type);
+  return (await attemptPricer(adapter, model))(tokens);
 }

@@ -5,6 +5,11 @@ export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 /** The outcome types whose value is read from JSON at a `json_path`; `file` and `artifact` are the file itself. */
 export const OUTCOME_TYPES_FROM_JSON: ReadonlySet<OutcomeType> = new Set(['pr', 'issue', 'url', 'deployment']);
 
+/** Whether an outcome of this type is a file (its value a path), not a value read from JSON. */
+export function isFileOutcome(type: OutcomeType): boolean {
+  return !OUTCOME_TYPES_FROM_JSON.has(type);
+}
+
 /** One outcome a step yielded (Wave's OutcomeDef, extracted once the step succeeded). */
 export interface Outcome {
   type: OutcomeType;

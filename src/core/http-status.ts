@@ -17,3 +17,9 @@ export function retryAfterMs(value: string | null | undefined, now = Date.now())
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/** Why a fetch() failed: its cause's code (ECONNREFUSED) or message where Node gives one, else its own message. */
+export function fetchFailureCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}

@@ -23,7 +23,7 @@ export const WAVE_TIER_DEFAULTS: Readonly<Partial<Record<AdapterType, Readonly<P
 /** An adapter's `tier_models`: the model each tier stands for on it. */
 export type TierModels = Readonly<Partial<Record<ModelTier, string>>>;
 
-/** The model `tier_models` gives a tier, if any. */
+/** The model `tier_models` gives a tier, if any; each key named, so the schema's reader check (test/config/schema-leaves) sees it read. */
 function mappedModel(tier: ModelTier, tierModels: TierModels | undefined): string | undefined {
   switch (tier) {
     case 'cheapest':

@@ -19,6 +19,11 @@ export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
   };
 }
 
+/** Whether any tokens were reported (command steps report none). */
+export function hasTokens(tokens: TokenUsage | undefined): tokens is TokenUsage {
+  return tokens !== undefined && tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0;
+}
+
 /** A manifest's price table: US dollars per million tokens of each kind. */
 export interface PriceTable {
   input?: number;

@@ -10,18 +10,21 @@ import { addTokens } from '../core/tokens.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { WAVE_COMMAND_DIR } from './wave-command.js';
 import { modelOn, tierHint } from '../core/model-tiers.js';
-import { dependencyArtifactEnv, dependencyArtifacts } from './dependency-artifacts.js';
+import type { PreparedStep } from './step-files.js';
+
+/** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
+type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv'>;
 
 /** The curated environment of one attempt of `step` on `adapter`. */
-export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, workspace: string): Record<string, string> {
+export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
   return buildCuratedEnv({
     parent: context.parentEnv,
     passthrough: context.plan.runtime.envPassthrough,
     stepEnv: { ...adapter.env, ...step.env },
-    waveEnv: dependencyArtifactEnv(workspace, step, dependencyArtifacts(context.plan, context.store.record, context.store.dir, step), context.plan.runtime.injectedArtifactsDir),
+    waveEnv: place.dependencyEnv,
     runId: context.store.record.id,
     stepId: step.id,
-    workspace,
+    workspace: place.workspace,
     runDir: context.store.dir,
     commandDir: join(context.store.dir, WAVE_COMMAND_DIR),
   });
@@ -32,7 +35,8 @@ export function attemptEnv(context: RunContext, step: PlannedStep, adapter: Reso
  * under the step's time limits, writes its stdout and stderr under the attempt folder (`<purpose>-<n>/`), and adds
  * its tokens to the step's.
  */
-export function modelAsker(context: RunContext, step: PlannedStep, attempt: number, workspace: string, signal: AbortSignal): AskModel {
+export function modelAsker(context: RunContext, step: PlannedStep, attempt: number, place: StepPlace, signal: AbortSignal): AskModel {
+  const { workspace } = place;
   let calls = 0;
   return async ({ adapter, model, prompt, purpose }) => {
     const target = adapter ?? step.adapter;
@@ -49,7 +53,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
     const attemptDir = join(context.store.attemptDir(step.id, attempt), `${purpose}-${++calls}`);
     mkdirSync(attemptDir, { recursive: true });
     const runner = context.registry.resolve(target.type);
-    const env = attemptEnv(context, step, target, workspace);
+    const env = attemptEnv(context, step, target, place);
     const result = await runAttempt(
       runner,
       {

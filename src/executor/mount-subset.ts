@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parseSubsetFrom, type SubsetFrom } from '../config/subset-from.js';
+import { isRecord } from '../config/value-path.js';
 import { WaveError } from '../errors.js';
 import { copyOpened, openContained } from './artifact-copy.js';
 import { isInside } from './workspace-paths.js';
@@ -60,17 +61,13 @@ export async function readSubsetList(subsetFrom: string, locate: (step: string, 
 function follow(value: unknown, subset: SubsetFrom, text: string): unknown {
   let current = value;
   for (const { key, index } of subset.path) {
-    if (!isObject(current) || !Object.hasOwn(current, key)) throw listError(text, `finds no key \`${key}\` in its artifact`);
+    if (!isRecord(current) || !Object.hasOwn(current, key)) throw listError(text, `finds no key \`${key}\` in its artifact`);
     current = current[key];
     if (index === undefined) continue;
     if (!Array.isArray(current) || index >= current.length) throw listError(text, `finds no item [${index}] at \`${key}\``);
     current = current[index] as unknown;
   }
   return current;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

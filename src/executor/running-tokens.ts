@@ -1,6 +1,6 @@
 import type { AdapterResult, StreamEvent } from '../adapters/types.js';
 import type { TokenPricer } from '../core/attempt-cost.js';
-import { addTokens, NO_TOKENS, type TokenUsage } from '../core/tokens.js';
+import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../core/tokens.js';
 
 /** A step's tokens and cost so far. */
 export interface TokenTotals {
@@ -47,8 +47,8 @@ export class RunningTokens {
    * a timeout, a cancel, the run's budget) while its stream reported usage, which was used and paid for all the same.
    */
   final(result: Pick<AdapterResult, 'tokens' | 'costUsd'>): Pick<AdapterResult, 'tokens' | 'costUsd'> {
-    const reportsNothing = result.costUsd === undefined && Object.values(result.tokens).every((n) => n === 0);
-    if (!reportsNothing || Object.values(this.attempt.tokens).every((n) => n === 0)) return result;
+    const reportsNothing = result.costUsd === undefined && !hasTokens(result.tokens);
+    if (!reportsNothing || !hasTokens(this.attempt.tokens)) return result;
     const costUsd = this.attempt.costUsd ?? this.price(this.attempt.tokens);
     return { tokens: { ...this.attempt.tokens }, ...(costUsd !== undefined ? { costUsd } : {}) };
   }

@@ -58,8 +58,8 @@ export async function checkStepContracts(
   retriesUsed: ReadonlyMap<number, number>,
   signal: AbortSignal,
 ): Promise<ContractsVerdict> {
-  const env = attemptEnv(context, step, step.adapter, prepared.workspace);
-  const ask = modelAsker(context, step, attempt, prepared.workspace, signal);
+  const env = attemptEnv(context, step, step.adapter, prepared);
+  const ask = modelAsker(context, step, attempt, prepared, signal);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
     const target = await readTarget(contract.target, prepared.workspace, output);

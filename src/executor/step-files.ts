@@ -10,10 +10,12 @@ import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
 import { mountSubsets } from './step-mount-subsets.js';
-import { dependencyArtifacts, injectDependencyArtifacts } from './dependency-artifacts.js';
+import { dependencyArtifactEnv, dependencyArtifacts, injectDependencyArtifacts } from './dependency-artifacts.js';
 
 export interface PreparedStep {
   workspace: string;
+  /** WAVE_DEPS_DIR and WAVE_DEP_<DEP>_<NAME> for the dependency artifacts placed in the workspace: every attempt's and model ask's. */
+  dependencyEnv: Record<string, string>;
   /** The rendered prompt, or a command whose values are references (see `values`). */
   prompt: string;
   /** A command's template values, handed to its shell apart from the command; empty for a prompt. */
@@ -45,17 +47,21 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
     workspace: workspace.path,
     dir: plan.runtime.injectedArtifactsDir,
     refs: [...step.injectArtifacts],
-    locate: (stepId, name) => {
-      const saved = store.record.steps[stepId]?.artifacts.find((a) => a.name === name);
-      return saved ? join(store.dir, saved.path) : undefined;
-    },
+    locate: (stepId, name) => store.savedArtifactPath(stepId, name),
   });
   await checkInjectedArtifacts(step.injectArtifacts, artifacts);
   const rendered =
     step.execType === 'command'
       ? renderStepCommand(step, step.template, { ...values, artifacts })
       : { command: renderStepTemplate(step, step.template, { ...values, artifacts }), values: [] };
-  return { workspace: workspace.path, prompt: rendered.command, values: rendered.values, readonlyMounts: workspace.readonlyMounts, kind: workspace.kind };
+  return {
+    workspace: workspace.path,
+    dependencyEnv: dependencyArtifactEnv(workspace.path, step, fromDependencies, plan.runtime.injectedArtifactsDir),
+    prompt: rendered.command,
+    values: rendered.values,
+    readonlyMounts: workspace.readonlyMounts,
+    kind: workspace.kind,
+  };
 }
 
 /** Copies the step's output artifacts into the run folder; a missing required one fails the step. */

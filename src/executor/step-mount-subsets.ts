@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { emit, type RunContext } from './context.js';
 import { MAX_SKIPPED_LISTED, readSubsetList, type SubsetCopy } from './mount-subset.js';
@@ -14,11 +13,7 @@ export interface StepMountSubsets {
 export async function mountSubsets(context: RunContext, step: PlannedStep): Promise<StepMountSubsets> {
   const mounts = step.workspace.mount ?? [];
   if (!mounts.some((m) => m.subset_from !== undefined)) return { options: {}, report: () => undefined };
-  const { store } = context;
-  const locate = (stepId: string, name: string) => {
-    const saved = store.record.steps[stepId]?.artifacts.find((a) => a.name === name);
-    return saved ? join(store.dir, saved.path) : undefined;
-  };
+  const locate = (stepId: string, name: string) => context.store.savedArtifactPath(stepId, name);
   const lists = await Promise.all(mounts.map(async (m) => (m.subset_from === undefined ? undefined : readSubsetList(m.subset_from, locate))));
   const copies = new Map<number, SubsetCopy>();
   return {

@@ -1,6 +1,6 @@
-import { join, posix, resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import type { OutcomeDef } from '../config/deliverable-schema.js';
-import type { Outcome } from '../core/deliverables.js';
+import { isFileOutcome, type Outcome } from '../core/deliverables.js';
 import { JsonPathError, jsonPathValues, parseJsonPath, takesEachItem } from '../core/json-path.js';
 import { WaveError } from '../errors.js';
 import type { PlannedStep } from '../plan/plan-types.js';
@@ -41,7 +41,7 @@ class OutcomeWarning extends Error {}
 async function takeOutcome(context: RunContext, step: PlannedStep, def: OutcomeDef, workspace: string): Promise<Outcome[]> {
   const label = def.label ?? def.type;
   const base = { type: def.type, source: def.extract_from };
-  const isFile = def.type === 'file' || def.type === 'artifact';
+  const isFile = isFileOutcome(def.type);
   const text = await readWorkspaceFile(workspace, def.extract_from, !isFile);
   if (isFile) return [{ ...base, label, value: storedCopy(context, step, def.extract_from) ?? resolve(workspace, def.extract_from) }];
   const jsonPath = def.json_path!;
@@ -101,6 +101,5 @@ async function readWorkspaceFile(workspace: string, path: string, read: boolean)
 function storedCopy(context: RunContext, step: PlannedStep, path: string): string | undefined {
   const wanted = posix.normalize(path);
   const def = step.outputArtifacts.find((a) => a.path !== undefined && posix.normalize(a.path) === wanted);
-  const saved = def && context.store.record.steps[step.id]?.artifacts.find((a) => a.name === def.name);
-  return saved ? join(context.store.dir, saved.path) : undefined;
+  return def && context.store.savedArtifactPath(step.id, def.name);
 }

@@ -59,7 +59,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   try {
     prepared = await prepareStepWorkspace(context, step, outputs);
     // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
-    if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared.workspace, signal));
+    if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared, signal));
   } catch (error) {
     // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
     return finish(context, step, started, firstAttempt, failureOfError(error, 'workspace_failed'));
@@ -163,7 +163,7 @@ async function judgeAttempt(
   if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
   let output = result.text;
   if (!failure && step.extract) {
-    const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared.workspace, signal));
+    const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared, signal));
     if (extracted.ok) output = await saveExtracted(context, step.id, extracted.json);
     else failure = extracted.failure;
   }
@@ -198,7 +198,7 @@ async function attemptOnce(
   emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
   if (start.continueFrom) emit(context, { type: 'session_continued', stepId: step.id, attempt, sessionId: start.continueFrom.sessionId, from: start.continuedFrom! });
   else if (start.freshReason !== undefined) emit(context, { type: 'session_fresh', stepId: step.id, attempt, reason: start.freshReason });
-  const env = attemptEnv(context, step, adapter, workspace);
+  const env = attemptEnv(context, step, adapter, prepared);
   const runner = context.registry.resolve(adapter.type);
   const attemptDir = store.attemptPath(step.id, attempt);
   // Asynchronous: on a slow disk, creating folders on the main thread holds up every other step.

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { shellQuoted } from '../core/shell-word.js';
 
 /** The folder of a run holding its `wave` command; steps find it first on PATH. */
 export const WAVE_COMMAND_DIR = 'bin';
@@ -25,10 +26,6 @@ export function useBundledCli(bundleFile: string): void {
 /** Host paths a sandboxed step must see, read-only, for its `wave` command to run. */
 export function waveCommandPaths(): readonly string[] {
   return entry.visible;
-}
-
-function shellQuoted(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Writes `<runDir>/bin/wave`, which starts this Wave's CLI; returns the folder to put first on steps' PATH. */

@@ -1,3 +1,4 @@
+import { fetchFailureCause } from '../core/http-status.js';
 import type { ScopedForge } from './forge-scopes.js';
 
 /** What a forge said about a token: its scopes, or why it said none. */
@@ -29,8 +30,7 @@ export async function askTokenScopes(forge: ScopedForge, apiBase: string, token:
   try {
     response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    const why = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000}s` : fetchFailureCause(error);
     return { unknown: `GET ${url} failed: ${why}` };
   }
   if (!response.ok) {

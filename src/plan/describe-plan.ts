@@ -2,7 +2,8 @@ import { describeInput } from '../config/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
 import type { Plan, PlannedStep } from './plan-types.js';
-import { describeConcurrency, describeRequires } from './describe-requires.js';
+import { describeRequires } from './describe-requires.js';
+import { describeConcurrency } from './agent-concurrency.js';
 
 /** Placeholder values for a dry run, where nothing has run yet. */
 function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | undefined {

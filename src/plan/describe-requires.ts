@@ -11,10 +11,3 @@ export function describeRequires(requires: PlannedRequires): string[] {
   }
   return lines;
 }
-
-/** What a step's max_concurrent_agents tells its persona. */
-export function describeConcurrency(maxConcurrentAgents: number): string {
-  return maxConcurrentAgents > 1
-    ? `the persona may run up to ${Math.min(maxConcurrentAgents, 10)} sub-agents at once (said in its system prompt)`
-    : 'one at a time (nothing is added to the prompt)';
-}

@@ -1,4 +1,4 @@
-import type { Outcome, RunOutput } from '../core/deliverables.js';
+import { isFileOutcome, type Outcome, type RunOutput } from '../core/deliverables.js';
 import type { RunRecord, StepRecord } from '../state/run-record.js';
 import type { Paint } from './color.js';
 import { oneLine } from './describe.js';
@@ -6,9 +6,12 @@ import { oneLine } from './describe.js';
 /** An output's value is shown on one line, cut here (run.json and `wave status --json` hold it whole). */
 const SHOWN_VALUE_CHARS = 120;
 
+/** An output's value as shown: its lines joined into one, cut to SHOWN_VALUE_CHARS. */
+const shownValue = (value: string) => oneLine(value.replace(/\s*\n\s*/g, ' '), SHOWN_VALUE_CHARS);
+
 /** An outcome in a line: `Pull Request: https://…` (a file as the caller shows paths). */
 export function describeOutcome(outcome: Outcome, showPath: (path: string) => string = (p) => p): string {
-  const value = outcome.type === 'file' || outcome.type === 'artifact' ? showPath(outcome.value) : outcome.value;
+  const value = isFileOutcome(outcome.type) ? showPath(outcome.value) : outcome.value;
   return `${outcome.label}: ${value}`;
 }
 
@@ -16,7 +19,7 @@ export function describeOutcome(outcome: Outcome, showPath: (path: string) => st
 export function describeOutput(name: string, output: RunOutput, showPath: (path: string) => string = (p) => p): string {
   const from = `${output.step}/${output.artifact}${output.field ? `.${output.field}` : ''}${output.type !== 'string' ? `, ${output.type}` : ''}`;
   if (output.value === undefined) return `${name} (${from}) → ${showPath(output.path)}`;
-  return `${name} (${from}) = ${oneLine(output.value.replace(/\s*\n\s*/g, ' '), SHOWN_VALUE_CHARS)}`;
+  return `${name} (${from}) = ${shownValue(output.value)}`;
 }
 
 /** A step's outcomes and their warnings as the summary lists them under the step, indented. */
@@ -40,12 +43,10 @@ export function deliverablesMarkdown(record: RunRecord): string {
   const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
   const items = [
     ...Object.values(record.steps).flatMap((s) => [
-      ...(s.outcomes ?? []).map((o) => `- ${code(s.id)} ${o.label}: ${o.type === 'file' || o.type === 'artifact' ? code(o.value) : o.value}`),
+      ...(s.outcomes ?? []).map((o) => `- ${code(s.id)} ${o.label}: ${isFileOutcome(o.type) ? code(o.value) : o.value}`),
       ...(s.outcomeWarnings ?? []).map((w) => `- ${code(s.id)} warning: ${w}`),
     ]),
-    ...Object.entries(record.outputs ?? {}).map(
-      ([name, o]) => `- output ${code(name)}: ${o.value === undefined ? code(o.path) : code(oneLine(o.value.replace(/\s*\n\s*/g, ' '), SHOWN_VALUE_CHARS))}`,
-    ),
+    ...Object.entries(record.outputs ?? {}).map(([name, o]) => `- output ${code(name)}: ${o.value === undefined ? code(o.path) : code(shownValue(o.value))}`),
     ...(record.outputWarnings ?? []).map((w) => `- warning: ${w}`),
   ];
   return items.length ? ['### Outcomes and outputs', '', ...items].join('\n') : '';

@@ -31,11 +31,6 @@ export function formatTokens(tokens: TokenUsage): string {
   return cache > 0 ? `${base} (cache ${formatCount(cache)})` : base;
 }
 
-/** Whether any tokens were reported (command steps report none). */
-export function hasTokens(tokens: TokenUsage | undefined): tokens is TokenUsage {
-  return tokens !== undefined && tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0;
-}
-
 /** A size for people: 512 B, 1.2 KB, 3.4 MB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

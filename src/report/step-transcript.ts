@@ -1,7 +1,8 @@
 import type { RunEvent } from '../events.js';
 import { transcriptEntries, type TranscriptEntry } from '../state/attempt-transcript.js';
 import { painter, type Paint } from './color.js';
-import { formatClock, formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+import { formatClock, formatCost, formatDuration, formatTokens } from './format.js';
+import { hasTokens } from '../core/tokens.js';
 import { describeEvent, failureDetail } from './text.js';
 
 /** Lines of a tool's output shown under its call; the raw stream (`wave logs --raw`) holds all of it. */

@@ -5,7 +5,8 @@ import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
 import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';
 import { listFileChanges } from './file-changes.js';
 import { resultSummaryLines } from './step-results.js';
-import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+import { formatCost, formatDuration, formatTokens } from './format.js';
+import { hasTokens } from '../core/tokens.js';
 
 export interface SummaryOptions {
   color?: boolean;

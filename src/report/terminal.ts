@@ -1,9 +1,9 @@
-import { addTokens, NO_TOKENS, type TokenUsage } from '../core/tokens.js';
+import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../core/tokens.js';
 import type { RunEvent, StepStatus } from '../events.js';
 import { painter, shouldColor, type ColorName, type Paint } from './color.js';
 import { cutToWidth, displayWidth } from './columns.js';
 import { STATUS_MARK, describeFailure, describeToolUse, oneLine } from './describe.js';
-import { formatCost, formatDuration, formatTokens, hasTokens } from './format.js';
+import { formatCost, formatDuration, formatTokens } from './format.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
 import { formatSummary } from './summary.js';
 

@@ -197,6 +197,12 @@ export class RunStore {
     return this.makeDir(join(this.dir, 'artifacts', stepId));
   }
 
+  /** The absolute path of the stored copy of step `stepId`'s artifact `name`, or undefined when it saved none of that name. */
+  savedArtifactPath(stepId: string, name: string): string | undefined {
+    const saved = this.current.steps[stepId]?.artifacts.find((a) => a.name === name);
+    return saved ? join(this.dir, saved.path) : undefined;
+  }
+
   /** Every event stored so far; lines that are torn or not events are skipped. */
   readEvents(): RunEvent[] {
     return readEventsFile(join(this.dir, EVENTS_FILE));

@@ -1,9 +1,9 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
+import { latestEvents, latestRun } from '../support/runs.js';
 
 const PIPELINE = `kind: WavePipeline
 metadata: { name: parts }
@@ -28,13 +28,10 @@ describe('wave assemble and named outputs', () => {
     const assembled = await runWave(['assemble', 'parts', '--run-id', id], { cwd: dir });
     expect(assembled.code, assembled.stderr).toBe(0);
     expect(assembled.stdout).toContain('  outputs:\n    verdict (judge/verdict.verdict) = ship it\n');
-    const record = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RunRecord;
+    const record = latestRun(dir);
     expect(record.outputs).toEqual({ verdict: { step: 'judge', artifact: 'verdict', field: 'verdict', type: 'string', path: 'artifacts/judge/verdict.json', value: 'ship it' } });
     expect(record.steps.judge!.outcomeWarnings).toEqual(['outcome 1 (url): .link in v.json: key "link" not found']);
-    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string });
+    const events = latestEvents(dir);
     expect(events.map((e) => e.type).slice(-2)).toEqual(['run_outputs', 'run_finished']);
     expect(events.some((e) => e.type === 'step_outcomes')).toBe(true);
   });

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/events.js';
 import { startFakeForge, type FakeForge } from '../support/fake-forge.js';
 import { startModelServer, type ModelServer } from '../support/model-server.mjs';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
-import { latestRun, runDirs } from '../support/runs.js';
+import { latestEvents, latestRun, runDirs } from '../support/runs.js';
 
 /** Two llm steps, `second` after `first`, each on its own scenario of the scripted model server. */
 const PIPELINE = `kind: WavePipeline
@@ -33,14 +30,6 @@ personas:
   first: { adapter: one }
   second: { adapter: two }
 ${extra}`;
-}
-
-function eventsOf(project: string): RunEvent[] {
-  const [dir] = runDirs(project).slice(-1);
-  return readFileSync(join(dir!, 'events.ndjson'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as RunEvent);
 }
 
 describe('runtime.cost through the CLI, on the llm adapter and the manifest prices', () => {
@@ -70,7 +59,7 @@ describe('runtime.cost through the CLI, on the llm adapter and the manifest pric
     expect(spent).toBeGreaterThanOrEqual(3);
     expect(spent).toBe(record.steps.first!.attempts[0]!.tokens.input + record.steps.first!.attempts[0]!.tokens.output);
     expect(record.failure?.class).toBe('budget_exhausted');
-    expect(eventsOf(project).filter((e) => e.type === 'budget_exhausted')).toEqual([expect.objectContaining({ ceilingUsd: 3, step: 'first' })]);
+    expect(latestEvents(project).filter((e) => e.type === 'budget_exhausted')).toEqual([expect.objectContaining({ ceilingUsd: 3, step: 'first' })]);
 
     // Resumed with the same ceiling: the money is spent already, so no step starts.
     const requestsBefore = server.requests.length;
@@ -89,7 +78,7 @@ describe('runtime.cost through the CLI, on the llm adapter and the manifest pric
     const result = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stdout.match(/budget warning: the run has spent \$[\d.]+, reaching runtime\.cost\.warn_at \$1\.00 \(budget_ceiling \$100000\.00\)/g)).toHaveLength(1);
-    expect(eventsOf(project).filter((e) => e.type === 'budget_warning')).toEqual([expect.objectContaining({ warnAtUsd: 1, step: 'first' })]);
+    expect(latestEvents(project).filter((e) => e.type === 'budget_warning')).toEqual([expect.objectContaining({ warnAtUsd: 1, step: 'first' })]);
   });
 
   it('refuses a currency other than USD before anything runs', async () => {
@@ -148,7 +137,7 @@ describe('persona token_scopes through the CLI, against a local fake of the GitH
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stderr).toContain('warning: the token scopes of persona `second` (issues:write) could not be checked: GH_TOKEN and GITHUB_TOKEN are not set');
     expect(result.stdout).toContain('token scopes of persona second (issues:write) not checked: GH_TOKEN and GITHUB_TOKEN are not set');
-    const events = eventsOf(dir);
+    const events = latestEvents(dir);
     expect(events.findIndex((e) => e.type === 'token_scopes_unchecked')).toBe(1);
     expect(events[1]).toMatchObject({ persona: 'second', scopes: ['issues:write'], reason: 'GH_TOKEN and GITHUB_TOKEN are not set' });
   });

@@ -1,17 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ignoreFolder } from '../../src/cli/gitignore-entry.js';
 import { FALLBACK_PROJECT_NAME, projectNameOf } from '../../src/cli/project-name.js';
 import { runWave } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'wave-init-ignore-'));
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder('wave-init-ignore-');
 
 /** A new folder under the scratch one, holding a .gitignore with `text` unless it is undefined. */
 function folderWith(name: string, text?: string): string {

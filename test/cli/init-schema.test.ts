@@ -1,16 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runWave } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'wave-init-schema-'));
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder('wave-init-schema-');
 
 /** The schema file a YAML file's first line names, resolved from the file's folder as an editor does. */
 function schemaOf(file: string): { line: string; target: string } {

@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT, runWave } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const SCAFFOLD = [
   'wave.yaml',
@@ -15,11 +15,7 @@ const SCAFFOLD = [
   'pipelines/review.yaml',
   'pipelines/review-llm.yaml',
 ];
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'wave-init-'));
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder('wave-init-');
 
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir: string): string[] {

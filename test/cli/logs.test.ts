@@ -1,11 +1,11 @@
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatClock } from '../../src/report/format.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { sampleAttempt, sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
-import { WAVE_BIN, runWave } from '../support/cli.js';
+import { runWave, startWave } from '../support/cli.js';
 
 const RUN = 'hello-20240501-120000-abcd';
 
@@ -82,7 +82,7 @@ describe('wave logs', () => {
 
   it('--follow prints output as it grows, new attempts included, and stops when the run ends', async () => {
     const { dir, store } = projectWithLogs('running', process.pid);
-    const follower = execa(process.execPath, [WAVE_BIN, 'logs', RUN, '--follow'], { cwd: dir, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
+    const follower = startWave(['logs', RUN, '--follow'], { cwd: dir });
     await waitForOutput(follower, 'b output\n');
     appendFileSync(join(store.dir, 'steps', 'b', 'attempt-1', 'stdout'), 'b more\n');
     await waitForOutput(follower, 'b more\n');
@@ -182,7 +182,7 @@ describe('wave logs of an agent step', () => {
 
   it('--follow renders the transcript as the events arrive, and the last message once the run ends', async () => {
     const { dir, store, append } = projectWithAgent('running', process.pid);
-    const follower = execa(process.execPath, [WAVE_BIN, 'logs', RUN, '--step', 'agent', '--follow'], { cwd: dir, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
+    const follower = startWave(['logs', RUN, '--step', 'agent', '--follow'], { cwd: dir });
     await waitForOutput(follower, '      b.ts\n');
     append(...FINISH);
     await waitForOutput(follower, '$0.0100\n');

@@ -1,8 +1,7 @@
-import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runWave, WAVE_BIN } from '../support/cli.js';
+import { runWave, startWave } from '../support/cli.js';
 import { COMMANDS_PIPELINE, projectWithoutManifest } from '../support/no-manifest-project.js';
 import { latestRun, runDirs } from '../support/runs.js';
 import { waitFor } from '../support/wait.js';
@@ -86,7 +85,7 @@ describe('a commands-only pipeline with no wave.yaml anywhere', () => {
     const dir = projectWithoutManifest({
       'pipelines/slow.yaml': 'kind: WavePipeline\nmetadata: { name: slow }\nsteps:\n  - id: wait\n    exec: { type: command, source: "sleep 300" }\n',
     });
-    const child = execa(process.execPath, [WAVE_BIN, 'run', 'slow', '--output', 'quiet'], { cwd: dir, reject: false, timeout: 120_000, env: { NO_COLOR: '1' } });
+    const child = startWave(['run', 'slow', '--output', 'quiet'], { cwd: dir });
     const running = await waitFor(() => runDirs(dir).length > 0 && latestRun(dir).steps.wait?.status === 'running' && latestRun(dir), 'the step to start');
     const cancel = await runWave(['cancel', running.id], { cwd: dir });
     expect(cancel.stdout).toContain(`cancelled run ${running.id}`);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunEventSchema } from '../../src/event-schema.js';
@@ -6,6 +6,7 @@ import type { RunEvent } from '../../src/events.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
+import { latestRun } from '../support/runs.js';
 
 /** What the publish step writes: a PR link, two created issues, nothing at comment_url. */
 const RESULT = {
@@ -53,21 +54,15 @@ function jsonEvents(stdout: string): RunEvent[] {
     .map((line) => RunEventSchema.parse(JSON.parse(line)));
 }
 
-function onlyRun(dir: string): { id: string; record: RunRecord; runDir: string } {
-  const runsRoot = join(dir, '.wave', 'runs');
-  const [id] = readdirSync(runsRoot);
-  const runDir = join(runsRoot, id!);
-  return { id: id!, runDir, record: JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RunRecord };
-}
-
 describe('what a pipeline takes and gives back, through the CLI', () => {
   it('records outcomes and named outputs in run.json and events, and shows them in the summary and `wave status`', async () => {
     const dir = makeProject({ 'pipelines/ship.yaml': SHIP });
     const result = await runWave(['run', 'ship', '--input', 'acme/app#42', '--json'], { cwd: dir });
     expect(result.code, result.stderr).toBe(1); // review fails: the run fails, its outputs are still resolved
     const events = jsonEvents(result.stdout);
-    const { id, record, runDir } = onlyRun(dir);
-    const stored = join(runDir, 'artifacts', 'publish', 'pr-result.json');
+    const record = latestRun(dir);
+    const { id } = record;
+    const stored = join(dir, '.wave', 'runs', id, 'artifacts', 'publish', 'pr-result.json');
 
     const outcomes = [
       { type: 'pr', label: 'Pull Request', value: RESULT.pr_url, source: 'out/pr.json', jsonPath: '.pr_url' },
@@ -150,7 +145,7 @@ steps:
     const dir = makeProject({ 'pipelines/edges.yaml': pipeline });
     const result = await runWave(['run', 'edges', '--keep-workspaces', '--output', 'quiet'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    const { record } = onlyRun(dir);
+    const record = latestRun(dir);
     const step = record.steps.make!;
     expect(step.status).toBe('completed');
     expect(step.outcomes).toEqual([

@@ -2,12 +2,13 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT, runWave } from '../support/cli.js';
+import { scratchFolder } from '../support/scratch.js';
 
 const BASE = fileURLToPath(new URL('../fixtures/config/base/', import.meta.url));
 const BROKEN = fileURLToPath(new URL('../fixtures/config/broken/pipeline/', import.meta.url));
-let scratch: string;
+const scratch = scratchFolder('wave-validate-');
 
 /** A fresh copy of the base fixture project: wave.yaml, personas, prompts, schemas and one valid pipeline. */
 function project(name: string): string {
@@ -18,11 +19,6 @@ function project(name: string): string {
   rmSync(join(dir, 'valid-pipeline.yaml'));
   return dir;
 }
-
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'wave-validate-'));
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('wave validate', () => {
   it('passes a valid project: ✓ per file, a count, exit 0, and [] with --json', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, attemptFile, claudeManifest, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { artifactPath, attemptFile, attemptStream, claudeManifest, cliAvailable, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
@@ -100,21 +100,13 @@ steps:
 `,
     );
     expect(run.code, run.stderr).toBe(0);
-    const stdout = attemptFile(run.project, run.record, 'work', 1, 'stdout');
-    const result = stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .find((o) => o.type === 'result');
+    const stream = attemptStream(run, 'work');
+    const result = stream.find((o) => o.type === 'result')!;
     expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Bash', tool_input: expect.objectContaining({ command: 'touch made.txt' }) })]);
     const denied = run.events.find((e) => e.type === 'step_event' && e.event.kind === 'system' && e.event.subtype === 'permission_denied');
     expect(denied?.event.message).toContain('touch made.txt');
     // The rule Claude enforced is the persona's: allowed_tools "*" ran it without prompts, the deny rule still bound.
-    const init = stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .find((o) => o.type === 'system' && o.subtype === 'init');
+    const init = stream.find((o) => o.type === 'system' && o.subtype === 'init')!;
     expect(init.permissionMode).toBe('bypassPermissions');
     expect(run.record.steps.work!.filesChanged ?? []).toEqual([]);
     expect(run.events.some((e) => e.type === 'step_event' && e.event.kind === 'tool_result' && e.event.isError)).toBe(true);

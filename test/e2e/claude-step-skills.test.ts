@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { attemptFile, attemptStream, claudeManifest, cliAvailable, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
@@ -43,11 +43,7 @@ describe.skipIf(!available)('claude: skills and agent concurrency reach a real C
     expect(run.code, run.stderr).toBe(0);
     const stdout = attemptFile(run.project, run.record, 'audit', 1, 'stdout');
     // Claude Code itself found the three skills in its skills folder of the workspace.
-    const init = stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((o) => o.type === 'system' && o.subtype === 'init')!;
+    const init = attemptStream(run, 'audit', 'system').find((o) => o.subtype === 'init')!;
     expect(init.skills).toEqual(expect.arrayContaining(['persona-skill', 'pipeline-skill', 'step-skill']));
     // Its Bash tool listed them in the workspace, with the command file beside them.
     const output = readFileSync(join(run.project, '.wave', 'runs', run.record.id, 'steps', 'audit', 'output.txt'), 'utf8');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveBinary } from '../../src/adapters/binary.js';
-import { attemptFile, cliAvailable, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
+import { attemptStream, cliAvailable, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 // OpenCode starts slowly (~3 s a run): allow for a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
@@ -24,11 +24,7 @@ describe.skipIf(!available)('an adapter named opencode-*: an OpenCode fork, run 
     const run = await runAgentPipeline(manifestWith([adapter], '  agent: { adapter: opencode-patched }'), oneStepPipeline('agent'));
     expect(run.code, run.stderr).toBe(0);
     // OpenCode's own JSON stream: its bash tool ran the command.
-    const calls = attemptFile(run.project, run.record, 'work', 1, 'stdout')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
-      .filter((o) => o.type === 'tool_use');
+    const calls = attemptStream(run, 'work', 'tool_use');
     expect(calls[0]?.part).toMatchObject({ tool: 'bash', state: { status: 'completed', input: { command: 'echo from the fork' } } });
     expect(calls[0]?.part.state.output).toContain('from the fork');
     expect(run.record.steps.work!.status).toBe('completed');

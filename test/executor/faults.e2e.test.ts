@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { WAVE_BIN, runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
@@ -61,6 +61,8 @@ steps:
     exec: { type: command, source: "yes 0123456789abcdef | head -c 1073741824" }
 `,
     });
+    // The run keeps the gibibyte it was given: left behind, each run of the suite would fill the disk by as much.
+    onTestFinished(() => rmSync(project, { recursive: true, force: true }));
     const child = execa(process.execPath, [WAVE_BIN, 'run', 'p', '--output', 'quiet'], { cwd: project, reject: false, stdin: 'ignore' });
     let peakKb = 0;
     const sampler = setInterval(() => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
 import { describeEvent } from '../../src/report/text.js';
-import { CollectingStream } from './scripted-run.js';
+import { CollectingStream, terminalFrames } from './scripted-run.js';
 
 const base = { v: EVENT_VERSION, ts: '2024-05-01T12:00:00.000Z', runId: 'notes-20240501-120000-abcd' } as const;
 const WARNING: RunEvent = { ...base, type: 'budget_warning', spentUsd: 25.5, warnAtUsd: 25, ceilingUsd: 50, step: 'agent' };
@@ -27,12 +27,7 @@ describe('run-wide notes: the budget and unchecked token scopes', () => {
     const sink = createTerminalSink({ out, stepIds: ['agent'], color: false, now: () => Date.parse(base.ts) });
     for (const event of [{ ...base, type: 'run_started', pipeline: 'p', steps: ['agent'], resumed: false } as RunEvent, UNCHECKED, WARNING, EXHAUSTED]) sink.handle(event);
     vi.advanceTimersByTime(150);
-    const frame = out.text
-      .split(/\r\x1b\[\d+A/)
-      .at(-1)!
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.replace(/\x1b\[2K/g, ''));
+    const frame = terminalFrames(out.text).at(-1)!;
     expect(frame.slice(2)).toEqual([
       '  token scopes of analyst not checked',
       '  budget warning: $25.50 spent, warn_at $25.00',

@@ -103,3 +103,19 @@ export class CollectingStream extends Writable {
     callback();
   }
 }
+
+/** The live view's redraw: back to the line start, then up over the frame drawn before (the count is captured). */
+export const CURSOR_UP = /\r\x1b\[(\d+)A/g;
+
+/** The frames a live terminal sink wrote, each as its visible lines. */
+export function terminalFrames(text: string): string[][] {
+  return text
+    .split(CURSOR_UP)
+    .filter((_, i) => i % 2 === 0) // split keeps the captured line counts at odd indexes
+    .map((frame) =>
+      frame
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/\x1b\[2K/g, '')),
+    );
+}

@@ -3,7 +3,7 @@ import type { StreamEvent } from '../../src/adapters/types.js';
 import type { TokenUsage } from '../../src/core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
-import { CollectingStream } from './scripted-run.js';
+import { CollectingStream, terminalFrames } from './scripted-run.js';
 
 const RUN_ID = 'live-20240501-120000-abcd';
 const base = { v: EVENT_VERSION, ts: '2024-05-01T12:00:00.000Z', runId: RUN_ID } as const;
@@ -19,12 +19,7 @@ describe('terminal sink: running tokens and cost per step, from step_tokens even
   function lineAfter(sink: { handle(e: RunEvent): void }, out: CollectingStream, events: RunEvent[]): [string, string] {
     for (const event of events) sink.handle(event);
     vi.advanceTimersByTime(150);
-    const frames = out.text.split(/\r\x1b\[\d+A/);
-    const lines = frames
-      .at(-1)!
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.replace(/\x1b\[2K/g, ''));
+    const lines = terminalFrames(out.text).at(-1)!;
     return [lines[0]!, lines[1]!];
   }
 

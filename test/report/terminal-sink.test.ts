@@ -2,23 +2,9 @@ import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
-import { CollectingStream, SCRIPTED_EVENTS, STEP_IDS } from './scripted-run.js';
+import { CURSOR_UP, CollectingStream, SCRIPTED_EVENTS, STEP_IDS, terminalFrames } from './scripted-run.js';
 
-const CURSOR_UP = /\r\x1b\[(\d+)A/g;
 const SGR = /\x1b\[\d+m/;
-
-/** The frames written so far, each as its visible lines. */
-function frames(text: string): string[][] {
-  return text
-    .split(CURSOR_UP)
-    .filter((_, i) => i % 2 === 0) // split keeps the captured line counts at odd indexes
-    .map((frame) =>
-      frame
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => line.replace(/\x1b\[2K/g, '')),
-    );
-}
 
 describe('terminal sink', () => {
   let clock = 0;
@@ -50,7 +36,7 @@ describe('terminal sink', () => {
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
     play(sink, SCRIPTED_EVENTS);
     sink.close();
-    const written = frames(out.text);
+    const written = terminalFrames(out.text);
     expect(written.length).toBeGreaterThan(3);
     expect(out.text.startsWith('\r\x1b[')).toBe(false); // the first frame is drawn, not redrawn
     const ups = [...out.text.matchAll(CURSOR_UP)].map((m) => Number(m[1]));
@@ -70,7 +56,7 @@ describe('terminal sink', () => {
     const out = new CollectingStream({ tty: true, columns: 120 });
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
     play(sink, SCRIPTED_EVENTS.slice(0, 10)); // up to count-a's running tokens
-    const frame = frames(out.text).at(-1)!;
+    const frame = terminalFrames(out.text).at(-1)!;
     expect(frame[1]).toBe('▸ count-a    1.2s  1.0k in / 200 out  $0.0050  Bash wc -w part-1.txt');
     expect(frame[2]).toMatch(/^▸ count-b {4}1\.2s$/);
     expect(frame[3]).toBe('· merge');
@@ -81,12 +67,12 @@ describe('terminal sink', () => {
     const out = new CollectingStream({ tty: true, columns: 120 });
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
     play(sink, SCRIPTED_EVENTS.slice(0, 2)); // split running
-    const before = frames(out.text).length;
+    const before = terminalFrames(out.text).length;
     for (let i = 0; i < 20; i++) {
       clock += 50;
       vi.advanceTimersByTime(50);
     }
-    const during = frames(out.text).slice(before);
+    const during = terminalFrames(out.text).slice(before);
     expect(during.length).toBeGreaterThanOrEqual(5);
     expect(during.length).toBeLessThanOrEqual(10);
     expect(during.at(-1)![0]).toBe('▸ split      1.1s');
@@ -107,7 +93,7 @@ describe('terminal sink', () => {
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: true, now: () => clock });
     play(sink, SCRIPTED_EVENTS);
     sink.close();
-    for (const frame of frames(out.text)) {
+    for (const frame of terminalFrames(out.text)) {
       for (const line of frame) expect(line.replace(/\x1b\[\d+m/g, '').length).toBeLessThanOrEqual(29);
     }
   });
@@ -121,10 +107,10 @@ describe('terminal sink', () => {
       { ...base, type: 'step_event', stepId: 'scan', attempt: 1, event: { kind: 'tool_use', name: 'Read', target: '数据库连接设置说明书.md' } },
     ]);
     sink.close();
-    const last = frames(out.text).at(-1)!;
+    const last = terminalFrames(out.text).at(-1)!;
     // Of 29 columns the mark, id and time take 14 and "  Read " 7: three CJK characters (6) and the ellipsis fill the rest but one.
     expect(last).toEqual(['▸ scan    0.1s  Read 数据库…', '  0/1 steps completed']);
-    for (const frame of frames(out.text)) {
+    for (const frame of terminalFrames(out.text)) {
       for (const line of frame) expect(stringWidth(line)).toBeLessThanOrEqual(29);
     }
   });

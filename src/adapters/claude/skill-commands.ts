@@ -1,18 +1,12 @@
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { pathExists } from '../skills.js';
 
 /** Where Claude Code reads project slash commands, relative to its working directory. */
 export const CLAUDE_COMMANDS_FOLDER = join('.claude', 'commands');
 
 /** Lists the command files Wave copied into the folder, one name a line: only those are ever replaced or removed. */
 export const COMMANDS_MARKER_FILE = '.wave-commands';
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 /** The command file names Wave wrote into `folder` earlier. */
 export async function waveCommandNames(folder: string): Promise<Set<string>> {
@@ -35,7 +29,7 @@ export async function installClaudeSkillCommands(files: readonly string[], works
   const copied: string[] = [];
   for (const [name, source] of wanted) {
     const target = join(folder, name);
-    if (!earlier.has(name) && (await exists(target))) continue;
+    if (!earlier.has(name) && (await pathExists(target))) continue;
     await copyFile(source, target);
     copied.push(name);
   }

@@ -4,6 +4,7 @@ import { Redactor } from '../../redact.js';
 import { abortFailure } from '../spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
 import { attemptCost } from '../../core/attempt-cost.js';
+import { fetchFailureCause } from '../../core/http-status.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
@@ -119,10 +120,9 @@ export class LlmRunner implements AdapterRunner {
       return await finish();
     } catch (error) {
       if (signal.aborted) return finish(abortFailure(signal.reason));
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       return finish({
         class: 'server_error',
-        message: `could not reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        message: `could not reach ${url}: ${fetchFailureCause(error)}`,
         hint: `Check that the model server at ${adapter.baseUrl} is running.`,
       });
     }

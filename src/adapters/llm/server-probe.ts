@@ -1,3 +1,5 @@
+import { fetchFailureCause } from '../../core/http-status.js';
+
 /** How long the model server may take to answer the probe. */
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -27,8 +29,7 @@ export async function probeModelServer(adapterName: string, baseUrl: string, key
     return { ok: true, detail: `GET ${url} answered ${response.status}` };
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = timedOut ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    const why = timedOut ? `no answer within ${timeoutMs / 1000} s` : fetchFailureCause(error);
     return { ok: false, detail: `GET ${url} failed: ${why}`, hint: `Start the model server, or point adapters.${adapterName}.base_url at the one that runs (…/v1).` };
   }
 }

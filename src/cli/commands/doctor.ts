@@ -9,7 +9,8 @@ import { loginStatus } from '../../adapters/check-login.js';
 import { probeModelServer, type ServerProbe } from '../../adapters/llm/server-probe.js';
 import type { LoginStatus } from '../../adapters/login-status.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import { findManifest, loadManifest } from '../../config/load.js';
+import { findManifest, located, readManifest, type Located } from '../../config/load.js';
+import type { Manifest } from '../../config/manifest-schema.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
@@ -54,8 +55,7 @@ const llmKeyOf = (adapter: ResolvedAdapter, env: Record<string, string | undefin
  * Checks every adapter of the manifest: binary and version, access mode, model; an agent CLI's login (with the
  * environment a step gets) and an `llm` adapter's server (does it answer).
  */
-export async function checkAdapters(manifestFile: string, env: Record<string, string | undefined>): Promise<AdapterCheck[]> {
-  const manifest = await loadManifest(manifestFile);
+export async function checkAdapters(manifest: Located<Manifest>, env: Record<string, string | undefined>): Promise<AdapterCheck[]> {
   const names = Object.keys(manifest.value.adapters ?? {});
   const passthrough = manifest.value.runtime?.sandbox?.env_passthrough ?? [];
   // Stands for the attempt folders: an isolated CLI's config home would be made in it, empty.
@@ -106,8 +106,7 @@ export async function checkAdapters(manifestFile: string, env: Record<string, st
 }
 
 /** Each sandbox backend on this machine, the manifest's own first: what `wave run` would find before its first step. */
-export async function checkSandboxes(manifestFile: string, env: NodeJS.ProcessEnv): Promise<BackendStatus[]> {
-  const manifest = await loadManifest(manifestFile);
+export async function checkSandboxes(manifest: Located<Manifest>, env: NodeJS.ProcessEnv): Promise<BackendStatus[]> {
   return allBackendStatus(resolveSandboxPolicy(manifest.value.runtime), env);
 }
 
@@ -141,11 +140,13 @@ export function registerDoctor(program: Command): void {
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {
-      const manifestFile = findManifest(process.cwd(), flags.manifest);
+      // Read once: the adapters and sandbox need it valid, the requirements only what a partly invalid one declares.
+      const read = await readManifest(findManifest(process.cwd(), flags.manifest), process.env);
+      const manifest = located(read);
       const [checks, sandboxes, requirements] = await Promise.all([
-        checkAdapters(manifestFile, process.env),
-        checkSandboxes(manifestFile, process.env),
-        checkProjectRequirements(manifestFile, process.env),
+        checkAdapters(manifest, process.env),
+        checkSandboxes(manifest, process.env),
+        checkProjectRequirements(read, process.env),
       ]);
       process.stdout.write(
         flags.json

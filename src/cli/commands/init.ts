@@ -8,6 +8,7 @@ import type { SchemaName } from '../../schemas.js';
 import { ignoreFolder, type GitignoreChange } from '../gitignore-entry.js';
 import { projectNameOf } from '../project-name.js';
 import { SCHEMA_COPIES_DIR, schemaComment, schemaTarget, withSchemaComment, writeSchemaCopies } from '../schema-reference.js';
+import { shellWord } from '../../core/shell-word.js';
 
 /** One file `wave init` writes: `path` in the project, copied from `from` (default: the same path) in Wave's package. */
 interface ScaffoldFile {
@@ -64,11 +65,6 @@ function closingHint(folder: string): string {
     '      `wave validate` checks every file; `wave run review --input "<what to review>"` runs the Claude Code example in a git repository',
     '',
   ].join('\n');
-}
-
-/** `text` as one shell word, quoted only when it has to be. */
-function shellWord(text: string): string {
-  return /^[\w./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The text a scaffold file is written with (its schema line, and for the manifest the project's name), and the schema it names. */

@@ -12,9 +12,7 @@ import { resetForResume } from '../../state/reset-for-resume.js';
 import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
 import { configWarningsText } from '../config-warnings.js';
-import { driveRun, readySandbox, removeOrphanedContainers, runRedactor } from '../run-session.js';
-import { checkRunRequirements } from '../run-requirements.js';
-import { readyTokenScopes } from '../token-scope-preflight.js';
+import { driveRun, preflightRun, removeOrphanedContainers, runRedactor } from '../run-session.js';
 import { outputModeOf, requireStep, selection } from '../run-options.js';
 
 interface ResumeFlags {
@@ -75,9 +73,7 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
       plan.steps.map((s) => s.id),
       flags.fromStep,
     );
-  const sandbox = await readySandbox(plan);
-  await checkRunRequirements(plan);
-  const startEvents = await readyTokenScopes(plan);
+  const { sandbox, startEvents } = await preflightRun(plan);
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
   const events = store.readEvents();

@@ -15,9 +15,7 @@ import { RunStore } from '../../state/run-store.js';
 import { newRunRecord } from '../../state/new-run-record.js';
 import { worktreeWarnings } from '../../executor/worktree-preflight.js';
 import { configWarningsText } from '../config-warnings.js';
-import { driveRun, readySandbox, runRedactor } from '../run-session.js';
-import { checkRunRequirements } from '../run-requirements.js';
-import { readyTokenScopes } from '../token-scope-preflight.js';
+import { driveRun, preflightRun, runRedactor } from '../run-session.js';
 import { outputModeOf, selection, stepList } from '../run-options.js';
 import { leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
 import type { StepPart } from '../../state/run-parts.js';
@@ -76,10 +74,7 @@ export function registerRun(program: Command): void {
         process.stdout.write(runRedactor(plan).redact(describePlan(plan)));
         return;
       }
-      const sandbox = await readySandbox(plan);
-      await checkRunRequirements(plan);
-      // Before the run is recorded: a token that lacks a scope stops it before anything exists.
-      const startEvents = await readyTokenScopes(plan);
+      const { sandbox, startEvents } = await preflightRun(plan);
       const redactor = runRedactor(plan);
       const record = newRunRecord(flags.runId ?? newRunId(plan.pipelineName), plan, {
         steps: flags.steps,

@@ -3,10 +3,9 @@ import type { Command } from 'commander';
 import { withForgePersonas } from '../../config/forge-personas.js';
 import { builtinManifest, builtinManifestView } from '../../config/builtin-manifest.js';
 import {
-  findManifest,
   listPipelineFiles,
   located,
-  nearestManifest,
+  manifestFileOf,
   noManifestError,
   readManifest,
   readPipeline,
@@ -21,7 +20,7 @@ import { WaveError, WaveErrors, formatError } from '../../errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { worktreeWarnings } from '../../executor/worktree-preflight.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
-import { exitCodeOfAll } from '../exit-codes.js';
+import { EXIT, exitCodeOfAll } from '../exit-codes.js';
 import { refreshSchemaCopies } from '../schema-reference.js';
 
 interface ValidateFlags {
@@ -56,7 +55,7 @@ export function registerValidate(program: Command): void {
       process.stdout.write(flags.json ? jsonReport(reports) : textReport(reports));
       // Warnings made errors by --strict are problems of the files (exit 2), whatever code a run would fail with.
       const onlyWarnings = found.every((r) => r.errors.length === 0);
-      if (reports.some((r) => r.errors.length > 0)) process.exitCode = onlyWarnings ? 2 : exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
+      if (reports.some((r) => r.errors.length > 0)) process.exitCode = onlyWarnings ? EXIT.invalidInput : exitCodeOfAll(reports.flatMap((r) => r.errors.map((e) => e.code)));
       else await warnUnusableSandbox(flags.manifest, process.cwd());
     });
 }
@@ -66,7 +65,7 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
   const shown = (path: string) => displayPath(path, cwd);
   let manifestPath: string | undefined;
   try {
-    manifestPath = manifestArg === undefined ? nearestManifest(cwd) : findManifest(cwd, manifestArg);
+    manifestPath = manifestFileOf(cwd, manifestArg);
   } catch (error) {
     return [{ file: manifestArg ?? 'wave.yaml', errors: [asWaveError(error)], warnings: [] }];
   }
@@ -101,7 +100,7 @@ export async function validateProject(pipelines: readonly string[], manifestArg:
 
 /** A valid manifest may still name a backend this machine cannot run: said on stderr, the files stay valid. */
 async function warnUnusableSandbox(manifestArg: string | undefined, cwd: string): Promise<void> {
-  const file = manifestArg === undefined ? nearestManifest(cwd) : findManifest(cwd, manifestArg);
+  const file = manifestFileOf(cwd, manifestArg);
   if (file === undefined) return;
   const manifest = await readManifest(file);
   const policy = resolveSandboxPolicy(manifest.value?.runtime);

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { basename, extname, relative } from 'node:path';
-import { findProjectRoot, listPipelineFiles, resolvePipelinePath } from '../../config/load.js';
+import { findProjectRoot, listPipelineFiles } from '../../config/load.js';
 import { isRecord } from '../../config/value-path.js';
-import { MAX_ALIAS_COUNT, parseYamlSource } from '../../config/yaml-source.js';
+import { readPipelineAsWritten } from '../pipeline-as-written.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 
@@ -39,8 +38,7 @@ export function runStepIds({ cwd, manifest }: CompletionPlace, run: string): str
 /** The step ids of a pipeline (a name or a file), read as written: a file with other problems still offers its steps. */
 export function pipelineStepIds({ cwd, manifest }: CompletionPlace, pipeline: string): string[] {
   return quietly(() => {
-    const file = resolvePipelinePath(pipeline, findProjectRoot(cwd, manifest), cwd);
-    const root: unknown = parseYamlSource(readFileSync(file, 'utf8'), file).doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const root = readPipelineAsWritten(pipeline, cwd, manifest);
     const steps = isRecord(root) && Array.isArray(root.steps) ? root.steps : [];
     return steps.flatMap((step: unknown) => (isRecord(step) && typeof step.id === 'string' ? [step.id] : []));
   });
