@@ -2,7 +2,7 @@ import { copyFile, lstat, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileChange } from '../core/file-change.js';
 import { fingerprintTree, type FingerprintEntry } from './mount-fingerprint.js';
-import { git } from './worktree.js';
+import { git } from './git/git-command.js';
 
 /** At most this many bytes of a folder's files are copied before an attempt, so their diffs can be shown. */
 export const BEFORE_COPY_LIMIT = 8 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { copyFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FileChange } from '../core/file-change.js';
 import { WaveError } from '../errors.js';
-import { git, type GitResult } from './worktree.js';
+import { git, type GitResult } from './git/git-command.js';
 
 function checked(what: string, result: GitResult): string {
   if (result.code === 0 || (what === 'git diff' && result.code === 1)) return result.stdout;
