@@ -9,6 +9,7 @@ import { checkInjectedArtifacts } from './injected-checks.js';
 import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
+import type { WorktreeGit } from './git/worktree-git.js';
 import { mountSubsets } from './step-mount-subsets.js';
 import { dependencyArtifactEnv, dependencyArtifacts, injectDependencyArtifacts } from './dependency-artifacts.js';
 
@@ -22,6 +23,8 @@ export interface PreparedStep {
   values: string[];
   readonlyMounts: ReadonlyMount[];
   kind: 'directory' | 'worktree';
+  /** A worktree workspace's git as Wave made it. */
+  git?: WorktreeGit;
 }
 
 /** Makes the step's workspace, places its injected artifacts and renders its prompt. */
@@ -61,6 +64,7 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
     values: rendered.values,
     readonlyMounts: workspace.readonlyMounts,
     kind: workspace.kind,
+    ...(workspace.git ? { git: workspace.git } : {}),
   };
 }
 
