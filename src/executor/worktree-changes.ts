@@ -6,8 +6,11 @@ import { WaveError } from '../errors.js';
 import { isolatedGit, type GitResult, type IsolatedPlace } from './git/git-command.js';
 import type { WorktreeGit } from './git/worktree-git.js';
 
+/** Commands for which exit code 1 is an answer: diff found differences; add skipped what it could not index (a nested repository with no commit). */
+const ONE_IS_AN_ANSWER = new Set(['git diff', 'git add']);
+
 function checked(what: string, result: GitResult): string {
-  if (result.code === 0 || (what === 'git diff' && result.code === 1)) return result.stdout;
+  if (result.code === 0 || (ONE_IS_AN_ANSWER.has(what) && result.code === 1)) return result.stdout;
   throw new WaveError('workspace_failed', `${what} failed: ${result.stderr || `exit code ${result.code}`}`, {
     hint: 'Check the state of the worktree with `git status` in it.',
   });
@@ -46,7 +49,7 @@ export async function snapshotWorktree(worktree: WorktreeGit, scratchIndex: stri
   await copyFile(worktree.snapshotIndex, scratchIndex).catch(() => undefined);
   const place: IsolatedPlace = { gitDir: worktree.snapshotGitDir, workTree: worktree.workTree, indexFile: scratchIndex, cwd: worktree.workTree };
   try {
-    checked('git add', await isolatedGit(['add', '--all'], place));
+    checked('git add', await isolatedGit(['add', '--all', '--ignore-errors'], place));
     // Not as an exclude pathspec of the add: git refuses that when `.wave` is ignored.
     checked('git rm', await isolatedGit(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', '.wave'], place));
     const tree = checked('git write-tree', await isolatedGit(['write-tree'], place)).trim();
