@@ -64,9 +64,7 @@ export function selection(steps: readonly SelectableStep[], flags: SelectionFlag
   const missing = missingDependencies(steps, selected, done);
   if (missing.length) {
     throw new WaveError('invalid_argument', `the selected steps depend on steps that will not run: ${missing.join(', ')}`, {
-      hint: flags.withDeps
-        ? 'Do not --exclude what the selected steps depend on.'
-        : 'Add them to --steps, or pass --with-deps to run what the selected steps depend on.',
+      hint: flags.withDeps ? 'Do not --exclude what the selected steps depend on.' : 'Add them to --steps, or pass --with-deps to run what the selected steps depend on.',
     });
   }
   return selected;

@@ -6,7 +6,7 @@ import { executeRun } from '../executor/run-pipeline.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
-import { runSecretValues } from '../executor/run-secrets.js';
+import { runSecretValues, shortSecretWarnings } from '../executor/run-secrets.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
@@ -108,6 +108,7 @@ export async function readySandbox(plan: Plan): Promise<ReadySandbox> {
  * scopes (a missing scope stops the run before anything exists). `afterSandbox` runs between the first two.
  */
 export async function preflightRun(plan: Plan, afterSandbox?: () => void): Promise<{ sandbox: ReadySandbox; startEvents: EventBody[] }> {
+  process.stderr.write(shortSecretWarnings(plan, process.env).join(''));
   const sandbox = await readySandbox(plan);
   afterSandbox?.();
   await checkRunRequirements(plan);
