@@ -175,3 +175,23 @@ export async function removeRunWorktrees(projectRoot: string, runDir: string): P
     if (pruned.code !== 0) throw gitFailure('git worktree prune', pruned);
   });
 }
+
+/** The branches Wave named for run `runId`'s worktree steps (`wave/<run>/<step>`, the default), as ref names. */
+export async function runBranches(projectRoot: string, runId: string): Promise<string[]> {
+  const repo = await findRepositoryRoot(projectRoot);
+  if (!repo) return [];
+  const listed = await git(['for-each-ref', '--format=%(refname)', `refs/heads/wave/${runId}/`], repo);
+  return listed.code === 0 ? listed.stdout.split('\n').filter(Boolean) : [];
+}
+
+/** Deletes the given branch refs of the project's repository (its worktrees already gone). */
+export async function deleteBranches(projectRoot: string, refs: readonly string[]): Promise<void> {
+  const repo = await findRepositoryRoot(projectRoot);
+  if (!repo) return;
+  await inRepositoryQueue(repo, async () => {
+    for (const ref of refs) {
+      const deleted = await git(['update-ref', '-d', ref], repo);
+      if (deleted.code !== 0) throw gitFailure(`deleting ${ref}`, deleted);
+    }
+  });
+}
