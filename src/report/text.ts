@@ -8,6 +8,7 @@ import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
+import { safeValues } from './safe-values.js';
 
 const MAX_DETAIL_LINES = 20;
 
@@ -19,7 +20,7 @@ export function createTextSink(options: SinkOptions): RunSink {
 
   return {
     handle(event) {
-      const text = describeEvent(event, step);
+      const text = describeEvent(safeValues(event), step);
       if (text !== undefined) write(event.ts, text);
     },
     summarize(record, runDir) {
@@ -111,8 +112,12 @@ export function failureDetail(failure: Failure): string[] {
   return [describeFailure(failure), ...rest];
 }
 
+/** Each line under the event's, indented: a line holding several (a message, a contract error) is indented line by line. */
 function indented(lines: string[]): string {
-  return lines.map((line) => `\n    ${line}`).join('');
+  return lines
+    .flatMap((line) => line.split('\n'))
+    .map((line) => `\n    ${line}`)
+    .join('');
 }
 
 function plural(n: number, word: string): string {
