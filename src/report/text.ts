@@ -75,8 +75,11 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'egress':
       // Allowed requests are many and expected; a refusal is what a reader needs to see.
       return event.allowed ? undefined : `${step(event.stepId)} egress denied: ${event.host}:${event.port}${event.reason ? ` (${event.reason})` : ''}`;
-    case 'step_skipped':
-      return `${step(event.stepId)} skipped: ${event.reason}`;
+    case 'step_skipped': {
+      // A skip after a failure quotes its message: its further lines go under the event's, indented.
+      const [first, ...rest] = event.reason.split('\n');
+      return `${step(event.stepId)} skipped: ${first}${indented(rest)}`;
+    }
     case 'step_outcomes':
       return `${step(event.stepId)} outcomes:${indented([...event.outcomes.map((o) => describeOutcome(o)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
     case 'run_outputs':
