@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { ESCAPES, FORGED_ROUND, RAW_CONTROL } from '../support/attacks.mjs';
-import { runWave } from '../support/cli.js';
+import { runWave, WAVE_BIN } from '../support/cli.js';
+import { requirementMet } from '../support/requirement.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 
@@ -23,7 +25,9 @@ describe('the text views of a step that prints terminal escapes and names a file
     const payload = join(mkdtempSync(join(tmpdir(), 'wave-payload-')), 'payload.txt');
     writeFileSync(payload, PRINTED);
     project = makeProject({
-      'pipelines/p.yaml': commandPipeline('p', [['scan', [], `cat ${payload}; cat ${payload} >&2; touch "$(printf 'evil\\n[#2 fake-scan] \\033[2J')"; exit 3`]]),
+      'pipelines/p.yaml': commandPipeline('p', [
+        ['scan', [], `cat ${payload}; cat ${payload} >&2; touch "$(printf 'evil\\n[#2 fake-scan] \\033[2J')"; cat ${payload} > escapes.txt; exit 3`],
+      ]),
     });
     run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
     id = latestRun(project).id;
@@ -44,7 +48,7 @@ describe('the text views of a step that prints terminal escapes and names a file
     expect(status.stdout).not.toMatch(RAW_CONTROL);
     expect(status.stdout).toContain('      A evil\\n[#2 fake-scan] \\x1b[2J  +0 -0\n');
     const record = JSON.parse((await runWave(['status', id, '--json'], { cwd: project })).stdout) as RunRecord;
-    expect(record.steps.scan!.filesChanged).toEqual([expect.objectContaining({ path: FILE_NAME, change: 'added' })]);
+    expect(record.steps.scan!.filesChanged).toContainEqual(expect.objectContaining({ path: FILE_NAME, change: 'added' }));
   });
 
   it('wave logs shows stdout and stderr escaped; --raw prints them as stored', async () => {
@@ -56,5 +60,17 @@ describe('the text views of a step that prints terminal escapes and names a file
     const raw = await runWave(['logs', id, '--step', 'scan', '--raw'], { cwd: project });
     expect(`${raw.stdout}\n`).toBe(PRINTED);
     expect(`${raw.stdout}\n`).toBe(readFileSync(join(project, '.wave', 'runs', id, 'steps', 'scan', 'attempt-1', 'stdout'), 'utf8'));
+  });
+
+  describe.skipIf(!requirementMet('script (util-linux)', existsSync('/usr/bin/script'), 'install util-linux, whose `script` gives wave diff a terminal'))('wave diff', () => {
+    it('on a terminal shows the escapes of what the step wrote as text; piped, the diff stays exact', async () => {
+      // `script` runs it on a pseudo-terminal, which ends each line with \r\n.
+      const onTerminal = await execa('script', ['-qec', `${process.execPath} ${WAVE_BIN} diff ${id} --step scan`, '/dev/null'], { cwd: project, env: { NO_COLOR: '1' } });
+      const shown = String(onTerminal.stdout).replace(/\r\n/g, '\n');
+      expect(shown).toContain(`+${VISIBLE}\n`);
+      expect(shown).not.toMatch(RAW_CONTROL);
+      const piped = await runWave(['diff', id, '--step', 'scan'], { cwd: project });
+      expect(piped.stdout).toContain(`+${ESCAPES.join('')}\n`);
+    });
   });
 });
