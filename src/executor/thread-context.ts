@@ -113,9 +113,8 @@ function withinBudget(entries: readonly Entry[]): { entries: Entry[]; omitted: s
   const ids = (list: readonly Entry[]) => list.map((e) => e.round.stepId);
   if (first === entries.length && entries.length) {
     const newest = entries.at(-1)!;
-    // Cut at a line's start: a quoted line cut after its `> ` would start at column 0.
-    const end = newest.text.slice(-THREAD_CONTEXT_CHARS);
-    return { entries: [{ round: newest.round, text: `[… cut to fit]\n${end.slice(end.indexOf('\n') + 1)}` }], omitted: ids(entries.slice(0, -1)) };
+    // The line the cut falls in lost its start (a label, or the `> ` of a quote): what is left of it is quoted.
+    return { entries: [{ round: newest.round, text: `[… cut to fit]\n> …${newest.text.slice(-THREAD_CONTEXT_CHARS)}` }], omitted: ids(entries.slice(0, -1)) };
   }
   return { entries: entries.slice(first), omitted: ids(entries.slice(0, first)) };
 }
