@@ -1,3 +1,4 @@
+import { modelEndpoints } from '../adapters/access-mode.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AdapterResult } from '../adapters/types.js';
@@ -214,7 +215,10 @@ async function attemptOnce(
   await mkdir(attemptDir, { recursive: true });
   const before = store.record.steps[step.id]!;
   // Tokens the stream reports without a cost are priced live, so runtime.cost can stop a long attempt mid-way.
-  const running = new RunningTokens({ tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) }, await attemptPricer(adapter, model));
+  const running = new RunningTokens(
+    { tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) },
+    await attemptPricer(adapter, model, modelEndpoints(adapter, env)),
+  );
   const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
   const result = await runAttempt(
     runner,
