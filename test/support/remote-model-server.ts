@@ -14,8 +14,8 @@ export interface RemoteModelServer {
 
 /** Whether this machine can make a network namespace for a server with an address of its own (root, iproute2). */
 export function namespacesAvailable(): boolean {
-  let works = false;
   const name = `wave-probe-${randomBytes(3).toString('hex')}`;
+  let works: boolean;
   try {
     execFileSync('ip', ['netns', 'add', name], { stdio: 'ignore' });
     execFileSync('ip', ['netns', 'delete', name], { stdio: 'ignore' });
