@@ -1,4 +1,4 @@
-import { NoOperationTraceWriter, convertWorkflowTemplate, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
+import { NoOperationTraceWriter, convertWorkflowTemplate, isBasicExpression, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
 import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
 import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
@@ -39,6 +39,21 @@ export function actionInputsByGithub(yamlText: string, action: string): Map<stri
       found.set(key.toString(), [...(found.get(key.toString()) ?? []), values]);
     }
   }
+  return found;
+}
+
+type Token = NonNullable<ReturnType<typeof parseWorkflow>['value']>;
+
+/** Every expression GitHub evaluates in a workflow, as written between `${{` and `}}` (each part of a string with several separately). */
+export function expressionsByGithub(yamlText: string): string[] {
+  const parsed = parseWorkflow({ name: '.github/workflows/wave.yml', content: yamlText }, new NoOperationTraceWriter());
+  const found: string[] = [];
+  const visit = (token: Token): void => {
+    if (isBasicExpression(token)) found.push(...(token.originalExpressions ?? [token]).map((e) => e.expression));
+    else if (isMapping(token)) for (const { key, value } of token) [key, value].forEach(visit);
+    else if (isSequence(token)) for (const item of token) visit(item);
+  };
+  if (parsed.value) visit(parsed.value);
   return found;
 }
 
