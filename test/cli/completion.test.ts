@@ -1,14 +1,12 @@
-import { execa } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAVE_BIN, runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { findOnPath, requirementMet } from '../support/requirement.js';
-
-/** Where Debian's bash-completion package puts the functions an interactive shell loads. */
-const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+import { BASH_COMPLETION, bashReplies, fishCandidates, readByBash, zshWords } from '../support/completion-shells.mjs';
+import { HOSTILE_LINES, HOSTILE_PIPELINES, LINE_BREAK_PIPELINE, planted } from '../support/hostile-names.mjs';
 
 let project: string;
 let empty: string;
@@ -135,29 +133,11 @@ describe('wave complete -- <words>', () => {
 /** A PATH with the bundled CLI as `wave`. */
 const shellPath = () => [bin, dirname(process.execPath), process.env.PATH].join(delimiter);
 
-/** Sources the bash script of the bundled CLI and calls the function bash would call for Tab at the end of `line`. */
+/** Sources the bash script of the bundled CLI and calls the function bash would call for Tab at the end of `line`: what it offers. */
 async function bashComplete(line: string, { withBashCompletion, cwd = project }: { withBashCompletion: boolean; cwd?: string }): Promise<string[]> {
-  const script = [
-    withBashCompletion ? `source ${BASH_COMPLETION}` : '',
-    'source <(wave completion bash)',
-    // A re-read ~/.bashrc sources it again, which must be silent.
-    'source <(wave completion bash)',
-    'COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}',
-    'read -r -a COMP_WORDS <<< "$COMP_LINE"',
-    '[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")',
-    'COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))',
-    // What `complete -p wave` registered is what a Tab runs, with the command, the word and the word before it.
-    'function=$(complete -p wave | sed -E "s/.*-F ([^ ]+) .*/\\1/")',
-    '"$function" wave "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
-  ].join('\n');
-  const result = await execa('bash', ['--norc', '--noprofile', '-c', script, 'bash', line], {
-    cwd,
-    env: { PATH: shellPath() },
-    reject: false,
-  });
-  expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-  return String(result.stdout).split('\n').filter(Boolean);
+  const result = await bashReplies(line, { cwd, path: shellPath(), withBashCompletion });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.replies;
 }
 
 describe('bash completion, for real', () => {
@@ -173,20 +153,10 @@ describe('bash completion, for real', () => {
   });
 });
 
-/**
- * A project whose names were chosen by someone else: pipeline files named with `$(…)`, backticks, `;`, quotes and
- * a line break, and a run folder whose record gives the run and a step such names. Each starts with its own letter,
- * so typing that letter completes it alone. Every `touch` would leave its file in the project.
- */
+/** A project whose pipelines were named by someone else, and a run folder whose record gives the run and a step such names. */
 function hostileProject(): string {
   const pipeline = commandPipeline('hostile', [['only', [], 'true']]);
-  const dir = makeProject({
-    'pipelines/a$(touch pwned-a).yaml': pipeline,
-    'pipelines/b`touch pwned-b`.yaml': pipeline,
-    'pipelines/c\'quote" and space.yaml': pipeline,
-    'pipelines/d\n$(touch pwned-d).yaml': pipeline,
-    'pipelines/e;touch pwned-e;.yaml': pipeline,
-  });
+  const dir = makeProject(Object.fromEntries([...HOSTILE_PIPELINES, LINE_BREAK_PIPELINE].map((name) => [`pipelines/${name}.yaml`, pipeline])));
   const record = JSON.parse(readFileSync(join(project, '.wave/runs', buildRun, 'run.json'), 'utf8')) as { id: string; pipeline: string; steps: Record<string, unknown> };
   record.id = 'r$(touch pwned-r)';
   record.pipeline = 'p\u001b]0;title\u0007';
@@ -196,47 +166,23 @@ function hostileProject(): string {
   return dir;
 }
 
-/** The hostile names each shell must complete, from the letter typed, as the names are. */
+/** What each shell must complete from the letter typed: every hostile pipeline, run and step, as it is named. */
 const HOSTILE_COMPLETIONS: [string, string][] = [
-  ['wave run a', 'a$(touch pwned-a)'],
-  ['wave validate b', 'b`touch pwned-b`'],
-  ['wave compile c', 'c\'quote" and space'],
-  ['wave run e', 'e;touch pwned-e;'],
+  ...HOSTILE_PIPELINES.map((name, i): [string, string] => [`wave ${['run', 'validate', 'compile'][i % 3]} ${name[0]}`, name]),
   ['wave status r', 'r$(touch pwned-r)'],
   ['wave logs planted --step s', 's$(touch pwned-s)'],
 ];
 
-/** Lines a user may type before Tab, with command substitutions in them that a shell runs only if it evaluates the line. */
-const HOSTILE_LINES = [
-  'wave logs $(touch typed-dollar) --step ',
-  'wave logs `touch typed-tick` ',
-  "wave status 'it''s $(touch typed-quoted)",
-  'wave run (touch typed-paren) --steps ',
-];
-
-/** The files a `touch` of the hostile names or lines left in `dir`. */
-const planted = (dir: string) => readdirSync(dir).filter((name) => /^(pwned|typed)/.test(name));
-
 describe('wave complete -- with names someone else chose', () => {
   it('offers each name as it is, leaves out the one with a line break, and prints no control character', async () => {
     const dir = hostileProject();
-    const pipelines = await complete(['run', ''], dir);
-    expect(pipelines.values).toEqual(['a$(touch pwned-a)', 'b`touch pwned-b`', 'c\'quote" and space', 'e;touch pwned-e;']);
+    expect((await complete(['run', ''], dir)).values).toEqual(HOSTILE_PIPELINES);
     const runs = await complete(['status', ''], dir);
     expect(runs.values).toEqual(['r$(touch pwned-r)']);
     expect(runs.stdout).toContain('r$(touch pwned-r)\tp ]0;title , completed');
     expect(planted(dir)).toEqual([]);
   });
 });
-
-/** Each completion bash inserted, read back as bash reads the line when Enter is pressed: the words it makes. */
-async function readByBash(replies: string[], cwd: string): Promise<string[][]> {
-  const script = 'for reply; do eval "set -- $reply"; printf "%s\\0" "$#" "$@"; done';
-  const out = String((await execa('bash', ['--norc', '--noprofile', '-c', script, 'bash', ...replies], { cwd })).stdout).split('\0');
-  const words: string[][] = [];
-  for (let i = 0; i < out.length - 1; i += Number(out[i]) + 1) words.push(out.slice(i + 1, i + 1 + Number(out[i])));
-  return words;
-}
 
 describe('bash completion of names someone else chose', () => {
   const hasBashCompletion = requirementMet('bash-completion', existsSync(BASH_COMPLETION), 'install the Debian package bash-completion');
@@ -246,7 +192,7 @@ describe('bash completion of names someone else chose', () => {
       const replies = await bashComplete(line, { withBashCompletion, cwd: dir });
       expect(await readByBash(replies, dir), line).toEqual([[name]]);
     }
-    expect(await bashComplete('wave run ', { withBashCompletion, cwd: dir })).toHaveLength(4);
+    expect(await bashComplete('wave run ', { withBashCompletion, cwd: dir })).toHaveLength(HOSTILE_PIPELINES.length);
     expect(await bashComplete('wave run d', { withBashCompletion, cwd: dir })).toEqual([]);
     expect(planted(dir)).toEqual([]);
   });
@@ -258,30 +204,11 @@ describe('bash completion of names someone else chose', () => {
   });
 });
 
-/**
- * Types `line` in an interactive zsh (compinit, the script sourced) on a terminal of its own (zsh's zpty), presses a
- * key that completes as Tab does and records the line, and prints the words zsh reads the line as (unquoted, never
- * evaluated), NUL-separated.
- */
-const ZSH_DRIVER = `
-zmodload zsh/zpty
-local line=$1 out=$2
-zpty z zsh -f -i
-zpty -w z "PS1='> '; autoload -Uz compinit; compinit -u -D; source <(wave completion zsh); tab-then-record() { zle complete-word; print -r -- \\"\\$BUFFER\\" > \${(q)out}; BUFFER=; zle accept-line; }; zle -N tab-then-record; bindkey '^X' tab-then-record"
-zpty -w -n z "$line"$'\\x18'
-for i in {1..300}; do [[ -s $out ]] && break; sleep 0.1; done
-zpty -d z
-[[ -s $out ]] || { print -u2 "zsh recorded no line"; exit 1; }
-local buffer=$(<$out)
-print -rN -- "\${(Q@)\${(z)buffer}}"
-`;
-
-/** The words of the line after zsh completed `line` in `cwd`. */
+/** The words of the line after an interactive zsh completed `line` in `cwd`. */
 async function zshComplete(line: string, cwd: string): Promise<string[]> {
-  const out = join(mkdtempSync(join(tmpdir(), 'wave-zsh-line-')), 'line');
-  const result = await execa('zsh', ['-f', '-c', ZSH_DRIVER, 'zsh', line, out], { cwd, env: { PATH: shellPath(), HOME: dirname(out) }, reject: false });
-  expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-  return String(result.stdout).split('\0').slice(0, -1);
+  const result = await zshWords(line, { cwd, path: shellPath() });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.words;
 }
 
 const hasZsh = requirementMet('zsh', findOnPath('zsh') !== undefined, 'install the Debian package zsh');
@@ -298,20 +225,11 @@ describe.skipIf(!hasZsh)('zsh completion, for real', () => {
   });
 });
 
-/** The candidates fish offers for `line` (fish's `complete -C`, the script sourced), without their descriptions. */
+/** The candidates fish offers for `line` in `cwd`, without their descriptions. */
 async function fishComplete(line: string, cwd: string): Promise<string[]> {
-  const home = mkdtempSync(join(tmpdir(), 'wave-fish-home-'));
-  const script = 'wave completion fish | source; complete -C $argv[1]';
-  const result = await execa('fish', ['--no-config', '-c', script, line], {
-    cwd,
-    env: { PATH: shellPath(), HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home },
-    reject: false,
-  });
-  expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-  return String(result.stdout)
-    .split('\n')
-    .filter(Boolean)
-    .map((candidate) => candidate.split('\t')[0]!);
+  const result = await fishCandidates(line, { cwd, path: shellPath() });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.candidates;
 }
 
 const hasFish = requirementMet('fish', findOnPath('fish') !== undefined, 'install the Debian package fish');

@@ -5,15 +5,7 @@ import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { expressionsByGithub, parsedByGithub } from './compiled.js';
 import { simulateWorkflow } from './simulate.js';
-
-/** Pipeline file names a repository may hold: expressions GitHub would evaluate, one it would reject, shell syntax, a line break. */
-const HOSTILE_FILES = [
-  '${{ github.event.issue.title }}.yaml',
-  'it\'s "${{ secrets.DEPLOY_KEY }}" `touch pwned` $(touch pwned).yaml',
-  'open ${{ never closed.yaml',
-  '}}${{${{ toJSON(github) }}.yaml',
-  'line\nname: injected.yaml',
-];
+import { HOSTILE_WORKFLOW_FILES } from '../support/hostile-names.mjs';
 
 const PIPELINE = commandPipeline('hostile', [['only', [], 'echo ran']]);
 
@@ -22,25 +14,25 @@ async function ownExpressions(): Promise<Set<string>> {
   const dir = makeProject({ 'pipelines/plain.yaml': PIPELINE });
   const out = await runWave(['compile', 'pipelines/plain.yaml'], { cwd: dir });
   expect(out.code).toBe(0);
-  return new Set(expressionsByGithub(out.stdout));
+  return new Set(await expressionsByGithub(out.stdout));
 }
 
 describe('wave compile of hostile pipeline file names', () => {
-  it.each(HOSTILE_FILES)('%j compiles to a workflow GitHub parses and in which it evaluates nothing of the name', async (name) => {
+  it.each(HOSTILE_WORKFLOW_FILES)('%j compiles to a workflow GitHub parses and in which it evaluates nothing of the name', async (name) => {
     const own = await ownExpressions();
     const dir = makeProject({ [`pipelines/${name}`]: PIPELINE });
     const out = await runWave(['compile', `pipelines/${name}`], { cwd: dir });
     expect([out.code, out.stderr]).toEqual([0, '']);
     expect((await parsedByGithub(out.stdout)).errors).toEqual([]);
     // GitHub's documented literal `${{`, the only expression the name may add.
-    const added = expressionsByGithub(out.stdout).filter((e) => !own.has(e));
+    const added = (await expressionsByGithub(out.stdout)).filter((e) => !own.has(e));
     expect(added.every((e) => e === "'${{'")).toBe(true);
     expect(added.length > 0).toBe(name.includes('${{'));
     expect(out.stdout.split('\n')[0]).toMatch(/^# The Wave pipeline pipelines\/.* as a GitHub Actions workflow/);
   });
 
   it('a simulated GitHub run of the workflow runs the pipeline by its file name, and runs nothing the name holds', async () => {
-    const name = HOSTILE_FILES[1]!;
+    const name = HOSTILE_WORKFLOW_FILES[1]!;
     const dir = makeProject({ [`pipelines/${name}`]: PIPELINE });
     const out = await runWave(['compile', `pipelines/${name}`], { cwd: dir });
     expect(out.code).toBe(0);
