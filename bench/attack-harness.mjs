@@ -190,8 +190,8 @@ export async function cleanUp() {
 }
 
 /**
- * Runs each [name, attack] in turn, an attack returning its figure line, and cleans up after each; returns the report
- * under `title`. Throws, with the whole report in its message, when an attack could not be staged at all.
+ * Runs each [name, attack] in turn, cleaning up after each; returns the report: `title`, then each attack's figure (or
+ * figures) with its time. Throws, with the whole report, when an attack could not be staged.
  */
 export async function runAttacks(title, attacks) {
   const lines = [title];
@@ -202,7 +202,7 @@ export async function runAttacks(title, attacks) {
   for (const [name, attack] of attacks) {
     const started = Date.now();
     try {
-      lines.push(`  ${await attack()} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+      lines.push(`  ${[await attack()].flat().join('; ')} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
     } catch (error) {
       unstaged.push(name);
       lines.push(`  ${name}: could not be staged: ${error instanceof Error ? error.message : String(error)}`);
