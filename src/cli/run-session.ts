@@ -94,7 +94,8 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   }
   sink.summarize(store.record, store.dir);
   for (const extra of options.sinks ?? []) extra.summarize(store.record, store.dir);
-  process.stderr.write(leftWorkspacesNote(plan, store.record.id));
+  // Quiet and --json print only what they promise.
+  if (options.output === 'auto' || options.output === 'text') process.stderr.write(leftWorkspacesNote(plan, store.record.id));
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
   return status === 'completed' ? EXIT.ok : EXIT.runFailed;
 }

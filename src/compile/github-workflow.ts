@@ -71,7 +71,7 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
     steps: [
       ...setupSteps(),
       { name: 'Download every part', uses: 'actions/download-artifact@v4', with: { pattern: `${PART_ARTIFACT_PREFIX}*`, 'merge-multiple': true, path: runsDir } },
-      { name: 'Assemble the run record', id: 'assemble', env: waveEnv(plan, options, []), run: `npx wave assemble ${waveArgs(options.onFailure)}` },
+      { name: 'Assemble the run record', id: 'assemble', env: waveEnv(plan, options, []), run: `${WAVE} assemble ${waveArgs(options.onFailure)}` },
       {
         name: 'Upload the run record',
         if: 'always()',
@@ -125,7 +125,7 @@ function stepJob(step: PlannedStep, place: JobPlace, runsDir: string, env: Recor
     steps: [
       ...setupSteps(),
       ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
-      { name: `Run step ${step.id}`, env, run: `npx wave run ${waveArgs(onFailure)} --steps ${step.id} --output text` },
+      { name: `Run step ${step.id}`, env, run: `${WAVE} run ${waveArgs(onFailure)} --steps ${step.id} --output text` },
       {
         name: `Upload the part of ${step.id}`,
         // A failed step's part is what tells the final job it failed.
@@ -151,6 +151,9 @@ function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {
   refuseExpressionOpen(plan.pipelineName, '`metadata.name`', locate(['metadata', 'name']));
   refuseExpressionOpen(plan.input, 'the input default', locate(['input', 'default']));
 }
+
+/** The Wave `npm ci` installed: `--no` makes npx fail rather than fetch the registry's unrelated `wave` when the lockfile lacks wave-pipelines. */
+const WAVE = 'npx --no wave';
 
 /** Checkout, Node and Wave: `npm ci` installs the Wave (and the agent CLIs) the repository's lockfile pins. */
 function setupSteps(): Job[] {

@@ -22,7 +22,7 @@ describe('wave clean', () => {
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'start');
-    const run = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
+    const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
     expect(run.code).toBe(1);
     const id = latestRun(project).id;
     const branch = `wave/${id}/fix`;

@@ -111,7 +111,7 @@ export async function simulateWorkflow(workflowText: string, project: string, in
         }
       } else if (step.run && step.run !== 'npm ci') {
         // GitHub evaluates the expressions of run: too.
-        const script = expand(step.run, input).replaceAll('npx wave ', `"${process.execPath}" "${WAVE_BIN}" `);
+        const script = expand(step.run, input).replaceAll('npx --no wave ', `"${process.execPath}" "${WAVE_BIN}" `);
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, input)]));
         const done = await execa('sh', ['-c', script], {
           cwd: dir,

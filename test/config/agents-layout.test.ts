@@ -52,7 +52,8 @@ describe("Wave's .agents/ layout", () => {
     expect(validate.stdout).toBe('✓ wave.yaml\n✓ .agents/pipelines/handoff.yaml\n2 files valid');
     const compile = await runWave(['compile', 'handoff'], { cwd: dir });
     expect(compile.code, compile.stderr).toBe(0);
-    expect(compile.stdout).toContain('npx wave run .agents/pipelines/handoff.yaml');
+    expect(compile.stdout).toContain('WAVE_PIPELINE_FILE: .agents/pipelines/handoff.yaml');
+    expect(compile.stdout).toContain('npx --no wave run "$WAVE_PIPELINE_FILE"');
     const run = await runWave(['run', 'handoff', '--output', 'text'], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
   });
