@@ -157,6 +157,7 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   signal?.removeEventListener('abort', onAbort);
   const limitExceeded = aborted ? undefined : await child.limitExceeded();
   await child.release();
-  const spawnError = child.startError();
+  // A cancel is what ended the step, whatever its stopping found (a sandbox daemon gone meanwhile).
+  const spawnError = aborted ? undefined : child.startError();
   return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid, outputError, ...(limitExceeded ? { limitExceeded } : {}) });
 }

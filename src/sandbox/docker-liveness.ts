@@ -53,6 +53,8 @@ export interface DaemonWatch {
   readonly lost: Promise<string>;
   /** Asks at once rather than at the next tick (the attach stream ended: the container exited, or the daemon died). */
   check(): void;
+  /** Takes the daemon for gone without more pings (it did not answer a request that had to be answered). */
+  giveUp(reason: string): void;
   stop(): void;
 }
 
@@ -73,16 +75,20 @@ export function watchDaemon(docker: Docker): DaemonWatch {
       pinging = false;
       silent = fault?.silent ? silent + 1 : 0;
       if (stopped || !fault || (fault.silent && silent < SILENT_PINGS)) return;
-      stop();
-      resolveLost(fault.detail);
+      giveUp(fault.detail);
     });
+  };
+  const giveUp = (reason: string) => {
+    if (stopped) return;
+    stop();
+    resolveLost(reason);
   };
   const timer = setInterval(check, PING_EVERY_MS).unref();
   const stop = () => {
     stopped = true;
     clearInterval(timer);
   };
-  return { lost, check, stop };
+  return { lost, check, giveUp, stop };
 }
 
 /** cgroup.procs of a container under cgroup v1 (Docker's cgroupfs driver) and v2 (systemd or cgroupfs driver). */

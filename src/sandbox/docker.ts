@@ -89,7 +89,7 @@ const OOM_RECHECKS = 5;
 /** How long a container's exit code may still arrive once its daemon was found gone. */
 const ANSWER_GRACE_MS = 250;
 /** How long a stopping container's daemon has to answer a kill. */
-const KILL_CALL_MS = 5_000;
+const KILL_CALL_MS = 3_000;
 
 /**
  * Whether the kernel's OOM killer ended the container. Docker learns of an OOM kill from an event that may land
@@ -203,7 +203,11 @@ function runningContainer(context: LaunchContext, spec: SpawnSpec, daemon: Daemo
     pids.stop();
     daemon.stop();
   });
-  const kill = (signal: string) => container.kill({ signal, abortSignal: callSignal(undefined, KILL_CALL_MS) }).catch(() => undefined);
+  // A daemon that cannot take a kill while a step is being stopped is gone: the stop does not wait for more pings.
+  const kill = (signal: string) =>
+    container.kill({ signal, abortSignal: callSignal(undefined, KILL_CALL_MS) }).catch((error: unknown) => {
+      if (isDaemonFault(error)) daemon.giveUp(`no answer to a ${signal}: ${(error as Error).message}`);
+    });
   return {
     stdin: spec.stdin !== undefined ? socket : null,
     stdout,
@@ -225,8 +229,10 @@ function runningContainer(context: LaunchContext, spec: SpawnSpec, daemon: Daemo
       if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
       return undefined;
     },
-    // The container has stopped: its removal need not hold up the step, only the end of the run.
+    // The container has stopped: its removal need not hold up the step, only the end of the run. A daemon found
+    // gone cannot remove it: `wave resume` does, by its label.
     release: async () => {
+      if (fault) return;
       const removal = removeContainer(container);
       context.removals.add(removal);
       void removal.then(() => context.removals.delete(removal));
