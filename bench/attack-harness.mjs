@@ -2,7 +2,7 @@
 // and cleanUp() undoing whatever the current attack made.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -187,4 +187,30 @@ export async function cleanUp() {
   for (const dir of made.mounts.splice(0).reverse()) unmountAll(dir);
   for (const dir of made.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   made.children.clear();
+}
+
+/**
+ * Runs each [name, attack] in turn, undoing what it made, and returns the report under `title`; an attack's figure
+ * line is followed by its time. Throws when an attack could not be staged, with the whole report in its message.
+ */
+export async function runAttacks(title, attacks) {
+  const lines = [title];
+  const unstaged = [];
+  // Interrupted, the bench still ends what the current attack started, unmounts and removes its folders.
+  const onSignal = (signal) => void cleanUp().finally(() => process.exit(128 + constants.signals[signal]));
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  for (const [name, attack] of attacks) {
+    const started = Date.now();
+    try {
+      lines.push(`  ${await attack()} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+    } catch (error) {
+      unstaged.push(name);
+      lines.push(`  ${name}: could not be staged: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await cleanUp();
+    }
+  }
+  process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  if (unstaged.length) throw new Error(`${unstaged.length} attack(s) could not be staged (${unstaged.join(', ')}):\n${lines.join('\n')}`);
+  return lines;
 }

@@ -3,7 +3,7 @@ import { diskUsage } from './disk-usage.js';
 
 const MIB = 1024 * 1024;
 /** The shortest pause between two measures; a measure that takes long stretches it (at most a fifth of the time walking). */
-const MIN_POLL_MS = 500;
+const MIN_POLL_MS = 250;
 const WALK_SHARE = 4;
 
 /** The message of a step stopped at its disk limit, as limit_exceeded reports it. */
@@ -72,7 +72,8 @@ export function diskLimitedLauncher(launch: Launcher, folders: readonly string[]
     const started = await launch(spec);
     if (!('process' in started)) return started;
     const inner = started.process;
-    const watch = new DiskWatch(folders, limitMb, baseline, () => void inner.terminate(spec.graceMs));
+    // No grace: a step past its limit is not asked to stop while it writes on (a container's pid 1 ignores SIGTERM).
+    const watch = new DiskWatch(folders, limitMb, baseline, () => void inner.terminate(0));
     const launched: LaunchedProcess = {
       ...inner,
       startError: () => inner.startError(),

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWave, startWave } from '../support/cli.js';
-import { OwnDockerd, ownDockerdAvailable } from '../support/own-dockerd.js';
+import { OwnDockerd } from '../support/own-dockerd.mjs';
 import { makeProject } from '../support/project.js';
 import { latestEvents, latestRun } from '../support/runs.js';
-import { marker, processesWith, sandboxRuntime } from '../support/sandbox.js';
+import { marker, ownDockerdAvailable, processesWith, sandboxRuntime } from '../support/sandbox.js';
 import { waitFor } from '../support/wait.js';
 
 /** A project of one docker-sandboxed step running `command`, STEP_SLEEP handed in from Wave's environment. */
