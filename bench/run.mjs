@@ -11,6 +11,7 @@ const MODULES = [
   './attack-git.mjs',
   './attack-views.mjs',
   './attack-names.mjs',
+  './attack-limits.mjs',
 ];
 
 let failed = false;

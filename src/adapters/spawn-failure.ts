@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { describeCause, diskFaultHint } from '../io-error.js';
 import type { Redactor } from '../redact.js';
 import { ARGUMENT_MAX_BYTES } from './argument-limit.js';
-import type { Failure } from '../core/failure.js';
+import { SANDBOX_DOWN_CODE, SANDBOX_DOWN_HINT, type Failure } from '../core/failure.js';
 import type { FailureClass } from '../core/error-codes.js';
 import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
@@ -23,6 +23,7 @@ export function abortFailure(reason: unknown): Failure {
 
 /** A spawn_failed Failure whose hint names the binary and the PATH that was searched. */
 export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec, 'command' | 'cwd' | 'env'>): Failure {
+  if (error.code === SANDBOX_DOWN_CODE) return { class: 'sandbox_unavailable', message: error.message, hint: SANDBOX_DOWN_HINT };
   if (error.syscall !== undefined && !error.syscall.startsWith('spawn')) {
     const path = error.path ?? spec.cwd;
     return {

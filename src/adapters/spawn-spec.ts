@@ -27,6 +27,8 @@ export interface SpawnSpec {
   onOutput?: (bytes: number) => void;
   /** When set, keep the last this-many bytes of stdout (redacted) as `stdoutTail`. */
   captureStdoutBytes?: number;
+  /** The most of each stream its file keeps (default STORED_OUTPUT_BYTES); the rest is read, parsed and dropped. */
+  storedOutputBytes?: number;
   /** Told the pid of the group leader once the process starts. */
   onSpawn?: (pid: number) => void;
   /** How long to wait for the pipes to close after the group is gone. */

@@ -7,6 +7,7 @@ import { createRedactingStream } from '../redact.js';
 import { ByteTail, lastChars } from '../stream/byte-tail.js';
 import { LineSplitter } from '../stream/lines.js';
 import { OutputMeter } from '../stream/output-meter.js';
+import { capStoredOutput, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
 import { launchLocal } from './launch-local.js';
 import type { Launcher } from './launched-process.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
@@ -85,7 +86,8 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
     const file = createWriteStream(path);
     file.on('error', (error: NodeJS.ErrnoException) => failOutput(error, path));
     // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
-    return pipeline(source, count, createRedactingStream(spec.redactor), tap, file)
+    const cap = capStoredOutput(name, spec.storedOutputBytes ?? STORED_OUTPUT_BYTES);
+    return pipeline(source, count, createRedactingStream(spec.redactor), tap, cap, file)
       .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
       .finally(() => splitters[name].end());
   };
@@ -101,6 +103,8 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   const started = await launch(spec);
   if ('error' in started) {
     await Promise.all([saveStream(null, 'stdout'), saveStream(null, 'stderr')]);
+    // A cancel that ended the launch (a container start) is a cancel, not a failure to start.
+    if (signal?.aborted) return finish({ aborted: true, abortReason: signal.reason, outputError });
     return finish({ spawnError: started.error, outputError });
   }
   const child = started.process;
@@ -153,6 +157,7 @@ export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch
   signal?.removeEventListener('abort', onAbort);
   const limitExceeded = aborted ? undefined : await child.limitExceeded();
   await child.release();
-  const spawnError = child.startError();
+  // A cancel is what ended the step, whatever its stopping found (a sandbox daemon gone meanwhile).
+  const spawnError = aborted ? undefined : child.startError();
   return finish({ exitCode, signal: exitSignal, spawnError, aborted, abortReason, pid, outputError, ...(limitExceeded ? { limitExceeded } : {}) });
 }

@@ -70,10 +70,15 @@ export const ERROR_TABLE = {
   // A contract's own on_failure policy decides its retries, never the step's retry policy.
   contract_failed: { description: 'A step output failed its contract.', kind: 'failure', attempt: 'final' },
   extract_failed: { description: 'A step output could not be turned into the declared JSON.', kind: 'failure', attempt: 'retried' },
-  sandbox_unavailable: { description: 'The configured sandbox backend is not available.', kind: 'failure', attempt: 'final' },
+  // A daemon that died mid-step may be back by the next attempt; before the run, preflight stops it at once.
+  sandbox_unavailable: { description: 'The configured sandbox backend is not available.', kind: 'failure', attempt: 'retried' },
   token_scope_missing: { description: "A forge token lacks a scope a persona's token_scopes requires, or does not reach the persona's steps.", kind: 'failure' },
   requirement_missing: { description: "A tool or skill the pipeline's requires names is not on this machine.", kind: 'failure' },
-  limit_exceeded: { description: 'A sandboxed step was stopped by a resource limit (memory, processes).', kind: 'failure', attempt: 'retried' },
+  limit_exceeded: {
+    description: "A sandboxed step was stopped by a resource limit (memory, processes, disk), or an attempt's artifacts passed the size Wave stores.",
+    kind: 'failure',
+    attempt: 'retried',
+  },
   internal: { description: 'An unexpected failure inside Wave.', kind: 'failure', attempt: 'final' },
 } as const satisfies Record<string, ErrorCodeRow>;
 

@@ -21,3 +21,9 @@ export function failureOfError(error: unknown, otherwise: FailureClass): Failure
   }
   return { class: otherwise, message: error instanceof Error ? error.message : String(error) };
 }
+
+/** The start error code of an attempt whose sandbox backend is gone (a Docker daemon that died or stopped answering). */
+export const SANDBOX_DOWN_CODE = 'ESANDBOXDOWN';
+
+/** What to do about an attempt whose sandbox backend was gone. */
+export const SANDBOX_DOWN_HINT = 'Start the Docker daemon again (dockerd), or point DOCKER_HOST at one that answers, then `wave resume <run-id>` finishes the run.';

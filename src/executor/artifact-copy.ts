@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import type { Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WaveError } from '../errors.js';
 import { createRedactingStream, type Redactor } from '../redact.js';
+import { capLabel } from '../stream/stored-output-cap.js';
 import { listFolder, loopError, openBeneath, openRoot, type ContainedEntry, type HeldFolder, type OpenLabel } from './contained-open.js';
 import { removeTree } from './workspace-files.js';
 
@@ -31,7 +32,15 @@ export interface CopyResult {
 export interface CopyOptions {
   /** Replaces the run's secrets in the copy; the source is left as it is. */
   redactor?: Redactor;
+  /** Refuses the copy once it would write more than this (the rest of the attempt's artifacts counted in `spent`). */
+  maxBytes?: number;
+  /** Bytes the attempt's earlier copies wrote, counted against maxBytes. */
+  spent?: number;
 }
+
+const MIB = 1024 * 1024;
+/** The most all of an attempt's artifacts may hold together, as stored in the run folder. */
+export const ARTIFACT_CAP_BYTES = 1024 * MIB;
 
 /**
  * Opens `relativePath` inside `root` without the kernel following a symlink anywhere on the way (symlinks inside the
@@ -72,7 +81,8 @@ export async function copyOpened(source: OpenedSource, dest: string, options: Co
   const partial = join(dirname(dest), `.${basename(dest)}.partial-${randomBytes(4).toString('hex')}`);
   const result: CopyResult = { bytes: 0, redactions: 0 };
   try {
-    await copyEntry(source.entry, partial, '', { label: source.label, redactor: options.redactor, ancestors: new Set(), result });
+    const cap = { maxBytes: options.maxBytes ?? ARTIFACT_CAP_BYTES, spent: options.spent ?? 0 };
+    await copyEntry(source.entry, partial, '', { label: source.label, redactor: options.redactor, ancestors: new Set(), result, cap });
     await removeTree(dest);
     await rename(partial, dest);
     return result;
@@ -99,6 +109,28 @@ interface CopyWalk {
   /** Folders being copied, as dev:inode: meeting one again is a symlink loop. */
   ancestors: ReadonlySet<string>;
   result: CopyResult;
+  cap: { maxBytes: number; spent: number };
+}
+
+/** A pass-through that refuses the copy once the attempt's artifacts pass the cap, naming it. */
+function capCopy(walk: CopyWalk): Transform {
+  let bytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (walk.cap.spent + walk.result.bytes + bytes <= walk.cap.maxBytes) return callback(null, chunk);
+      const cap = capLabel(walk.cap.maxBytes);
+      callback(
+        new WaveError(
+          'limit_exceeded',
+          `artifact \`${walk.label.artifact}\`: the attempt's artifacts are larger than ${cap}, the most Wave stores per attempt; nothing of it was stored`,
+          {
+            hint: 'Declare smaller artifacts (a summary, a diff), or keep large outputs in the workspace or a worktree branch.',
+          },
+        ),
+      );
+    },
+  });
 }
 
 async function copyEntry(entry: ContainedEntry, dest: string, inner: string, walk: CopyWalk): Promise<void> {
@@ -131,6 +163,6 @@ async function copyFileFrom(entry: ContainedEntry, dest: string, walk: CopyWalk)
   const read = entry.handle.createReadStream({ start: 0, autoClose: false });
   const write = createWriteStream(dest, { flags: 'wx' });
   const redacting: Transform | undefined = walk.redactor ? createRedactingStream(walk.redactor, { onRedacted: (count) => (walk.result.redactions += count) }) : undefined;
-  await (redacting ? pipeline(read, redacting, write) : pipeline(read, write));
+  await (redacting ? pipeline(read, redacting, capCopy(walk), write) : pipeline(read, capCopy(walk), write));
   walk.result.bytes += write.bytesWritten;
 }

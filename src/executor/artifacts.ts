@@ -34,6 +34,8 @@ export interface CollectArtifactsOptions {
   destDir: string;
   /** Replaces the run's secrets in the stored copies. */
   redactor?: Redactor;
+  /** The most the copies may hold together; default ARTIFACT_CAP_BYTES. */
+  maxBytes?: number;
 }
 
 /** File extensions for stdout artifacts by declared type, so a saved copy opens as what it is. */
@@ -81,7 +83,8 @@ export async function collectArtifacts(options: CollectArtifactsOptions): Promis
     }
     for (const { def, source, extension } of planned) {
       const path = join(options.destDir, def.name.endsWith(extension) ? def.name : def.name + extension);
-      const { bytes, redactions } = await copyOpened(source, path, { redactor: options.redactor });
+      const spent = saved.reduce((sum, artifact) => sum + artifact.bytes, 0);
+      const { bytes, redactions } = await copyOpened(source, path, { redactor: options.redactor, maxBytes: options.maxBytes, spent });
       saved.push({ name: def.name, path, bytes, ...(def.type === undefined ? {} : { type: def.type }), ...(redactions ? { redactions } : {}) });
     }
   } catch (error) {

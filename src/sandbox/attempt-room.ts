@@ -29,6 +29,10 @@ export interface AttemptRoom {
   readonly env: Record<string, string>;
   /** The entry script, then the runner's command and arguments. */
   readonly argv: readonly string[];
+  /** Host folder seen at /tmp inside: on disk, so the disk limit measures it with the workspace and HOME. */
+  readonly tmp: string;
+  /** Every host folder the step can write: what its disk limit measures. */
+  readonly writable: readonly string[];
   /** Stops the proxy and removes the folder; never rejects. */
   close(): Promise<void>;
 }
@@ -65,6 +69,8 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
     await writeFile(join(dir, 'entry.sh'), entryScript(forwards), { mode: 0o755 });
     const home = join(scope.attemptDir, 'home');
     await mkdir(home, { recursive: true });
+    const tmp = join(scope.attemptDir, 'tmp');
+    await mkdir(tmp, { recursive: true });
     const proxyUrl = `http://127.0.0.1:${proxyPort}`;
     const env: Record<string, string> = {
       ...spec.env,
@@ -94,9 +100,12 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       binds,
       env,
       argv: ['/bin/sh', `${INSIDE_DIR}/entry.sh`, spec.command, ...spec.args],
+      tmp,
+      writable: [...binds.filter((bind) => bind.writable).map((bind) => bind.path), tmp],
       close: async () => {
         await opened.close();
-        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+        // The attempt's /tmp is private to it, as a tmpfs would be.
+        await Promise.all([dir, tmp].map((folder) => rm(folder, { recursive: true, force: true }).catch(() => undefined)));
       },
     };
   } catch (error) {

@@ -4,6 +4,7 @@ import { spawnInGroup } from '../adapters/spawn.js';
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
 import { createCgroupJail, type CgroupJail } from './cgroup-limits.js';
+import { diskLimitedLauncher } from './disk-limit.js';
 import { INSIDE_DIR } from './entry-script.js';
 import { rootLinks, systemBinds, type Bind } from './host-paths.js';
 import { SANDBOX_USER, writeIdentityFiles } from './identity-files.js';
@@ -17,6 +18,10 @@ export interface BubblewrapOptions extends RoomOptions {
   enforceLimits: boolean;
 }
 
+/** Docker's default /dev/shm size, and room enough in /run for the mount point of the attempt's folder. */
+const SHM_BYTES = 64 * 1024 * 1024;
+const RUN_BYTES = 1024 * 1024;
+
 /** The uid and gid inside: the caller's own, or an unprivileged user mapped back to root when Wave runs as root. */
 function insideIdentity(): { uid: number; gid: number } {
   const uid = process.getuid?.() ?? SANDBOX_USER.uid;
@@ -28,6 +33,8 @@ function insideIdentity(): { uid: number; gid: number } {
 export function bubblewrapArgs(options: {
   binds: readonly Bind[];
   roomDir: string;
+  /** Host folder seen at /tmp. */
+  tmp: string;
   identity: { uid: number; gid: number; passwd: string; group: string };
   env: Record<string, string>;
   cwd: string;
@@ -36,10 +43,12 @@ export function bubblewrapArgs(options: {
   args.push('--uid', String(options.identity.uid), '--gid', String(options.identity.gid));
   for (const bind of systemBinds()) args.push('--ro-bind', bind.path, bind.path);
   for (const [link, target] of rootLinks().links) args.push('--symlink', target, link);
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--dir', '/var/tmp');
+  // Only the binds take what a step writes: /dev/shm and /run are small tmpfs (Docker's sizes), the root read-only.
+  args.push('--dev', '/dev', '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm', '--proc', '/proc', '--bind', options.tmp, '/tmp');
+  args.push('--size', String(RUN_BYTES), '--tmpfs', '/run', '--dir', '/var/tmp');
   args.push('--ro-bind', options.identity.passwd, '/etc/passwd', '--ro-bind', options.identity.group, '/etc/group');
   for (const bind of options.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.path, bind.path);
-  args.push('--ro-bind', options.roomDir, INSIDE_DIR, '--chdir', options.cwd);
+  args.push('--ro-bind', options.roomDir, INSIDE_DIR, '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', options.cwd);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
   return args;
 }
@@ -77,11 +86,11 @@ export class BubblewrapSandbox implements Sandbox {
       const files = await writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!);
       const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${process.pid}-${scope.stepId}-${scope.attempt}`, this.options.limits) : undefined;
       try {
-        const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
+        const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, tmp: room.tmp, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
         // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.
         const owner = { runId: scope.runId, stepId: scope.stepId };
         const bwrap = { ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' }, owner };
-        return await spawnInGroup(bwrap, signal, jailedLauncher(jail));
+        return await spawnInGroup(bwrap, signal, diskLimitedLauncher(jailedLauncher(jail), room.writable, this.options.limits.diskMb));
       } finally {
         await jail?.remove();
       }

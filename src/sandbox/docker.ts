@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { sleep } from '../core/sleep.js';
@@ -7,6 +8,9 @@ import { spawnInGroup } from '../adapters/spawn.js';
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { sandboxError, inAttemptRoom, type AttemptRoom, type RoomOptions } from './attempt-room.js';
 import { attachContainer } from './container-attach.js';
+import { SANDBOX_DOWN_CODE } from '../core/failure.js';
+import { diskLimitedLauncher } from './disk-limit.js';
+import { callSignal, daemonDownError, daemonFault, isDaemonFault, killOrphanedContainer, watchDaemon, type DaemonWatch } from './docker-liveness.js';
 import { INSIDE_DIR } from './entry-script.js';
 import { systemBinds } from './host-paths.js';
 import { writeIdentityFiles } from './identity-files.js';
@@ -25,13 +29,14 @@ export interface DockerSandboxOptions extends RoomOptions {
 }
 
 /** The container of one attempt: no network, no capabilities, read-only root, the room's binds, the step's limits. */
-async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpec, scope: SandboxScope, room: AttemptRoom): Promise<Docker.Container> {
+async function createStepContainer(context: LaunchContext, spec: SpawnSpec): Promise<Docker.Container> {
+  const { options, scope, room } = context;
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
   const files = await writeIdentityFiles(room.dir, uid, gid, room.env.HOME!);
   const withStdin = spec.stdin !== undefined;
   const binds = [...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)), ...room.binds].map((bind) => `${bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`);
-  binds.push(`${room.dir}:${INSIDE_DIR}:ro`, `${files.passwd}:/etc/passwd:ro`, `${files.group}:/etc/group:ro`);
+  binds.push(`${room.dir}:${INSIDE_DIR}:ro`, `${files.passwd}:/etc/passwd:ro`, `${files.group}:/etc/group:ro`, `${room.tmp}:/tmp:rw`);
   return options.docker.createContainer({
     Image: options.image,
     Cmd: [...room.argv],
@@ -55,12 +60,12 @@ async function createStepContainer(options: DockerSandboxOptions, spec: SpawnSpe
       // everything else in the container, setsid'd and double-forked daemons included.
       Init: false,
       Binds: binds,
-      Tmpfs: { '/tmp': 'rw,nosuid,nodev,mode=1777' },
       Memory: options.limits.memoryMb * MIB,
       MemorySwap: options.limits.memoryMb * MIB,
       PidsLimit: options.limits.pids,
       NanoCpus: Math.round(options.limits.cpus * 1e9),
     },
+    abortSignal: callSignal(context.signal),
   });
 }
 
@@ -81,6 +86,10 @@ function watchPidsLimit(id: string): { hit: () => boolean; stop: () => void } {
 }
 
 const OOM_RECHECKS = 5;
+/** How long a container's exit code may still arrive once its daemon was found gone. */
+const ANSWER_GRACE_MS = 250;
+/** How long a stopping container's daemon has to answer a kill. */
+const KILL_CALL_MS = 3_000;
 
 /**
  * Whether the kernel's OOM killer ended the container. Docker learns of an OOM kill from an event that may land
@@ -88,7 +97,7 @@ const OOM_RECHECKS = 5;
  */
 async function oomKilled(container: Docker.Container, code: number | null): Promise<boolean> {
   for (let check = 0; ; check++) {
-    const state = await container.inspect().then(
+    const state = await container.inspect({ abortSignal: callSignal(undefined, KILL_CALL_MS) }).then(
       (info) => info.State,
       () => undefined,
     );
@@ -98,79 +107,140 @@ async function oomKilled(container: Docker.Container, code: number | null): Prom
   }
 }
 
+/** Removes a container, however long its daemon takes or whether it is there at all; never rejects. */
+function removeContainer(container: Docker.Container): Promise<void> {
+  return container.remove({ force: true, abortSignal: callSignal(undefined) }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** What one attempt's launcher works with. */
+interface LaunchContext {
+  options: DockerSandboxOptions;
+  scope: SandboxScope;
+  room: AttemptRoom;
+  removals: Set<Promise<void>>;
+  /** The step's cancel: it ends every request to the daemon at once. */
+  signal?: AbortSignal;
+}
+
+/** A failed launch as the start error a runner reports: a daemon that is not there is sandbox_unavailable. */
+function launchError(error: unknown): NodeJS.ErrnoException {
+  if ((error as NodeJS.ErrnoException).code === SANDBOX_DOWN_CODE) return error as NodeJS.ErrnoException;
+  if (isDaemonFault(error)) return daemonDownError(`the Docker daemon is not answering: ${(error as Error).message}`);
+  return sandboxError(error);
+}
+
+/** Creates, attaches and starts the container; every request ends when the daemon goes, the step is cancelled or it takes too long. */
+async function startContainer(context: LaunchContext, spec: SpawnSpec, daemon: DaemonWatch): Promise<{ container: Docker.Container; socket: Socket }> {
+  const gone = daemon.lost.then((reason) => Promise.reject(daemonDownError(`the Docker daemon stopped answering while the step started (${reason})`)));
+  const guard = <T>(call: Promise<T>) => Promise.race([call, gone]);
+  const container = await guard(createStepContainer(context, spec));
+  let socket: Socket | undefined;
+  try {
+    socket = await guard(attachContainer(context.options.docker, container.id, spec.stdin !== undefined, callSignal(context.signal)));
+    await guard(container.start({ abortSignal: callSignal(context.signal) }));
+    return { container, socket };
+  } catch (error) {
+    socket?.destroy();
+    void removeContainer(container);
+    throw error;
+  }
+}
+
 /** A launcher that runs the spec as a container: attached before it starts, so no output is lost. */
-function containerLauncher(options: DockerSandboxOptions, scope: SandboxScope, room: AttemptRoom, removals: Set<Promise<void>>): Launcher {
+function containerLauncher(context: LaunchContext): Launcher {
   return async (spec) => {
-    let container: Docker.Container;
+    const daemon = watchDaemon(context.options.docker);
     try {
-      container = await createStepContainer(options, spec, scope, room);
+      const { container, socket } = await startContainer(context, spec, daemon);
+      return { process: runningContainer(context, spec, daemon, container, socket) };
     } catch (error) {
-      return { error: sandboxError(error) };
+      daemon.stop();
+      return { error: launchError(error) };
     }
-    const remove = () =>
-      container.remove({ force: true }).then(
-        () => undefined,
-        () => undefined,
-      );
-    let socket;
-    try {
-      socket = await attachContainer(options.docker, container.id, spec.stdin !== undefined);
-      await container.start();
-    } catch (error) {
-      socket?.destroy();
-      await remove();
-      return { error: sandboxError(error) };
-    }
-    const pids = watchPidsLimit(container.id);
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    options.docker.modem.demuxStream(socket, stdout, stderr);
-    socket.on('error', () => undefined); // EPIPE when the container exits before its stdin is written
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    void closed.then(() => {
-      stdout.end();
-      stderr.end();
-    });
-    const exited = container.wait().then(
-      (result: { StatusCode?: number }) => [result.StatusCode ?? null, null] as [number | null, NodeJS.Signals | null],
-      () => [null, 'SIGKILL'] as [number | null, NodeJS.Signals | null],
-    );
-    let done = false;
-    void exited.then(() => {
-      done = true;
-      pids.stop();
-    });
-    const launched: LaunchedProcess = {
-      stdin: spec.stdin !== undefined ? socket : null,
-      stdout,
-      stderr,
-      exited,
-      closed,
-      startError: () => undefined,
-      terminate: async (graceMs) => {
-        await container.kill({ signal: 'SIGTERM' }).catch(() => undefined);
-        await Promise.race([exited, sleep(graceMs, { ref: false })]);
-        if (!done) await container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
-        await exited;
-      },
-      hasLeftovers: async () => false,
-      limitExceeded: async () => {
-        const [code] = await exited;
-        if (code === 0) return undefined;
-        if (await oomKilled(container, code)) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
-        if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
-        return undefined;
-      },
-      // The container has stopped: its removal need not hold up the step, only the end of the run.
-      release: async () => {
-        const removal = remove();
-        removals.add(removal);
-        void removal.then(() => removals.delete(removal));
-      },
-    };
-    return { process: launched };
   };
 }
+
+/**
+ * A started container as spawnInGroup drives it. Its exit is the container's wait, or the daemon found gone: then
+ * the attempt fails sandbox_unavailable, and what the orphaned container still runs is killed through its cgroup.
+ */
+function runningContainer(context: LaunchContext, spec: SpawnSpec, daemon: DaemonWatch, container: Docker.Container, socket: Socket): LaunchedProcess {
+  const { options } = context;
+  const pids = watchPidsLimit(container.id);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  options.docker.modem.demuxStream(socket, stdout, stderr);
+  socket.on('error', () => undefined); // EPIPE when the container exits before its stdin is written
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  void closed.then(() => {
+    stdout.end();
+    stderr.end();
+    daemon.check(); // the stream also ends when the daemon dies
+  });
+  let fault: string | undefined;
+  const waiting = new AbortController();
+  // The container's exit code, or undefined when the daemon went before it said it: then the watch decides.
+  const answer = container.wait({ abortSignal: waiting.signal }).then(
+    (result: { StatusCode?: number }) => [result.StatusCode ?? null, null] as Exit,
+    async (error: unknown) => (isDaemonFault(error) && (await daemonFault(options.docker)) ? undefined : ([null, 'SIGKILL'] as Exit)),
+  );
+  const lost = daemon.lost.then(async (reason) => {
+    // An exit the daemon sent just before it went is the step's own end.
+    const answered = await Promise.race([answer, sleep(ANSWER_GRACE_MS, { ref: false }).then(() => undefined)]);
+    if (answered) return answered;
+    fault = reason;
+    waiting.abort();
+    await killOrphanedContainer(container.id);
+    return [null, 'SIGKILL'] as Exit;
+  });
+  const exited = Promise.race([answer.then((exit) => exit ?? lost), lost]);
+  let done = false;
+  void exited.then(() => {
+    done = true;
+    pids.stop();
+    daemon.stop();
+  });
+  // A daemon that cannot take a kill while a step is being stopped is gone: the stop does not wait for more pings.
+  const kill = (signal: string) =>
+    container.kill({ signal, abortSignal: callSignal(undefined, KILL_CALL_MS) }).catch((error: unknown) => {
+      if (isDaemonFault(error)) daemon.giveUp(`no answer to a ${signal}: ${(error as Error).message}`);
+    });
+  return {
+    stdin: spec.stdin !== undefined ? socket : null,
+    stdout,
+    stderr,
+    exited,
+    closed,
+    startError: () => (fault ? daemonDownError(`the Docker daemon stopped answering while the step ran (${fault})`) : undefined),
+    terminate: async (graceMs) => {
+      await kill('SIGTERM');
+      await Promise.race([exited, sleep(graceMs, { ref: false })]);
+      if (!done) await kill('SIGKILL');
+      await exited;
+    },
+    hasLeftovers: async () => false,
+    limitExceeded: async () => {
+      const [code] = await exited;
+      if (code === 0 || fault) return undefined;
+      if (await oomKilled(container, code)) return `memory limit of ${options.limits.memoryMb} MB reached (runtime.sandbox.limits.memory_mb)`;
+      if (pids.hit()) return `process limit of ${options.limits.pids} reached (runtime.sandbox.limits.pids)`;
+      return undefined;
+    },
+    // The container has stopped: its removal need not hold up the step, only the end of the run. A daemon found
+    // gone cannot remove it: `wave resume` does, by its label.
+    release: async () => {
+      if (fault) return;
+      const removal = removeContainer(container);
+      context.removals.add(removal);
+      void removal.then(() => context.removals.delete(removal));
+    },
+  };
+}
+
+type Exit = [number | null, NodeJS.Signals | null];
 
 /** The docker backend: one container per attempt, labelled with its run and step, removed when the attempt ends. */
 export class DockerSandbox implements Sandbox {
@@ -182,7 +252,10 @@ export class DockerSandbox implements Sandbox {
 
   /** Runs the spec in a container; resolves once the container has stopped (it is removed by close()), never rejects. */
   spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
-    return inAttemptRoom(spec, scope, this.options, signal, (room) => spawnInGroup(spec, signal, containerLauncher(this.options, scope, room, this.removals)));
+    return inAttemptRoom(spec, scope, this.options, signal, (room) => {
+      const launcher = containerLauncher({ options: this.options, scope, room, removals: this.removals, signal });
+      return spawnInGroup(spec, signal, diskLimitedLauncher(launcher, room.writable, this.options.limits.diskMb));
+    });
   }
 
   /** Waits for every stopped container of the run to be removed. */
@@ -194,15 +267,8 @@ export class DockerSandbox implements Sandbox {
 /** Removes every container of a run (a killed `wave run` leaves them running); returns how many. Never rejects. */
 export async function removeRunContainers(docker: Docker, runId: string): Promise<number> {
   try {
-    const found = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
-    await Promise.all(
-      found.map((info) =>
-        docker
-          .getContainer(info.Id)
-          .remove({ force: true })
-          .catch(() => undefined),
-      ),
-    );
+    const found = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] }, abortSignal: callSignal(undefined) } as Docker.ContainerListOptions);
+    await Promise.all(found.map((info) => removeContainer(docker.getContainer(info.Id))));
     return found.length;
   } catch {
     return 0;

@@ -8,6 +8,8 @@ export interface SandboxLimits {
   memoryMb: number;
   pids: number;
   cpus: number;
+  /** What the step may add to its workspace, HOME and /tmp together. */
+  diskMb: number;
 }
 
 /** The manifest's sandbox policy, resolved. */

@@ -32,6 +32,16 @@ export function backendAvailable(backend: TestBackend): boolean {
   );
 }
 
+/** Whether a test can start a Docker daemon of its own (test/support/own-dockerd.mjs): dockerd and socat installed, running as root. */
+export function ownDockerdAvailable(): boolean {
+  const installed = existsSync('/usr/sbin/dockerd') || existsSync('/usr/bin/dockerd');
+  return requirementMet(
+    'a Docker daemon of the test',
+    installed && existsSync('/usr/bin/socat') && process.getuid?.() === 0,
+    'run as root with docker.io and socat installed (bash .ci/sandbox-up.sh)',
+  );
+}
+
 /** The runtime.sandbox block of a test manifest, indented for `runtime:`. */
 export function sandboxRuntime(backend: TestBackend | 'none', extra = ''): string {
   return `  sandbox:\n    backend: ${backend}\n${extra}`;
