@@ -86,6 +86,7 @@ export const SandboxLimitsSchema = z
     memory_mb: z.number().int().positive().optional().describe('Memory a step may use, in MiB; default 4096. A step past it is stopped with limit_exceeded.'),
     pids: z.number().int().positive().optional().describe('Processes and threads a step may run at once; default 1024.'),
     cpus: z.number().positive().optional().describe('CPU cores a step may use (fractions allowed); default 2.'),
+    connections: z.number().int().positive().optional().describe('Connections a step may hold open to its egress proxy at once; default 256; past it one is refused.'),
   })
   .describe('Resource limits of each sandboxed step.');
 

@@ -14,6 +14,7 @@ export function resolveSandboxPolicy(runtime: RuntimeConfig | undefined): Sandbo
       memoryMb: limits?.memory_mb ?? DEFAULT_SANDBOX_LIMITS.memoryMb,
       pids: limits?.pids ?? DEFAULT_SANDBOX_LIMITS.pids,
       cpus: limits?.cpus ?? DEFAULT_SANDBOX_LIMITS.cpus,
+      connections: limits?.connections ?? DEFAULT_SANDBOX_LIMITS.connections,
     },
   };
 }

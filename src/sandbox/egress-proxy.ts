@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WaveError } from '../errors.js';
 import { normalizeHost } from '../config/egress-pattern.js';
+import { DEFAULT_SANDBOX_LIMITS } from './defaults.js';
 import { EgressPolicy, addressClass } from './egress-policy.js';
 
 export interface EgressDecision {
@@ -30,7 +31,12 @@ export interface EgressProxyOptions {
   resolver?: Resolver;
   /** Where an allowlist is edited, for the 403 body. */
   allowlistHint: string;
+  /** Connections the sandbox may hold open at once, over every socket of the proxy; default runtime.sandbox.limits.connections' own. */
+  maxConnections?: number;
 }
+
+/** At most one `egress` decision about refused connections per this many ms: a flood must not flood the record too. */
+const REFUSAL_REPORT_MS = 1000;
 
 export interface EgressProxy {
   /** The unix socket of the HTTP proxy: <dir>/proxy.sock. */
@@ -68,6 +74,14 @@ function splice(a: Duplex, b: Duplex): void {
 
 type Verdict = { address: string } | { denied: string };
 
+/** What a refused connection is recorded under: the endpoint a forwarder serves, or `*`:0 for the proxy socket. */
+type RefusalTarget = Pick<EgressDecision, 'host' | 'port' | 'via'>;
+
+/** Destroys the stream on its first error: an I/O error of one connection never reaches the process as an unhandled event. */
+function guard<T extends NodeJS.EventEmitter & { destroy(): unknown }>(stream: T): T {
+  return stream.on('error', () => void stream.destroy());
+}
+
 /** Starts the allowlisting HTTP proxy and the endpoint forwarders on unix sockets under options.dir. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const { dir, policy, onDecision, allowlistHint } = options;
@@ -75,7 +89,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const targets = options.endpoints.map(endpointTarget);
   const endpointPolicy = new EgressPolicy(targets.map((t) => hostPort(t.host, t.port)));
   const open = new Set<Duplex>();
+  const maxConnections = options.maxConnections ?? DEFAULT_SANDBOX_LIMITS.connections;
+  let clients = 0;
   let denied = 0;
+  const refusals = { unreported: 0, total: 0, reportedAt: -Infinity };
 
   /** Applies the allowlist, then the address rule to the resolved addresses; the address is the one to connect to. */
   async function judge(host: string, port: number): Promise<Verdict> {
@@ -145,6 +162,35 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
   }
 
+  /** Counts a connection refused at the cap (or one the proxy could not accept) and reports it at most once per REFUSAL_REPORT_MS. */
+  function refuseConnection(why: string, target: RefusalTarget): void {
+    refusals.unreported += 1;
+    refusals.total += 1;
+    const now = Date.now();
+    if (now - refusals.reportedAt < REFUSAL_REPORT_MS) return;
+    const reason = `${why}; ${refusals.unreported} connection(s) refused since the last report, ${refusals.total} in all`;
+    refusals.reportedAt = now;
+    refusals.unreported = 0;
+    decide({ ...target, allowed: false, reason });
+  }
+
+  /** Takes a new connection from the sandbox, or refuses it at once when the sandbox already holds maxConnections. */
+  function admitClient(socket: Duplex, target: RefusalTarget): boolean {
+    guard(socket);
+    if (clients >= maxConnections) {
+      socket.destroy();
+      refuseConnection(capReason(maxConnections), target);
+      return false;
+    }
+    clients += 1;
+    open.add(socket);
+    socket.on('close', () => {
+      clients -= 1;
+      open.delete(socket);
+    });
+    return true;
+  }
+
   async function onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     // After CONNECT the socket is ours: answers are written raw.
     const raw = (status: number, body: string): void =>
@@ -183,12 +229,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       answer.on('error', () => res.destroy()).pipe(res);
     });
     forward.on('error', (error) => reply(502, `Wave egress proxy: ${hostPort(host, port)} failed: ${error.message}\n`));
-    res.on('close', () => forward.destroy());
-    req.pipe(forward);
+    res.on('close', () => forward.destroy()).on('error', () => forward.destroy());
+    req.on('error', () => forward.destroy()).pipe(forward);
   }
 
+  // A request the sandbox cannot name is counted under this target: the proxy has not read it yet.
+  const proxyTarget: RefusalTarget = { host: '*', port: 0, via: 'connect' };
   const server = http.createServer((req, res) => void onRequest(req, res));
-  server.on('connection', (socket: net.Socket) => open.add(socket.on('close', () => open.delete(socket))));
+  server.on('connection', (socket: net.Socket) => void admitClient(socket, proxyTarget));
   // The server stops watching a socket for errors once it hands it over for CONNECT.
   server.on(
     'connect',
@@ -206,12 +254,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
 
   const socketPath = join(dir, 'proxy.sock');
-  const listening: Array<[net.Server, string]> = [[server, socketPath]];
+  const listening: Array<[net.Server, string, RefusalTarget]> = [[server, socketPath, proxyTarget]];
   const forwards: Array<{ port: number; socketPath: string }> = [];
   for (const { host, port } of targets) {
     if (!isLoopbackHost(host) || forwards.some((f) => f.port === port)) continue;
     const forwarder = net.createServer((client) => {
-      open.add(client.on('close', () => open.delete(client)).on('error', () => client.destroy()));
+      if (!admitClient(client, { host, port, via: 'endpoint' })) return;
       dial(host, port).then(
         (upstream) => {
           decide({ host, port, allowed: true, via: 'endpoint' });
@@ -225,7 +273,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       );
     });
     forwards.push({ port, socketPath: join(dir, `endpoint-${port}.sock`) });
-    listening.push([forwarder, join(dir, `endpoint-${port}.sock`)]);
+    listening.push([forwarder, join(dir, `endpoint-${port}.sock`), { host, port, via: 'endpoint' }]);
+  }
+
+  for (const [s, , target] of listening) {
+    // The kernel's backstop: a server past the cap drops a connection before Wave's count sees it.
+    s.maxConnections = maxConnections;
+    s.on('drop', () => refuseConnection(capReason(maxConnections), target));
+    // An accept that fails (EMFILE: Wave is out of descriptors) refuses that connection; the server keeps listening.
+    s.on('error', (error: NodeJS.ErrnoException) => refuseConnection(`the proxy could not accept a connection: ${error.code ?? error.message}`, target));
   }
 
   let closing: Promise<void> | undefined;
@@ -252,6 +308,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     },
     close,
   };
+}
+
+/** Why a connection was refused at the cap, naming the key that raises it. */
+function capReason(maxConnections: number): string {
+  return `the sandbox holds ${maxConnections} connections to the egress proxy, its limit (runtime.sandbox.limits.connections)`;
 }
 
 /** Listens on a unix socket any uid may connect to, replacing a stale socket file. */

@@ -8,6 +8,8 @@ export interface SandboxLimits {
   memoryMb: number;
   pids: number;
   cpus: number;
+  /** Connections a sandboxed attempt may hold open to its egress proxy at once. */
+  connections: number;
 }
 
 /** The manifest's sandbox policy, resolved. */

@@ -4,3 +4,4 @@ export declare const PAYLOADS: readonly string[];
 export declare const FLIPPER: string;
 /** Templates inside quotes or a heredoc of a command. */
 export declare const QUOTED_TEMPLATES: readonly string[];
+export declare const FLOODER: string;
