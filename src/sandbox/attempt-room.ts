@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnInGroup } from '../adapters/spawn.js';
+import { ownerTag } from '../core/owner-tag.js';
 import { describeCause, isFileSystemError } from '../io-error.js';
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { EgressPolicy } from './egress-policy.js';
@@ -14,6 +15,8 @@ import type { EgressRecord, SandboxLimits, SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
 const PROXY_PORT = 3128;
+/** An attempt's temp folder is `wave-sbx-<pid>-<start time>-XXXXXX`: its maker, so a sweep removes only a gone Wave's. */
+export const ROOM_PREFIX = 'wave-sbx-';
 const ALLOWLIST_KEYS = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
 
 export interface RoomOptions {
@@ -51,7 +54,7 @@ function proxyPortAvoiding(taken: ReadonlySet<number>): number {
  */
 export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, options: RoomOptions): Promise<AttemptRoom> {
   const policy = new EgressPolicy(scope.allowedDomains);
-  const dir = await mkdtemp(join(tmpdir(), 'wave-sbx-'));
+  const dir = await mkdtemp(join(tmpdir(), `${ROOM_PREFIX}${ownerTag()}-`));
   let proxy: EgressProxy | undefined;
   try {
     await chmod(dir, 0o755);

@@ -1,0 +1,34 @@
+import { delimiter, join } from 'node:path';
+import { ownerTag } from '../core/owner-tag.js';
+import { createKillCgroup } from '../sandbox/cgroup-limits.js';
+import { jailedLauncher } from '../sandbox/jailed-launcher.js';
+import { resolveBinary } from './binary.js';
+import { launchLocal } from './launch-local.js';
+import type { Launcher } from './launched-process.js';
+import type { SpawnSpec } from './spawn-spec.js';
+
+let cgroupsMade = 0;
+
+/** Whether the spec's command is an executable the shell's `exec` finds as spawn would: one that is not keeps its own start error. */
+function startable(spec: SpawnSpec): boolean {
+  if (spec.command.includes('/')) return resolveBinary(spec.command, spec.env, spec.cwd) !== undefined;
+  return (spec.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && resolveBinary(join(dir, spec.command), spec.env, spec.cwd) !== undefined);
+}
+
+/**
+ * Starts a spec on the host in a cgroup of its own when this host lets Wave make one (cgroup v2 with cgroup.kill),
+ * so every process it starts ends with its step, even one that left its session and cleared its environment.
+ * Elsewhere it starts as launchLocal does, and the /proc sweep of the step's environment is what ends strays.
+ */
+export const launchInOwnCgroup: Launcher = async (spec) => {
+  if (!startable(spec)) return launchLocal(spec);
+  const jail = await createKillCgroup(`wave-${ownerTag()}-host-${++cgroupsMade}`).catch(() => undefined);
+  if (!jail) return launchLocal(spec);
+  const started = await jailedLauncher(jail)(spec);
+  if (!('process' in started)) {
+    await jail.remove();
+    return started;
+  }
+  const inner = started.process;
+  return { process: { ...inner, release: () => jail.remove().then(() => inner.release()) } };
+};
