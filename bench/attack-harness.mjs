@@ -2,7 +2,7 @@
 // and cleanUp() undoing whatever the current attack made.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -165,6 +165,20 @@ export function mountTmpfs(dir, size = '1m') {
 
 export const remount = (dir, options) => execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'pipe' });
 
+/** Why a tmpfs cannot be mounted here (not root, not Linux, refused), or undefined when it can. */
+export function cannotMount() {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root to mount a tmpfs';
+  const dir = tempDir();
+  try {
+    mountTmpfs(dir, '64k');
+    return undefined;
+  } catch (error) {
+    return `cannot mount a tmpfs here: ${String(error.stderr ?? error.message).trim()}`;
+  } finally {
+    for (const mounted of made.mounts.splice(0)) unmountAll(mounted);
+  }
+}
+
 /** Removes every mount stacked on `dir`, lazily so that a file left open cannot keep it busy. */
 export function unmountAll(dir) {
   for (let i = 0; i < 10 && isMountPoint(dir); i++) execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
@@ -187,4 +201,29 @@ export async function cleanUp() {
   for (const dir of made.mounts.splice(0).reverse()) unmountAll(dir);
   for (const dir of made.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   made.children.clear();
+}
+
+/**
+ * Runs each [name, attack] in turn, undoing what it made before the next, and returns the report: `title`, then one
+ * line per attack. Throws, with the whole report, when an attack could not be staged; an interrupt still cleans up.
+ */
+export async function runAttacks(title, attacks) {
+  const lines = [title];
+  const unstaged = [];
+  const onSignal = (signal) => void cleanUp().finally(() => process.exit(128 + constants.signals[signal]));
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  for (const [name, attack] of attacks) {
+    const started = Date.now();
+    try {
+      lines.push(`  ${await attack()} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+    } catch (error) {
+      unstaged.push(name);
+      lines.push(`  ${name}: could not be staged: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await cleanUp();
+    }
+  }
+  process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  if (unstaged.length) throw new Error(`${unstaged.length} attack(s) could not be staged (${unstaged.join(', ')}):\n${lines.join('\n')}`);
+  return lines;
 }

@@ -4,15 +4,14 @@
 // message carries the whole report. Every folder, mount and process an attack made is undone before the next one.
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import { collectArtifacts } from '../dist/executor/artifacts.js';
 import { FLIPPER, PAYLOADS, QUOTED_TEMPLATES } from '../test/support/attacks.mjs';
 import {
   NODE,
+  cannotMount,
   WAVE,
   carrying,
-  cleanUp,
   figure,
   filesUnder,
   made,
@@ -28,6 +27,7 @@ import {
   readIf,
   readRecord,
   remount,
+  runAttacks,
   runDirs,
   runWave,
   sleep,
@@ -398,20 +398,6 @@ async function concurrentResumes() {
 // ---------------------------------------------------------------------------------------------------------------
 // A full disk and a read-only run folder
 
-/** Why tmpfs cannot be mounted here, or undefined when it can. */
-function cannotMount() {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root to mount a tmpfs';
-  const dir = tempDir();
-  try {
-    mountTmpfs(dir, '64k');
-    return undefined;
-  } catch (error) {
-    return `cannot mount a tmpfs here: ${String(error.stderr ?? error.message).trim()}`;
-  } finally {
-    for (const mounted of made.mounts.splice(0)) unmountAll(mounted);
-  }
-}
-
 /** Fills the file system holding `dir` to the last byte; returns the filler file. */
 function fill(dir) {
   const file = join(dir, 'filler');
@@ -563,26 +549,6 @@ const ATTACKS = [
 ];
 
 /** Runs every attack and returns its report lines. */
-export async function bench() {
-  const lines = ["attack: issue 11's attacks on the built CLI (backend none, command steps); each figure with its goal"];
-  const unstaged = [];
-  // Interrupted, the bench still ends what the current attack started, unmounts and removes its folders.
-  const onSignal = (signal) => void cleanUp().finally(() => process.exit(128 + constants.signals[signal]));
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  for (const [name, attack] of ATTACKS) {
-    const started = Date.now();
-    try {
-      lines.push(`  ${await attack()} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
-    } catch (error) {
-      unstaged.push(name);
-      lines.push(`  ${name}: could not be staged: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      await cleanUp();
-    }
-  }
-  process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-  if (unstaged.length) throw new Error(`${unstaged.length} attack(s) could not be staged (${unstaged.join(', ')}):\n${lines.join('\n')}`);
-  return lines;
-}
+export const bench = () => runAttacks("attack: issue 11's attacks on the built CLI (backend none, command steps); each figure with its goal", ATTACKS);
 
 if (import.meta.url === `file://${process.argv[1]}`) for (const line of await bench()) console.log(line);
