@@ -1,4 +1,5 @@
-import { delimiter, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { ownerTag } from '../core/owner-tag.js';
 import { createKillCgroup } from '../sandbox/cgroup-limits.js';
 import { jailedLauncher } from '../sandbox/jailed-launcher.js';
@@ -8,6 +9,19 @@ import type { Launcher } from './launched-process.js';
 import type { SpawnSpec } from './spawn-spec.js';
 
 let cgroupsMade = 0;
+/** The cgroup.kill files of the steps running now: if Wave exits first, what they hold is killed with it. */
+const liveKillFiles = new Set<string>();
+
+/** Kills every live step's cgroup at once; runs as Wave exits, so it is synchronous. */
+function killLiveCgroups(): void {
+  for (const file of liveKillFiles) {
+    try {
+      writeFileSync(file, '1');
+    } catch {
+      // Gone already.
+    }
+  }
+}
 
 /** Whether the spec's command is an executable the shell's `exec` finds as spawn would: one that is not keeps its own start error. */
 function startable(spec: SpawnSpec): boolean {
@@ -30,5 +44,14 @@ export const launchInOwnCgroup: Launcher = async (spec) => {
     return started;
   }
   const inner = started.process;
-  return { process: { ...inner, release: () => jail.remove().then(() => inner.release()) } };
+  if (liveKillFiles.size === 0) process.once('exit', killLiveCgroups);
+  const killFile = join(dirname(jail.procsFiles[0]!), 'cgroup.kill');
+  liveKillFiles.add(killFile);
+  const release = async () => {
+    await jail.remove();
+    liveKillFiles.delete(killFile);
+    if (liveKillFiles.size === 0) process.off('exit', killLiveCgroups);
+    await inner.release();
+  };
+  return { process: { ...inner, release } };
 };

@@ -117,6 +117,14 @@ describe.runIf(killCgroups)('spawnInGroup: a step in a cgroup of its own', () =>
     expect(isRunning(pid)).toBe(false);
   });
 
+  it("kills a live step's cgroup when the parent process exits, a daemon that left the group included", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [fixture('exit-with-live-group.mjs'), dir, 'daemon']);
+    const daemon = Number(stdout.trim());
+    expect(daemon).toBeGreaterThan(0);
+    await waitFor(() => !isRunning(daemon), `daemon ${daemon} to die`, 5_000).catch(() => undefined);
+    expect(isRunning(daemon)).toBe(false);
+  });
+
   it('still reports a missing binary as a spawn error and keeps the exit codes of the program', async () => {
     expect((await spawnInGroup(spec('wave-no-such-binary', []))).spawnError?.code).toBe('ENOENT');
     expect((await spawnInGroup(spec('/bin/sh', ['-c', 'exit 7']))).exitCode).toBe(7);
