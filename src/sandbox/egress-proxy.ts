@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WaveError } from '../errors.js';
 import { normalizeHost } from '../config/egress-pattern.js';
 import { DEFAULT_SANDBOX_LIMITS } from './defaults.js';
+import { ConnectionCap, type RefusalTarget } from './connection-cap.js';
 import { EgressPolicy, addressClass } from './egress-policy.js';
 
 export interface EgressDecision {
@@ -34,9 +35,6 @@ export interface EgressProxyOptions {
   /** Connections the sandbox may hold open at once, over every socket of the proxy; default runtime.sandbox.limits.connections' own. */
   maxConnections?: number;
 }
-
-/** At most one `egress` decision about refused connections per this many ms: a flood must not flood the record too. */
-const REFUSAL_REPORT_MS = 1000;
 
 export interface EgressProxy {
   /** The unix socket of the HTTP proxy: <dir>/proxy.sock. */
@@ -74,14 +72,6 @@ function splice(a: Duplex, b: Duplex): void {
 
 type Verdict = { address: string } | { denied: string };
 
-/** What a refused connection is recorded under: the endpoint a forwarder serves, or `*`:0 for the proxy socket. */
-type RefusalTarget = Pick<EgressDecision, 'host' | 'port' | 'via'>;
-
-/** Destroys the stream on its first error: an I/O error of one connection never reaches the process as an unhandled event. */
-function guard<T extends NodeJS.EventEmitter & { destroy(): unknown }>(stream: T): T {
-  return stream.on('error', () => void stream.destroy());
-}
-
 /** Starts the allowlisting HTTP proxy and the endpoint forwarders on unix sockets under options.dir. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const { dir, policy, onDecision, allowlistHint } = options;
@@ -90,9 +80,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const endpointPolicy = new EgressPolicy(targets.map((t) => hostPort(t.host, t.port)));
   const open = new Set<Duplex>();
   const maxConnections = options.maxConnections ?? DEFAULT_SANDBOX_LIMITS.connections;
-  let clients = 0;
   let denied = 0;
-  const refusals = { unreported: 0, total: 0, reportedAt: -Infinity };
 
   /** Applies the allowlist, then the address rule to the resolved addresses; the address is the one to connect to. */
   async function judge(host: string, port: number): Promise<Verdict> {
@@ -162,32 +150,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
   }
 
-  /** Counts a connection refused at the cap (or one the proxy could not accept) and reports it at most once per REFUSAL_REPORT_MS. */
-  function refuseConnection(why: string, target: RefusalTarget): void {
-    refusals.unreported += 1;
-    refusals.total += 1;
-    const now = Date.now();
-    if (now - refusals.reportedAt < REFUSAL_REPORT_MS) return;
-    const reason = `${why}; ${refusals.unreported} connection(s) refused since the last report, ${refusals.total} in all`;
-    refusals.reportedAt = now;
-    refusals.unreported = 0;
-    decide({ ...target, allowed: false, reason });
-  }
+  const cap = new ConnectionCap(maxConnections, (target, reason) => decide({ ...target, allowed: false, reason }));
 
-  /** Takes a new connection from the sandbox, or refuses it at once when the sandbox already holds maxConnections. */
+  /** Takes a new connection from the sandbox into the open set, unless the cap refuses it; false when refused. */
   function admitClient(socket: Duplex, target: RefusalTarget): boolean {
-    guard(socket);
-    if (clients >= maxConnections) {
-      socket.destroy();
-      refuseConnection(capReason(maxConnections), target);
-      return false;
-    }
-    clients += 1;
-    open.add(socket);
-    socket.on('close', () => {
-      clients -= 1;
-      open.delete(socket);
-    });
+    if (!cap.admit(socket, target)) return false;
+    open.add(socket.on('close', () => open.delete(socket)));
     return true;
   }
 
@@ -276,13 +244,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     listening.push([forwarder, join(dir, `endpoint-${port}.sock`), { host, port, via: 'endpoint' }]);
   }
 
-  for (const [s, , target] of listening) {
-    // The kernel's backstop: a server past the cap drops a connection before Wave's count sees it.
-    s.maxConnections = maxConnections;
-    s.on('drop', () => refuseConnection(capReason(maxConnections), target));
-    // An accept that fails (EMFILE: Wave is out of descriptors) refuses that connection; the server keeps listening.
-    s.on('error', (error: NodeJS.ErrnoException) => refuseConnection(`the proxy could not accept a connection: ${error.code ?? error.message}`, target));
-  }
+  for (const [s, , target] of listening) cap.watch(s, target);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -308,11 +270,6 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     },
     close,
   };
-}
-
-/** Why a connection was refused at the cap, naming the key that raises it. */
-function capReason(maxConnections: number): string {
-  return `the sandbox holds ${maxConnections} connections to the egress proxy, its limit (runtime.sandbox.limits.connections)`;
 }
 
 /** Listens on a unix socket any uid may connect to, replacing a stale socket file. */
