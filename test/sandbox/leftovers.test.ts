@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownerIsGone, ownerTag } from '../../src/core/owner-tag.js';
 import { processStartTime } from '../../src/core/liveness.js';
-import { sweepLeftovers } from '../../src/sandbox/leftovers.js';
+import { sweepBefore, sweepLeftovers } from '../../src/sandbox/leftovers.js';
 
 // The sweep reads the OS temp folder: each test points it at a fresh one of its own.
 const previous = process.env.TMPDIR;
@@ -46,5 +46,17 @@ describe('the sweep of what gone Wave processes left', () => {
     expect(existsSync(gone)).toBe(false);
     expect([live, untagged, join(target, 'keep')].map(existsSync)).toEqual([true, true, true]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it('sweeps before run, resume and cancel, and before no other command', async () => {
+    const gone = join(temp, `wave-sbx-${GONE_PID}-1234-eeeeee`);
+    mkdirSync(gone);
+    for (const command of ['status', 'runs', 'logs', 'validate']) await sweepBefore(command);
+    expect(existsSync(gone)).toBe(true);
+    for (const command of ['run', 'resume', 'cancel']) {
+      mkdirSync(gone, { recursive: true });
+      await sweepBefore(command);
+      expect(existsSync(gone), command).toBe(false);
+    }
   });
 });
