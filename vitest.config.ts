@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A HOME, XDG folders and git identity of each test file's own: `npm test` behaves here as in CI.
+    setupFiles: ['test/support/isolated-home.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Process-heavy tests share two cores; forks isolate process-group signals.

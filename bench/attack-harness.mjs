@@ -204,18 +204,19 @@ export async function cleanUp() {
 }
 
 /**
- * Runs each [name, attack] in turn, undoing what it made before the next, and returns the report: `title`, then one
- * line per attack. Throws, with the whole report, when an attack could not be staged; an interrupt still cleans up.
+ * Runs each [name, attack] in turn, cleaning up after each; returns the report: `title`, then each attack's figure (or
+ * figures) with its time. Throws, with the whole report, when an attack could not be staged.
  */
 export async function runAttacks(title, attacks) {
   const lines = [title];
   const unstaged = [];
+  // Interrupted, the bench still ends what the current attack started, unmounts and removes its folders.
   const onSignal = (signal) => void cleanUp().finally(() => process.exit(128 + constants.signals[signal]));
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   for (const [name, attack] of attacks) {
     const started = Date.now();
     try {
-      lines.push(`  ${await attack()} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
+      lines.push(`  ${[await attack()].flat().join('; ')} [${((Date.now() - started) / 1000).toFixed(1)} s]`);
     } catch (error) {
       unstaged.push(name);
       lines.push(`  ${name}: could not be staged: ${error instanceof Error ? error.message : String(error)}`);

@@ -549,6 +549,8 @@ const ATTACKS = [
 ];
 
 /** Runs every attack and returns its report lines. */
-export const bench = () => runAttacks("attack: issue 11's attacks on the built CLI (backend none, command steps); each figure with its goal", ATTACKS);
+export async function bench() {
+  return runAttacks("attack: issue 11's attacks on the built CLI (backend none, command steps); each figure with its goal", ATTACKS);
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) for (const line of await bench()) console.log(line);

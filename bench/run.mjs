@@ -1,6 +1,18 @@
 // `npm run bench`: runs every benchmark below in turn and prints its report. Add a module here to
 // include it; each exports `bench(): Promise<string[]>` and can also run on its own.
-const MODULES = ['./validate.mjs', './overhead.mjs', './memory.mjs', './parse.mjs', './agent-overhead.mjs', './sandbox.mjs', './attack.mjs', './attack-flood.mjs'];
+const MODULES = [
+  './validate.mjs',
+  './overhead.mjs',
+  './memory.mjs',
+  './parse.mjs',
+  './agent-overhead.mjs',
+  './sandbox.mjs',
+  './attack.mjs',
+  './attack-git.mjs',
+  './attack-views.mjs',
+  './attack-names.mjs',
+  './attack-flood.mjs',
+];
 
 let failed = false;
 for (const path of MODULES) {

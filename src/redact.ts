@@ -3,8 +3,8 @@ import { Transform } from 'node:stream';
 /** What every secret or token is replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/** Secret values shorter than this are ignored: redacting them would shred ordinary text. */
-export const MIN_SECRET_LENGTH = 4;
+/** Secret values shorter than this are ignored: no real key is this short, and redacting one would shred ordinary text. */
+export const MIN_SECRET_LENGTH = 8;
 
 interface TokenShape {
   /** Regex source; ASCII only, never matches a newline; a prefix to keep is captured as (?<keepN>). */

@@ -45,9 +45,9 @@ describe('Redactor secret values', () => {
     expect(secrets.redact('a=hunter2-password-long b=hunter2-pass c=xpässwörd-ünïx')).toBe(`a=${REDACTED} b=${REDACTED} c=x${REDACTED}x`);
   });
 
-  it('ignores values shorter than 4 characters and treats regex characters literally', () => {
-    const secrets = new Redactor(['abc', '', 'a.*b', '(x)+?']);
-    expect(secrets.redact('abc aXXb a.*b (x)+? (x)')).toBe(`abc aXXb ${REDACTED} ${REDACTED} (x)`);
+  it('ignores values shorter than 8 characters and treats regex characters literally', () => {
+    const secrets = new Redactor(['abcdefg', '', 'a.*b[c]d', '(x)+?{2}']);
+    expect(secrets.redact('abcdefg aXXb[c]d a.*b[c]d (x)+?{2} (x)')).toBe(`abcdefg aXXb[c]d ${REDACTED} ${REDACTED} (x)`);
   });
 
   it('redacts a multi-line value line by line', () => {

@@ -68,11 +68,7 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
   stopIfAsked('loading the pipeline');
   await installAgents(inputs.installAgents, stop.signal);
   stopIfAsked('installing the agent CLIs');
-  const selected = selection(
-    plan.steps.map((s) => s.id),
-    inputs.steps,
-    inputs.exclude,
-  );
+  const selected = selection(plan.steps, { steps: inputs.steps, exclude: inputs.exclude });
   const { sandbox, startEvents } = await preflightRun(plan, () => stopIfAsked('checking the sandbox'));
   const redactor = runRedactor(plan);
   const options = { steps: inputs.steps, exclude: inputs.exclude, onFailure: inputs.onFailure, timeoutMinutes: inputs.timeoutMinutes, keepWorkspaces: false };

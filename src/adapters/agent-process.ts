@@ -1,3 +1,4 @@
+import { modelEndpoints } from './access-mode.js';
 import { join } from 'node:path';
 import type { AdapterType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
@@ -118,7 +119,7 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
   if (result.aborted) return failed(abortFailure(result.abortReason), base);
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
-  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model);
+  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, modelEndpoints(config.adapter, config.env));
   const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { defaultRegistry } from '../adapters/registry.js';
 import { EventBus, type RunStatus } from '../events.js';
 import type { EventBody, RunContext } from '../executor/context.js';
@@ -6,7 +8,7 @@ import { executeRun } from '../executor/run-pipeline.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../executor/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
-import { runSecretValues } from '../executor/run-secrets.js';
+import { runSecretValues, shortSecretWarnings } from '../executor/run-secrets.js';
 import { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
@@ -92,8 +94,17 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
   }
   sink.summarize(store.record, store.dir);
   for (const extra of options.sinks ?? []) extra.summarize(store.record, store.dir);
+  process.stderr.write(leftWorkspacesNote(plan, store.record.id));
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
   return status === 'completed' ? EXIT.ok : EXIT.runFailed;
+}
+
+/** What a run left in the project (its workspaces, kept for a resume or a look) and how to remove it; empty when nothing is left. */
+function leftWorkspacesNote(plan: Plan, runId: string): string {
+  const folder = join(plan.runtime.workspaceRoot, runId);
+  if (!existsSync(folder)) return '';
+  const worktrees = plan.steps.some((step) => step.workspace.type === 'worktree');
+  return `The run's workspaces are kept in ${relative(process.cwd(), folder) || '.'}${worktrees ? ' (with its git worktrees)' : ''} for \`wave resume\`, \`wave diff\` and a look; \`wave clean\` removes them${worktrees ? ' and its wave/<run>/… branches' : ''} once you are done.\n`;
 }
 
 /** Checks the plan's sandbox backend before a run starts and prints its warnings; throws sandbox_unavailable. */
@@ -108,6 +119,7 @@ export async function readySandbox(plan: Plan): Promise<ReadySandbox> {
  * scopes (a missing scope stops the run before anything exists). `afterSandbox` runs between the first two.
  */
 export async function preflightRun(plan: Plan, afterSandbox?: () => void): Promise<{ sandbox: ReadySandbox; startEvents: EventBody[] }> {
+  process.stderr.write(shortSecretWarnings(plan, process.env).join(''));
   const sandbox = await readySandbox(plan);
   afterSandbox?.();
   await checkRunRequirements(plan);

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { isSchemaName, schemaFileName, type SchemaName } from '../schemas.js';
+import { readNoFollow, writeNoFollow } from './no-follow-write.js';
 
 const PACKAGE_NAME = 'wave-pipelines';
 
@@ -48,22 +49,24 @@ export function withSchemaComment(text: string, comment: string): string {
   return SCHEMA_LINE.test(first ?? '') ? [comment, ...rest].join('\n') : `${comment}\n${text}`;
 }
 
-/** Writes the copy of `name`'s schema at `target` unless it already holds this Wave's; true when it wrote. */
+/** Writes the copy of `name`'s schema at `target` (`<project>/.wave/schemas/<file>`) unless it already holds this Wave's, through no symlink; true when it wrote. */
 function writeSchemaCopy(name: SchemaName, target: string): boolean {
   const text = shippedSchema(name);
-  if (existsSync(target) && readFileSync(target, 'utf8') === text) return false;
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, text);
+  if (readNoFollow(target) === text) return false;
+  writeNoFollow(dirname(dirname(dirname(target))), target, text);
   return true;
+}
+
+/** The files writeSchemaCopies writes into `<root>/.wave/schemas/`. */
+export function schemaCopyFiles(root: string): string[] {
+  return PROJECT_SCHEMAS.map((name) => join(root, SCHEMA_COPIES_DIR, schemaFileName(name)));
 }
 
 /** Writes this Wave's manifest and pipeline schemas into `<root>/.wave/schemas/`; returns the files. */
 export function writeSchemaCopies(root: string): string[] {
-  return PROJECT_SCHEMAS.map((name) => {
-    const target = join(root, SCHEMA_COPIES_DIR, schemaFileName(name));
-    writeSchemaCopy(name, target);
-    return target;
-  });
+  const files = schemaCopyFiles(root);
+  PROJECT_SCHEMAS.forEach((name, index) => writeSchemaCopy(name, files[index]!));
+  return files;
 }
 
 /** The schema copy under .wave/schemas/ that a YAML file's first line names, if it names one. */

@@ -19,6 +19,11 @@ export function runIdArgument(value: string): string {
   return value;
 }
 
+/** The steps other jobs ran, whose parts are in `<runsRoot>/<id>/parts/`: each part's status decides for its dependents. */
+export function partSteps(plan: Plan, runId: string): Set<string> {
+  return new Set(readStepParts(join(plan.runtime.runsRoot, runId)).keys());
+}
+
 /** Adds to a new record the parts other jobs left in `<runsRoot>/<id>/parts/`; returns them by step id. */
 export function takeStepParts(plan: Plan, record: RunRecord): ReadonlyMap<string, StepPart> {
   const parts = readStepParts(join(plan.runtime.runsRoot, record.id));

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { RunEvent } from '../events.js';
+import { safeValues } from '../report/safe-values.js';
 import { renderStepTranscript } from '../report/step-transcript.js';
 import { EventsTail } from '../state/events-tail.js';
 import type { RunRecord } from '../state/run-record.js';
@@ -20,7 +21,8 @@ export class TranscriptLogs {
 
   /** Reads the events appended since the last call. */
   async refresh(): Promise<void> {
-    for (const event of await this.tail.read()) if ('stepId' in event && this.stepIds.includes(event.stepId)) this.events.push(event);
+    // Shown in a terminal: every string made safe once, as it is read.
+    for (const event of await this.tail.read()) if ('stepId' in event && this.stepIds.includes(event.stepId)) this.events.push(safeValues(event));
   }
 
   /**

@@ -2,12 +2,12 @@ import { relative, sep } from 'node:path';
 import { stringify } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../errors.js';
-import type { Plan } from '../plan/plan-types.js';
+import type { Plan, PlannedStep } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
 import { jobTimeoutMinutes } from './job-timeout.js';
-import { shellWord } from '../core/shell-word.js';
+import { commentText, refuseExpressionOpen, unevaluated } from './workflow-text.js';
 
 /** The id of the job that assembles the run record (a step of that name gets another). */
 export const ASSEMBLE_JOB = 'run-record';
@@ -28,6 +28,8 @@ export interface GithubWorkflowOptions {
   onFailure: 'halt' | 'continue';
   /** Where `runtime.sandbox.env_passthrough[index]` is written, for errors. */
   locatePassthrough?: (index: number) => SourceLocation;
+  /** Where a key of the pipeline (such as ['metadata', 'name']) is written, for errors. */
+  locatePipeline?: (path: readonly PropertyKey[]) => SourceLocation;
 }
 
 type Job = Record<string, unknown>;
@@ -36,58 +38,28 @@ type Job = Record<string, unknown>;
 export function compileGithubWorkflow(plan: Plan, options: GithubWorkflowOptions): string {
   const workflow = githubWorkflow(plan, options);
   const source = repoPath(options.repoRoot, plan.pipelineFile);
-  return `# The Wave pipeline ${source} as a GitHub Actions workflow (\`wave compile\`); compile it again after changing the pipeline or manifest.\n${stringify(workflow, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  return `# The Wave pipeline ${commentText(source)} as a GitHub Actions workflow (\`wave compile\`); compile it again after changing the pipeline or manifest.\n${stringify(workflow, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
 /** The workflow of compileGithubWorkflow as a plain object. */
 export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Record<string, unknown> {
+  refuseUnescapable(plan, options);
   const secrets = passthroughSecrets(plan, options);
   const jobIds = jobIdsOf(
     plan.steps.map((s) => s.id),
     [ASSEMBLE_JOB],
   );
   const slug = slugPipelineName(plan.pipelineName);
-  const runsDir = `${repoPath(options.repoRoot, plan.runtime.runsRoot)}/\${{ env.WAVE_RUN_ID }}`;
-  const wave = waveArgs(plan, options);
+  const runsDir = `${unevaluated(repoPath(options.repoRoot, plan.runtime.runsRoot))}/\${{ env.WAVE_RUN_ID }}`;
+  const env = waveEnv(plan, options, secrets);
   const input = { description: 'The input, {{ input }} in templates.', type: 'string', required: false, default: plan.input };
   const jobs: Record<string, Job> = {};
   const mayFail = new Map(plan.steps.map((s) => [s.id, s.optional || s.contracts.some((c) => contractPolicy(c) === 'continue')]));
   for (const step of plan.steps) {
     const jobId = jobIds.get(step.id)!;
-    const needs = step.dependencies.map((d) => jobIds.get(d)!);
-    const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
     const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, mayFail: mayFail.get(d)! })));
-    jobs[jobId] = {
-      name: step.id,
-      ...(needs.length && { needs }),
-      ...(condition && { if: condition }),
-      'runs-on': 'ubuntu-latest',
-      'timeout-minutes': jobTimeoutMinutes(step),
-      steps: [
-        ...setupSteps(),
-        ...(ancestors.length ? [downloadParts(ancestors, runsDir)] : []),
-        {
-          name: `Run step ${step.id}`,
-          ...(secrets.length && { env: Object.fromEntries(secrets.map((name) => [name, `\${{ secrets.${name} }}`])) }),
-          run: `npx wave run ${wave} --steps ${step.id} --output text`,
-        },
-        {
-          name: `Upload the part of ${step.id}`,
-          // A failed step's part is what tells the final job it failed.
-          if: 'always()',
-          uses: 'actions/upload-artifact@v4',
-          with: {
-            name: `${PART_ARTIFACT_PREFIX}${jobId}`,
-            path: [`parts/${step.id}.json`, `steps/${step.id}/`, `artifacts/${step.id}/`].map((p) => `${runsDir}/${p}`).join('\n'),
-            // The run folder lives under .wave/, which upload-artifact leaves out by default.
-            'include-hidden-files': true,
-            'if-no-files-found': 'warn',
-            // Re-running failed jobs uploads again under a name the first attempt already used.
-            overwrite: true,
-          },
-        },
-      ],
-    };
+    const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
+    jobs[jobId] = stepJob(step, { jobId, needs: step.dependencies.map((d) => jobIds.get(d)!), condition, ancestors }, runsDir, env, options.onFailure);
   }
   jobs[ASSEMBLE_JOB] = {
     name: 'run record',
@@ -99,7 +71,7 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
     steps: [
       ...setupSteps(),
       { name: 'Download every part', uses: 'actions/download-artifact@v4', with: { pattern: `${PART_ARTIFACT_PREFIX}*`, 'merge-multiple': true, path: runsDir } },
-      { name: 'Assemble the run record', id: 'assemble', run: `npx wave assemble ${wave}` },
+      { name: 'Assemble the run record', id: 'assemble', env: waveEnv(plan, options, []), run: `npx wave assemble ${waveArgs(options.onFailure)}` },
       {
         name: 'Upload the run record',
         if: 'always()',
@@ -133,6 +105,53 @@ export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Reco
   };
 }
 
+/** Where a step's job sits among the others: its id, the jobs it needs, its `if:` and the jobs whose parts it downloads. */
+interface JobPlace {
+  jobId: string;
+  needs: string[];
+  condition: string | undefined;
+  ancestors: string[];
+}
+
+/** The job that runs one step with `wave run --steps` and uploads its part of the run folder. */
+function stepJob(step: PlannedStep, place: JobPlace, runsDir: string, env: Record<string, string>, onFailure: 'halt' | 'continue'): Job {
+  // Step ids are letters, digits, `_`, `.` and `-` (the pipeline schema), so they hold no `${{` and no shell syntax.
+  return {
+    name: step.id,
+    ...(place.needs.length && { needs: place.needs }),
+    ...(place.condition && { if: place.condition }),
+    'runs-on': 'ubuntu-latest',
+    'timeout-minutes': jobTimeoutMinutes(step),
+    steps: [
+      ...setupSteps(),
+      ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
+      { name: `Run step ${step.id}`, env, run: `npx wave run ${waveArgs(onFailure)} --steps ${step.id} --output text` },
+      {
+        name: `Upload the part of ${step.id}`,
+        // A failed step's part is what tells the final job it failed.
+        if: 'always()',
+        uses: 'actions/upload-artifact@v4',
+        with: {
+          name: `${PART_ARTIFACT_PREFIX}${place.jobId}`,
+          path: [`parts/${step.id}.json`, `steps/${step.id}/`, `artifacts/${step.id}/`].map((p) => `${runsDir}/${p}`).join('\n'),
+          // The run folder lives under .wave/, which upload-artifact leaves out by default.
+          'include-hidden-files': true,
+          'if-no-files-found': 'warn',
+          // Re-running failed jobs uploads again under a name the first attempt already used.
+          overwrite: true,
+        },
+      },
+    ],
+  };
+}
+
+/** Refuses the pipeline values that land where GitHub allows no expression, so that an escaped `${{` cannot be written there either. */
+function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {
+  const locate = (path: readonly PropertyKey[]) => options.locatePipeline?.(path) ?? { file: plan.pipelineFile };
+  refuseExpressionOpen(plan.pipelineName, '`metadata.name`', locate(['metadata', 'name']));
+  refuseExpressionOpen(plan.input, 'the input default', locate(['input', 'default']));
+}
+
 /** Checkout, Node and Wave: `npm ci` installs the Wave (and the agent CLIs) the repository's lockfile pins. */
 function setupSteps(): Job[] {
   return [{ uses: 'actions/checkout@v4' }, { uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } }, { name: 'Install Wave', run: 'npm ci' }];
@@ -148,11 +167,18 @@ function downloadParts(jobIds: readonly string[], runsDir: string): Job {
   };
 }
 
-/** The arguments every job gives `wave run` and `wave assemble`: the pipeline, manifest, run id, input and failure mode. */
-function waveArgs(plan: Plan, options: GithubWorkflowOptions): string {
-  const pipeline = shellWord(repoPath(options.repoRoot, plan.pipelineFile));
-  const manifest = shellWord(repoPath(options.repoRoot, plan.manifestFile));
-  return `${pipeline} -m ${manifest} --run-id "$WAVE_RUN_ID" --input "$WAVE_INPUT" --on-failure ${options.onFailure}`;
+/** The arguments every job gives `wave run` and `wave assemble`: the pipeline, manifest, run id, input and failure mode, all from the environment. */
+function waveArgs(onFailure: 'halt' | 'continue'): string {
+  return `"$WAVE_PIPELINE_FILE" -m "$WAVE_MANIFEST_FILE" --run-id "$WAVE_RUN_ID" --input "$WAVE_INPUT" --on-failure ${onFailure}`;
+}
+
+/** The environment of a step that runs `wave`: the file names (which a repository chooses) through env, never spliced into its script, and the secrets. */
+function waveEnv(plan: Plan, options: GithubWorkflowOptions, secrets: readonly string[]): Record<string, string> {
+  return {
+    WAVE_PIPELINE_FILE: unevaluated(repoPath(options.repoRoot, plan.pipelineFile)),
+    WAVE_MANIFEST_FILE: unevaluated(repoPath(options.repoRoot, plan.manifestFile)),
+    ...Object.fromEntries(secrets.map((name) => [name, `\${{ secrets.${name} }}`])),
+  };
 }
 
 /** Every step `id` depends on, directly or not, in plan order. */

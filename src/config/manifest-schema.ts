@@ -96,7 +96,10 @@ export const SandboxSchema = z
     backend: z.enum(['none', 'docker', 'bubblewrap']).optional().describe('Where steps run: none (on the host), bubblewrap, or docker.'),
     docker_image: z.string().optional().describe('The image of the docker backend; default wave-sandbox:local (built by `wave sandbox image`). Never pulled.'),
     default_allowed_domains: StringList.optional().describe('Hosts every sandboxed step may reach through the egress proxy: exact host, *.suffix, optional :port.'),
-    env_passthrough: StringList.optional().describe('Parent environment variables handed to steps; their values are redacted from logs.'),
+    env_passthrough: StringList.optional().describe(
+      'Parent environment variables handed to steps; the values of those whose names say secret (KEY, TOKEN, SECRET, PASSWORD, AUTH, ...) are redacted.',
+    ),
+    secret_env: StringList.optional().describe('Environment variables whose values are secrets whatever their names: redacted from every record and printed line.'),
     limits: SandboxLimitsSchema.optional(),
   })
   .describe('Process isolation and the egress allowlist.');

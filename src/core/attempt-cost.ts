@@ -1,18 +1,13 @@
 import type { ResolvedAdapter } from './resolved-adapter.js';
-import { hasTokens, priceTableCost, type TokenUsage } from './tokens.js';
+import { isLocalEndpoint } from './local-endpoint.js';
+import { hasTokens, priceTableCost, roundUsd, type TokenUsage } from './tokens.js';
 
 /** Whose public prices a bare model id of each agent CLI is looked up under. */
 const PROVIDER_OF: Partial<Record<ResolvedAdapter['type'], string>> = { claude: 'anthropic', codex: 'openai', gemini: 'google' };
 
-/** A loopback endpoint is a local model server: no public price applies to what it serves. */
-function isLocalEndpoint(baseUrl: string | undefined): boolean {
-  if (!baseUrl) return false;
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-  } catch {
-    return false;
-  }
+/** Whether every endpoint the attempt's model is reached at is on this machine: a local model server, which no public price (nor the CLI's own estimate) applies to. */
+export function servedLocally(endpoints: readonly string[]): boolean {
+  return endpoints.length > 0 && endpoints.every(isLocalEndpoint);
 }
 
 type CalcPrice = typeof import('./price-table.js').calcPrice;
@@ -58,20 +53,31 @@ export type TokenPricer = (tokens: TokenUsage) => number | undefined;
  * attemptCost's rule for a cost the CLI has not reported (yet): the manifest's `prices`, else the public price of a
  * known model served elsewhere; the table is loaded before it returns, so pricing never waits.
  */
-export async function attemptPricer(adapter: ResolvedAdapter, model: string | undefined): Promise<TokenPricer> {
+export async function attemptPricer(
+  adapter: ResolvedAdapter,
+  model: string | undefined,
+  endpoints: readonly string[] = adapter.baseUrl ? [adapter.baseUrl] : [],
+): Promise<TokenPricer> {
   const prices = adapter.prices;
-  if (prices) return (tokens) => priceTableCost(tokens, prices);
+  if (prices) return (tokens) => roundUsd(priceTableCost(tokens, prices));
   const name = model ?? adapter.model;
-  const calcPrice = name && !isLocalEndpoint(adapter.baseUrl) ? await loadCatalog() : undefined;
+  const calcPrice = name && !servedLocally(endpoints) ? await loadCatalog() : undefined;
   if (!name || !calcPrice) return () => undefined;
-  return (tokens) => (!hasTokens(tokens) ? undefined : catalogPrice(calcPrice, tokens, name, adapter.type));
+  return (tokens) => (!hasTokens(tokens) ? undefined : roundUsd(catalogPrice(calcPrice, tokens, name, adapter.type)));
 }
 
 /**
  * An attempt's cost in US dollars: what the CLI reported, else the manifest's `prices` for the adapter, else the public
  * price of a known model (never for a model served on this machine); undefined when none applies.
  */
-export async function attemptCost(tokens: TokenUsage, reported: number | undefined, adapter: ResolvedAdapter, model: string | undefined): Promise<number | undefined> {
-  if (reported !== undefined) return reported;
-  return (await attemptPricer(adapter, model))(tokens);
+export async function attemptCost(
+  tokens: TokenUsage,
+  reported: number | undefined,
+  adapter: ResolvedAdapter,
+  model: string | undefined,
+  endpoints: readonly string[] = adapter.baseUrl ? [adapter.baseUrl] : [],
+): Promise<number | undefined> {
+  // A CLI prices by its own list whatever served the model: a local server's answers cost nothing of the sort.
+  if (reported !== undefined && !servedLocally(endpoints)) return roundUsd(reported);
+  return (await attemptPricer(adapter, model, endpoints))(tokens);
 }

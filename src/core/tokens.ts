@@ -24,6 +24,13 @@ export function hasTokens(tokens: TokenUsage | undefined): tokens is TokenUsage 
   return tokens !== undefined && tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0;
 }
 
+/** A cost in US dollars to ten decimal places: sums of float prices print as 0.00111, not 0.0011099999999999999. */
+export function roundUsd(usd: number): number;
+export function roundUsd(usd: number | undefined): number | undefined;
+export function roundUsd(usd: number | undefined): number | undefined {
+  return usd === undefined ? undefined : Math.round(usd * 1e10) / 1e10;
+}
+
 /** A manifest's price table: US dollars per million tokens of each kind. */
 export interface PriceTable {
   input?: number;

@@ -13,7 +13,7 @@ import { modelOn, tierHint } from '../core/model-tiers.js';
 import type { PreparedStep } from './step-files.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
-type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv'>;
+type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'>;
 
 /** The curated environment of one attempt of `step` on `adapter`. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
@@ -67,7 +67,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
         workspace,
         attemptDir,
         env,
-        spawn: sandboxedSpawn(context, step, target, { attempt, workspace, attemptDir, env }),
+        spawn: sandboxedSpawn(context, step, target, { attempt, workspace, git: place.git, attemptDir, env }),
         graceMs: context.plan.runtime.graceMs,
         drainMs: context.plan.runtime.drainMs,
         maxLineBytes: context.plan.runtime.maxLineBytes,

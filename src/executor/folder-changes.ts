@@ -2,7 +2,7 @@ import { copyFile, lstat, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileChange } from '../core/file-change.js';
 import { fingerprintTree, type FingerprintEntry } from './mount-fingerprint.js';
-import { git } from './worktree.js';
+import { isolatedGit } from './git/git-command.js';
 
 /** At most this many bytes of a folder's files are copied before an attempt, so their diffs can be shown. */
 export const BEFORE_COPY_LIMIT = 8 * 1024 * 1024;
@@ -87,7 +87,7 @@ export async function folderDiff(folder: string, before: FolderSnapshot, scratch
       await mkdir(dirname(join(scratch, right)), { recursive: true });
       await copyFile(join(folder, change.path), join(scratch, right));
     }
-    const result = await git(['diff', '--no-index', '--no-prefix', '--no-color', '--no-ext-diff', '--', left, right], scratch);
+    const result = await isolatedGit(['diff', '--no-index', '--no-prefix', '--no-color', '--no-ext-diff', '--no-textconv', '--', left, right], { cwd: scratch });
     const count = countLines(result.stdout);
     if (count) Object.assign(change, count);
     else change.binary = true;

@@ -6,10 +6,14 @@ import type { PlannedStep } from '../plan/plan-types.js';
 import type { RunContext } from './context.js';
 import { EVENTS_FILE } from '../state/run-store.js';
 import { WAVE_COMMAND_DIR, waveCommandPaths } from './wave-command.js';
+import { stepGitBinds } from './git/step-gitdir.js';
+import type { WorktreeGit } from './git/worktree-git.js';
 
 export interface AttemptPlace {
   attempt: number;
   workspace: string;
+  /** A worktree workspace's git: what of it the sandbox shows comes from here, never from the workspace's `.git`. */
+  git?: WorktreeGit | undefined;
   attemptDir: string;
   env: Record<string, string>;
 }
@@ -28,6 +32,7 @@ export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: 
     endpoints: modelEndpoints(adapter, place.env),
     // `wave thread` inside reads the run's events and nothing else of its folder.
     readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],
+    ...(place.git ? { gitBinds: stepGitBinds(place.git) } : {}),
   };
   return (spec, signal) => sandbox.spawn(spec, scope, signal);
 }

@@ -7,13 +7,15 @@ import { emit, type RunContext } from './context.js';
 import { folderChanges, folderDiff, snapshotFolder } from './folder-changes.js';
 import { isWaveOwnedPath } from './wave-owned-paths.js';
 import { snapshotWorktree, worktreeChanges, worktreeDiff } from './worktree-changes.js';
+import type { WorktreeGit } from './git/worktree-git.js';
 
 /** The diff file is cut at this many bytes, so one huge generated file cannot fill the run folder. */
 export const CHANGES_DIFF_LIMIT = 4 * 1024 * 1024;
 
 export interface ChangeWatch {
   workspace: string;
-  kind: 'directory' | 'worktree';
+  /** A worktree's git: its changes are read through Wave's snapshot repository; a plain folder has none. */
+  git?: WorktreeGit;
   adapterType: AdapterType;
   attemptDir: string;
 }
@@ -24,17 +26,18 @@ type Measure = () => Promise<{ changes: FileChange[]; diff: (kept: FileChange[])
 async function startWatch(watch: ChangeWatch): Promise<Measure> {
   const scratch = join(watch.attemptDir, 'before');
   await mkdir(scratch, { recursive: true });
-  if (watch.kind === 'worktree') {
-    const before = await snapshotWorktree(watch.workspace, join(scratch, 'index'));
+  const { git } = watch;
+  if (git) {
+    const before = await snapshotWorktree(git, join(scratch, 'index'));
     return async () => {
-      const after = await snapshotWorktree(watch.workspace, join(scratch, 'index'));
+      const after = await snapshotWorktree(git, join(scratch, 'index'));
       await rm(scratch, { recursive: true, force: true });
-      const changes = await worktreeChanges(watch.workspace, before, after);
+      const changes = await worktreeChanges(git, before, after);
       return {
         changes,
         diff: (kept) =>
           worktreeDiff(
-            watch.workspace,
+            git,
             before,
             after,
             kept.map((c) => c.path),

@@ -9,6 +9,7 @@ import { checkInjectedArtifacts } from './injected-checks.js';
 import { emit, type RunContext } from './context.js';
 import { renderStepCommand, renderStepTemplate } from './render-prompt.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
+import type { WorktreeGit } from './git/worktree-git.js';
 import { mountSubsets } from './step-mount-subsets.js';
 import { dependencyArtifactEnv, dependencyArtifacts, injectDependencyArtifacts } from './dependency-artifacts.js';
 
@@ -22,6 +23,8 @@ export interface PreparedStep {
   values: string[];
   readonlyMounts: ReadonlyMount[];
   kind: 'directory' | 'worktree';
+  /** A worktree workspace's git as Wave made it. */
+  git?: WorktreeGit;
 }
 
 /** Makes the step's workspace, places its injected artifacts and renders its prompt. */
@@ -61,6 +64,7 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
     values: rendered.values,
     readonlyMounts: workspace.readonlyMounts,
     kind: workspace.kind,
+    ...(workspace.git ? { git: workspace.git } : {}),
   };
 }
 
@@ -92,14 +96,20 @@ export async function collectStepArtifacts(context: RunContext, step: PlannedSte
     if (a.redactions) emit(context, { type: 'artifact_redacted', stepId: step.id, name: a.name, path: relative(store.dir, a.path), count: a.redactions });
   }
   const missing = collected.missing.find((m) => m.required);
-  if (missing) {
-    return {
-      class: 'artifact_missing',
-      message: `artifact \`${missing.name}\` was not produced: looked at ${missing.lookedAt}`,
-      hint: `Make step \`${step.id}\` write ${missing.lookedAt}, or mark the artifact \`required: false\`.`,
-    };
-  }
+  if (missing) return missingArtifactFailure(step, missing.name, missing.lookedAt);
   return undefined;
+}
+
+/** A required artifact the attempt did not write: the hint points at what to change, the step's prompt or command, or its output_artifacts. */
+function missingArtifactFailure(step: PlannedStep, name: string, lookedAt: string): Failure {
+  const def = step.outputArtifacts.find((a) => a.name === name);
+  const writer = step.execType === 'command' ? 'its command' : 'its prompt';
+  const where = def?.path === undefined || def.source === 'stdout' ? 'to stdout' : `\`${def.path}\` in its workspace`;
+  return {
+    class: 'artifact_missing',
+    message: `artifact \`${name}\` was not produced: looked at ${lookedAt}`,
+    hint: `Have ${writer} write ${where}, or change the artifact's path in step \`${step.id}\`'s output_artifacts, or mark it \`required: false\`.`,
+  };
 }
 
 /** A copy into the run folder failed (the disk is full or read-only: only the copy writes), not a read of the workspace. */

@@ -1,3 +1,4 @@
+import { modelEndpoints } from '../adapters/access-mode.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AdapterResult } from '../adapters/types.js';
@@ -23,6 +24,7 @@ import { recordStepOutcomes } from './step-outcomes.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { withFileChanges } from './step-changes.js';
+import { returnStepBranch } from './git/branch-return.js';
 import { attemptsOf } from '../state/step-logs.js';
 import { jsonFields, roundText } from './round-text.js';
 import { stepResult } from '../state/step-result.js';
@@ -75,7 +77,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   const contractRetries = new Map<number, number>();
   for (let attempt = firstAttempt; ; attempt++) {
     attemptOnAdapter++;
-    const watch = { workspace: prepared.workspace, kind: prepared.kind, adapterType: adapter.type, attemptDir: store.attemptPath(step.id, attempt) };
+    const watch = { workspace: prepared.workspace, git: prepared.git, adapterType: adapter.type, attemptDir: store.attemptPath(step.id, attempt) };
     const start = sessions.start(adapter, prepared.prompt, feedback);
     const result = await withFileChanges(context, step.id, attempt, watch, () => attemptOnce(context, step, adapter, attempt, start, prepared, signal));
     sessions.ended(attempt, adapter, watch.attemptDir, start, result);
@@ -160,6 +162,14 @@ async function judgeAttempt(
   signal: AbortSignal,
 ): Promise<AttemptJudgement> {
   let failure = result.failure ?? (result.ok ? undefined : { class: 'non_zero_exit', message: `exit code ${result.exitCode}` });
+  // The step's commits reach its branch in the project whatever the attempt's outcome, as when it wrote there itself.
+  const returned = prepared.git
+    ? await returnStepBranch(prepared.git).then(
+        () => undefined,
+        (error: unknown) => failureOfError(error, 'workspace_failed'),
+      )
+    : undefined;
+  failure ??= returned;
   if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
   let output = result.text;
   if (!failure && step.extract) {
@@ -205,7 +215,10 @@ async function attemptOnce(
   await mkdir(attemptDir, { recursive: true });
   const before = store.record.steps[step.id]!;
   // Tokens the stream reports without a cost are priced live, so runtime.cost can stop a long attempt mid-way.
-  const running = new RunningTokens({ tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) }, await attemptPricer(adapter, model));
+  const running = new RunningTokens(
+    { tokens: before.tokens, ...(before.costUsd !== undefined ? { costUsd: before.costUsd } : {}) },
+    await attemptPricer(adapter, model, modelEndpoints(adapter, env)),
+  );
   const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
   const result = await runAttempt(
     runner,
@@ -228,7 +241,7 @@ async function attemptOnce(
       graceMs: plan.runtime.graceMs,
       drainMs: plan.runtime.drainMs,
       maxLineBytes: plan.runtime.maxLineBytes,
-      spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace, attemptDir, env }),
+      spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace, git: prepared.git, attemptDir, env }),
       onSpawn: (pid) => {
         // A file of its own, started at once: run.json is written in bursts and a kill may come first. It holds
         // the pid too, so a failed write here loses nothing once run.json is written.

@@ -5,6 +5,7 @@ import { WaveError } from '../errors.js';
 import { applyMounts, type ReadonlyMount } from './mounts.js';
 import type { SubsetCopy } from './mount-subset.js';
 import { ensureWorktree, removeRunWorktrees } from './worktree.js';
+import type { WorktreeGit } from './git/worktree-git.js';
 import { removeTree } from './workspace-files.js';
 import { isSingleSegment } from './workspace-paths.js';
 
@@ -34,6 +35,8 @@ export interface PreparedWorkspace {
   path: string;
   kind: 'directory' | 'worktree';
   branch?: string;
+  /** A worktree's git as Wave made it: its own git folder, the project repository, the snapshot repository. */
+  git?: WorktreeGit;
   /** For verifyReadonlyMounts after the step. */
   readonlyMounts: ReadonlyMount[];
 }
@@ -56,8 +59,8 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   let prepared: PreparedWorkspace;
   if (spec.type === 'worktree') {
     const branch = spec.branch ?? `wave/${options.runId}/${stepId}`;
-    const path = await ensureWorktree({ projectRoot, runDir, branch, base: spec.base });
-    prepared = { path, kind: 'worktree', branch, readonlyMounts: [] };
+    const git = await ensureWorktree({ projectRoot, runDir, branch, base: spec.base });
+    prepared = { path: git.workTree, kind: 'worktree', branch, git, readonlyMounts: [] };
   } else {
     const path = join(runDir, stepId);
     await removeTree(path);

@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WaveError } from '../errors.js';
+import { git, type GitResult } from './git/git-command.js';
+import { hasStepGitDir, makeStepGitDir } from './git/step-gitdir.js';
+import { returnStepBranch } from './git/branch-return.js';
+import { worktreeGit, type WorktreeGit } from './git/worktree-git.js';
+import { seedSnapshotIndex } from './worktree-changes.js';
 import { removeTree } from './workspace-files.js';
 import { isInside, realpathOfNearest } from './workspace-paths.js';
 
@@ -13,34 +17,6 @@ export interface WorktreeRequest {
   branch: string;
   /** Where a new branch starts; default HEAD. Ignored when the branch exists. */
   base?: string;
-}
-
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Variables that would point git at another repository than the project's. */
-const GIT_LOCATION_ENV = { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined, GIT_COMMON_DIR: undefined };
-
-/** Runs git in `cwd` (never prompting), with `env` added; a git that cannot start is spawn_failed. */
-export async function git(args: string[], cwd: string, env: Record<string, string> = {}): Promise<GitResult> {
-  // Loaded on first use: execa takes a noticeable part of a cold start, and most runs use no worktree.
-  const { execa } = await import('execa');
-  const result = await execa('git', args, {
-    cwd,
-    reject: false,
-    stdin: 'ignore',
-    env: { ...GIT_LOCATION_ENV, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...env },
-  });
-  if (result.exitCode === undefined) {
-    throw new WaveError('spawn_failed', `git could not be started: ${result.shortMessage}`, {
-      hint: 'Install git: a `workspace.type: worktree` step needs it on the PATH.',
-      cause: result,
-    });
-  }
-  return { code: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr).trim() };
 }
 
 /** The top folder of the git repository holding `projectRoot`, or undefined when it is not in one. */
@@ -70,18 +46,6 @@ async function requireRepositoryRoot(projectRoot: string): Promise<string> {
   const repo = await findRepositoryRoot(projectRoot);
   if (repo) return repo;
   throw new WaveError('workspace_failed', `the project folder ${projectRoot} is not inside a git repository`, { hint: NOT_A_REPOSITORY_HINT });
-}
-
-/** A folder name for a branch; names changed by the replacement get a hash so two branches never share one. */
-export function branchSlug(branch: string): string {
-  const slug = branch.replace(/[^A-Za-z0-9._-]+/g, '-');
-  if (slug === branch) return slug;
-  return `${slug}-${createHash('sha256').update(branch).digest('hex').slice(0, 8)}`;
-}
-
-/** Where the run's worktree for `branch` lives. */
-export function worktreePath(runDir: string, branch: string): string {
-  return join(runDir, '.worktrees', branchSlug(branch));
 }
 
 interface RegisteredWorktree {
@@ -119,13 +83,14 @@ function inRepositoryQueue<T>(repo: string, task: () => Promise<T>): Promise<T> 
 }
 
 // Steps of one run naming the same branch share its worktree, even when they ask at the same moment.
-const worktreesInProgress = new Map<string, Promise<string>>();
+const worktreesInProgress = new Map<string, Promise<WorktreeGit>>();
 
 /**
- * Returns the path of the run's worktree for `request.branch`, creating it with `git worktree add` the first
- * time (the branch made from `base` when it does not exist yet); later calls for the branch share it.
+ * Returns the run's worktree for `request.branch`, creating it with `git worktree add` the first time (the branch
+ * made from `base` when it does not exist yet) and giving it a git folder of the step's own; later calls for the
+ * branch share it.
  */
-export function ensureWorktree(request: WorktreeRequest): Promise<string> {
+export function ensureWorktree(request: WorktreeRequest): Promise<WorktreeGit> {
   const key = `${request.runDir}\0${request.branch}`;
   let pending = worktreesInProgress.get(key);
   if (!pending) {
@@ -136,7 +101,22 @@ export function ensureWorktree(request: WorktreeRequest): Promise<string> {
   return pending;
 }
 
-async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: WorktreeRequest): Promise<string> {
+/** The repository's git folder shared by its worktrees (`.git` of the main one), absolute. */
+async function commonGitDir(repo: string): Promise<string> {
+  const result = await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], repo);
+  if (result.code !== 0) throw gitFailure('git rev-parse --git-common-dir', result);
+  return result.stdout.trim();
+}
+
+/** The worktree's git as Wave keeps it: its own git folder made when missing, and the snapshot index started from its index. */
+async function withStepGitDir(worktree: WorktreeGit): Promise<WorktreeGit> {
+  if (hasStepGitDir(worktree)) return worktree;
+  await makeStepGitDir(worktree);
+  await seedSnapshotIndex(worktree, join(worktree.stepGitDir, 'index'));
+  return worktree;
+}
+
+async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: WorktreeRequest): Promise<WorktreeGit> {
   const repo = await requireRepositoryRoot(projectRoot);
   const nameCheck = await git(['check-ref-format', '--branch', branch], repo);
   if (nameCheck.code !== 0) {
@@ -144,13 +124,15 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
       hint: 'Use letters, digits, `-`, `_`, `.` and `/` in workspace.branch (no spaces, `..` or `~^:?*[`).',
     });
   }
-  const path = worktreePath(runDir, branch);
+  const worktree = worktreeGit(runDir, branch, await commonGitDir(repo));
+  const path = worktree.workTree;
   return inRepositoryQueue(repo, async () => {
     const realPath = await realpathOfNearest(path);
     const registered = (await listWorktrees(repo)).find((w) => w.path === realPath);
     // A resumed run finds the worktree its first attempt made.
-    if (registered && existsSync(path) && registered.branch === branch) return path;
-    if (registered) await git(['worktree', 'remove', '--force', path], repo);
+    if (registered && existsSync(path) && registered.branch === branch) return withStepGitDir(worktree);
+    // Deleted rather than `git worktree remove`d: git never runs in a folder a step has written.
+    await removeTree(path);
     await git(['worktree', 'prune'], repo);
     await removeTree(path);
     await mkdir(dirname(path), { recursive: true });
@@ -167,11 +149,12 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
         exists ? 'A branch can be checked out in one worktree at a time: remove the other worktree (`git worktree remove <path>`) or name another branch.' : undefined,
       );
     }
-    return path;
+    await rm(worktree.stepGitDir, { recursive: true, force: true });
+    return withStepGitDir(worktree);
   });
 }
 
-/** Removes every worktree registered below `runDir` (`git worktree remove --force`, then `prune`); branches stay. */
+/** Removes every worktree registered below `runDir` (its folder deleted, then `git worktree prune`); branches stay. */
 export async function removeRunWorktrees(projectRoot: string, runDir: string): Promise<void> {
   for (const key of worktreesInProgress.keys()) if (key.startsWith(`${runDir}\0`)) worktreesInProgress.delete(key);
   // The run's worktrees all live in this folder: without it there is nothing to ask git about.
@@ -179,14 +162,36 @@ export async function removeRunWorktrees(projectRoot: string, runDir: string): P
   const repo = await findRepositoryRoot(projectRoot);
   if (!repo) return;
   const realRunDir = await realpathOfNearest(runDir);
+  const repository = await commonGitDir(repo);
   await inRepositoryQueue(repo, async () => {
     for (const worktree of await listWorktrees(repo)) {
       if (!isInside(realRunDir, worktree.path, false)) continue;
-      const result = await git(['worktree', 'remove', '--force', worktree.path], repo);
-      // A worktree git will not remove (locked, unwritable files) is deleted by hand and pruned below.
-      if (result.code !== 0) await removeTree(worktree.path);
+      // Commits made since the last attempt ended (a step cut short) reach the branch before the folder goes.
+      if (worktree.branch !== undefined) await returnStepBranch(worktreeGit(runDir, worktree.branch, repository)).catch(() => undefined);
+      // Deleted rather than `git worktree remove`d: git never runs in a folder a step has written.
+      await removeTree(worktree.path);
     }
     const pruned = await git(['worktree', 'prune'], repo);
     if (pruned.code !== 0) throw gitFailure('git worktree prune', pruned);
+  });
+}
+
+/** The branches Wave named for run `runId`'s worktree steps (`wave/<run>/<step>`, the default), as ref names. */
+export async function runBranches(projectRoot: string, runId: string): Promise<string[]> {
+  const repo = await findRepositoryRoot(projectRoot);
+  if (!repo) return [];
+  const listed = await git(['for-each-ref', '--format=%(refname)', `refs/heads/wave/${runId}/`], repo);
+  return listed.code === 0 ? listed.stdout.split('\n').filter(Boolean) : [];
+}
+
+/** Deletes the given branch refs of the project's repository (its worktrees already gone). */
+export async function deleteBranches(projectRoot: string, refs: readonly string[]): Promise<void> {
+  const repo = await findRepositoryRoot(projectRoot);
+  if (!repo) return;
+  await inRepositoryQueue(repo, async () => {
+    for (const ref of refs) {
+      const deleted = await git(['update-ref', '-d', ref], repo);
+      if (deleted.code !== 0) throw gitFailure(`deleting ${ref}`, deleted);
+    }
   });
 }

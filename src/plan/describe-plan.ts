@@ -21,16 +21,21 @@ function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | 
 }
 
 /** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts. */
-export function describePlan(plan: Plan): string {
+export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string {
+  const runs = (id: string) => !selected || selected.has(id);
   const lines = [`Pipeline ${plan.pipelineName} (${plan.pipelineFile})`, `Input: ${plan.input || '(none)'}`];
   if (plan.inputSpec) lines.push(...describeInput(plan.inputSpec));
+  if (selected) lines.push(`Selected: ${selected.size} of ${plan.steps.length} steps; the others do not run`);
   lines.push('', 'Order (steps in one group run in parallel):');
-  plan.layers.forEach((layer, i) => lines.push(`  ${i + 1}. ${layer.join(', ')}`));
+  plan.layers
+    .map((layer) => layer.filter(runs))
+    .filter((layer) => layer.length)
+    .forEach((layer, i) => lines.push(`  ${i + 1}. ${layer.join(', ')}`));
   lines.push(...describeRequires(plan.requires));
   const outputs = Object.entries(plan.outputs ?? {});
   if (outputs.length) lines.push('', 'Outputs (taken when the run ends):');
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
-  for (const step of plan.steps) {
+  for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
     lines.push(`  runs on:   ${step.execType === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
     if (step.persona) lines.push(`  persona:   ${step.persona.name}`);

@@ -100,6 +100,8 @@ export interface PlanRuntime {
   readonly workspaceRoot: string;
   readonly runsRoot: string;
   readonly envPassthrough: readonly string[];
+  /** runtime.sandbox.secret_env: variables whose values are redacted whatever their names. */
+  readonly secretEnv: readonly string[];
   readonly sandbox: SandboxPolicy;
   /** runtime.cost: absent when the run has no limit. */
   readonly budget?: RunBudgetLimits;

@@ -96,6 +96,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       workspaceRoot: resolve(projectRoot, runtime?.workspace_root ?? '.wave/workspaces'),
       runsRoot: runsRootOf(projectRoot),
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
+      secretEnv: runtime?.sandbox?.secret_env ?? [],
       sandbox: resolveSandboxPolicy(runtime),
       ...(budget ? { budget } : {}),
     },

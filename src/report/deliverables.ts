@@ -2,6 +2,7 @@ import { isFileOutcome, type Outcome, type RunOutput } from '../core/deliverable
 import type { RunRecord, StepRecord } from '../state/run-record.js';
 import type { Paint } from './color.js';
 import { oneLine } from './describe.js';
+import { safeLine } from '../core/terminal-safe.js';
 
 /** An output's value is shown on one line, cut here (run.json and `wave status --json` hold it whole). */
 const SHOWN_VALUE_CHARS = 120;
@@ -12,7 +13,7 @@ const shownValue = (value: string) => oneLine(value.replace(/\s*\n\s*/g, ' '), S
 /** An outcome in a line: `Pull Request: https://…` (a file as the caller shows paths). */
 export function describeOutcome(outcome: Outcome, showPath: (path: string) => string = (p) => p): string {
   const value = isFileOutcome(outcome.type) ? showPath(outcome.value) : outcome.value;
-  return `${outcome.label}: ${value}`;
+  return `${outcome.label}: ${safeLine(value)}`;
 }
 
 /** A named output in a line: `pr = https://…`, or where its artifact lies when it has no value. */

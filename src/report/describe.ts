@@ -2,6 +2,7 @@ import type { StreamEvent } from '../adapters/types.js';
 import type { Failure } from '../core/failure.js';
 import type { RunStatus, StepStatus } from '../events.js';
 import type { ColorName } from './color.js';
+import { safeLine } from '../core/terminal-safe.js';
 
 /** The one-character mark of a step or run status, and its colour. */
 export const STATUS_MARK: Record<StepStatus | RunStatus, { symbol: string; color: ColorName }> = {
@@ -24,8 +25,8 @@ export function describeFailure(failure: Failure): string {
   return `${failure.class}: ${oneLine(failure.message)}`;
 }
 
-/** The first line of a text, shortened to `max` characters. */
+/** The first line of a text, shortened to `max` characters, its control characters shown escaped. */
 export function oneLine(text: string, max = 200): string {
-  const first = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  const first = safeLine(text.trim().split(/\r?\n/, 1)[0] ?? '');
   return first.length > max ? `${first.slice(0, max - 1)}…` : first;
 }

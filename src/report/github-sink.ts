@@ -6,8 +6,11 @@ import { attemptLogPath } from '../state/step-logs.js';
 import { describeFailure } from './describe.js';
 import { formatClock } from './format.js';
 import { printAnnotations, type Annotation } from './github-annotations.js';
+import { commandFreeLog } from './github-command-free.js';
+import { safeValues } from './safe-values.js';
 import type { RunSink } from './sink-types.js';
 import { describeEvent } from './text.js';
+import { safeText } from '../core/terminal-safe.js';
 
 /** The most of a step's stdout and stderr its log group shows: the tail, where failures are. */
 const LOG_TAIL_BYTES = 64 * 1024;
@@ -24,7 +27,8 @@ export interface GithubSinkOptions {
 /**
  * The GitHub Actions sink: one log group per step (its events, then its output), printed when the step ends so
  * parallel steps never interleave, or streamed as the step runs when steps run one at a time; an error annotation per
- * failed step at its line, warnings for contract warnings and egress denials, printed capped when the run ends.
+ * failed step at its line, warnings for contract warnings and egress denials, printed capped when the run ends. What
+ * steps wrote is printed inside `::stop-commands::` regions, Wave's own groups and annotations outside them.
  */
 export function createGithubSink(options: GithubSinkOptions): RunSink {
   const lines = new Map<string, string[]>();
@@ -32,6 +36,11 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
   let liveStep: string | undefined;
   const waiting: Array<() => void> = [];
   const annotations: Annotation[] = [];
+  const log = commandFreeLog((line) => core.info(line));
+  const startGroup = (title: string) => {
+    log.resume();
+    core.startGroup(title);
+  };
   const at = (stepId: string) => {
     const location = options.stepLocations.get(stepId);
     return location ? { file: location.file, line: location.line, column: location.column } : {};
@@ -41,14 +50,15 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
       waiting.push(() => flush(stepId, heading, attempt));
       return;
     }
-    if (liveStep === undefined) core.startGroup(`${stepId}: ${heading}`);
-    for (const line of lines.get(stepId) ?? []) core.info(line);
+    if (liveStep === undefined) startGroup(`${stepId}: ${heading}`);
+    for (const line of lines.get(stepId) ?? []) log.untrusted(line);
     if (attempt !== undefined) {
       for (const stream of ['stdout', 'stderr'] as const) {
         const text = readTail(attemptLogPath(options.runDir, stepId, attempt, stream));
-        if (text.trim()) core.info(`--- ${stream} (attempt ${attempt}) ---\n${text.trimEnd()}`);
+        if (text.trim()) log.untrusted(`--- ${stream} (attempt ${attempt}) ---\n${safeText(text.trimEnd())}`);
       }
     }
+    log.resume();
     core.endGroup();
     lines.delete(stepId);
     if (liveStep !== stepId) return;
@@ -57,19 +67,21 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
   };
 
   return {
-    handle(event: RunEvent) {
+    handle(untrusted: RunEvent) {
+      // Annotations and lines alike show a step's control characters escaped.
+      const event = safeValues(untrusted);
       const text = describeEvent(event, (id) => id);
       if (!('stepId' in event)) {
-        if (text !== undefined) core.info(`${formatClock(event.ts)} ${text}`);
+        if (text !== undefined) log.untrusted(`${formatClock(event.ts)} ${text}`);
         return;
       }
       if (options.live && liveStep === undefined && !lines.has(event.stepId)) {
         liveStep = event.stepId;
-        core.startGroup(event.stepId);
+        startGroup(event.stepId);
       }
       if (text !== undefined) {
         const line = `${formatClock(event.ts)} ${text}`;
-        if (liveStep === event.stepId) core.info(line);
+        if (liveStep === event.stepId) log.untrusted(line);
         else lines.set(event.stepId, [...(lines.get(event.stepId) ?? []), line]);
       }
       switch (event.type) {
@@ -112,10 +124,14 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
     summarize() {
       if (liveStep !== undefined) flush(liveStep, 'unfinished');
       for (const stepId of [...lines.keys()]) flush(stepId, 'unfinished');
+      log.resume();
       printAnnotations(annotations);
       annotations.length = 0;
     },
-    close() {},
+    close() {
+      // A run that ended in a fault is reported by the action after this: the runner must read its commands again.
+      log.resume();
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { transcriptEntries, type TranscriptEntry } from '../state/attempt-transc
 import { painter, type Paint } from './color.js';
 import { formatClock, formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';
+import { safeLine } from '../core/terminal-safe.js';
 import { describeEvent, failureDetail } from './text.js';
 
 /** Lines of a tool's output shown under its call; the raw stream (`wave logs --raw`) holds all of it. */
@@ -102,7 +103,7 @@ function entryLines(entries: readonly TranscriptEntry[], paint: Paint): string[]
         if (!(previous?.kind === 'assistant' && previous.text.trim() === entry.text.trim())) lines.push(...labelled(paint('cyan', 'answer'), entry.text));
         break;
       case 'tool_call': {
-        const call = `${entry.name}${entry.target ? ` ${entry.target}` : ''}`;
+        const call = safeLine(`${entry.name}${entry.target ? ` ${entry.target}` : ''}`);
         if (entry.id) calls.set(entry.id, call);
         lines.push(`  ${paint('magenta', 'tool')}  ${call}`);
         break;
@@ -118,7 +119,7 @@ function entryLines(entries: readonly TranscriptEntry[], paint: Paint): string[]
         break;
       }
       case 'retry':
-        lines.push(`  ${paint('yellow', `model request retried${entry.status ? ` (HTTP ${entry.status})` : ''}${entry.message ? `: ${entry.message}` : ''}`)}`);
+        lines.push(`  ${paint('yellow', `model request retried${entry.status ? ` (HTTP ${entry.status})` : ''}${entry.message ? `: ${safeLine(entry.message)}` : ''}`)}`);
         break;
       case 'error':
         lines.push(...labelled(paint('red', 'error'), entry.message));

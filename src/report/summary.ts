@@ -7,6 +7,7 @@ import { listFileChanges } from './file-changes.js';
 import { resultSummaryLines } from './step-results.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';
+import { safeValues } from './safe-values.js';
 
 export interface SummaryOptions {
   color?: boolean;
@@ -17,7 +18,8 @@ export interface SummaryOptions {
 }
 
 /** The end-of-run summary: one block per step (status, duration, tokens, cost, its result in brief, artifacts, changed files), then the run. */
-export function formatSummary(record: RunRecord, runDir: string, options: SummaryOptions = {}): string {
+export function formatSummary(untrusted: RunRecord, runDir: string, options: SummaryOptions = {}): string {
+  const record = safeValues(untrusted);
   const paint = painter(options.color ?? false);
   const cwd = options.cwd ?? process.cwd();
   const steps = Object.values(record.steps);

@@ -6,6 +6,7 @@ import { STATUS_MARK, describeFailure, describeToolUse, oneLine } from './descri
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
 import { formatSummary } from './summary.js';
+import { safeValues } from './safe-values.js';
 
 export interface TerminalSinkOptions extends SinkOptions {
   /** The clock elapsed times tick against (tests pass a fake one). */
@@ -76,7 +77,7 @@ export function createTerminalSink(options: TerminalSinkOptions): RunSink {
   return {
     handle(event) {
       if (closed) return;
-      applyEvent(event, view, run);
+      applyEvent(safeValues(event), view, run);
       timer ??= setInterval(draw, options.frameMs ?? 100).unref();
     },
     summarize(record, runDir) {

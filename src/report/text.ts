@@ -8,6 +8,7 @@ import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
+import { safeValues } from './safe-values.js';
 
 const MAX_DETAIL_LINES = 20;
 
@@ -19,7 +20,7 @@ export function createTextSink(options: SinkOptions): RunSink {
 
   return {
     handle(event) {
-      const text = describeEvent(event, step);
+      const text = describeEvent(safeValues(event), step);
       if (text !== undefined) write(event.ts, text);
     },
     summarize(record, runDir) {
@@ -74,8 +75,11 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'egress':
       // Allowed requests are many and expected; a refusal is what a reader needs to see.
       return event.allowed ? undefined : `${step(event.stepId)} egress denied: ${event.host}:${event.port}${event.reason ? ` (${event.reason})` : ''}`;
-    case 'step_skipped':
-      return `${step(event.stepId)} skipped: ${event.reason}`;
+    case 'step_skipped': {
+      // A skip after a failure quotes its message: its further lines go under the event's, indented.
+      const [first, ...rest] = event.reason.split('\n');
+      return `${step(event.stepId)} skipped: ${first}${indented(rest)}`;
+    }
     case 'step_outcomes':
       return `${step(event.stepId)} outcomes:${indented([...event.outcomes.map((o) => describeOutcome(o)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
     case 'run_outputs':
@@ -111,8 +115,12 @@ export function failureDetail(failure: Failure): string[] {
   return [describeFailure(failure), ...rest];
 }
 
+/** Each line under the event's, indented: a line holding several (a message, a contract error) is indented line by line. */
 function indented(lines: string[]): string {
-  return lines.map((line) => `\n    ${line}`).join('');
+  return lines
+    .flatMap((line) => line.split('\n'))
+    .map((line) => `\n    ${line}`)
+    .join('');
 }
 
 function plural(n: number, word: string): string {

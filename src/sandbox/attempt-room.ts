@@ -10,7 +10,6 @@ import { EgressPolicy } from './egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
 import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
-import { worktreeBinds } from './worktree-binds.js';
 import type { EgressRecord, SandboxLimits, SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
@@ -93,7 +92,7 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
     const binds: Bind[] = [
       ...[...new Set(readOnly)].map((path) => ({ path, writable: false })),
       { path: scope.workspace, writable: true },
-      ...worktreeBinds(scope.workspace).filter((bind) => existsSync(bind.path)),
+      ...(scope.gitBinds ?? []).filter((bind) => existsSync(bind.path)),
       { path: home, writable: true },
     ];
     const opened = proxy;

@@ -37,6 +37,8 @@ export interface SandboxScope {
   endpoints: readonly string[];
   /** Host files and folders visible read-only at the same path inside: the run's `wave` command and what it reads. */
   readOnly?: readonly string[];
+  /** A worktree workspace's git folders, in mount order after the workspace: the project's read-only, the step's own writable. */
+  gitBinds?: ReadonlyArray<{ path: string; writable: boolean }>;
 }
 
 /** One egress decision of the proxy, attributed to the attempt that asked. */

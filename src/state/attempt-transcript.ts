@@ -1,3 +1,4 @@
+import { quotedBlock, safeLine } from '../core/terminal-safe.js';
 import type { RunEvent } from '../events.js';
 
 /** How much of a failed tool call's output a transcript keeps. */
@@ -42,15 +43,21 @@ export function transcriptEntries(events: readonly RunEvent[], stepId: string, a
 
 /**
  * One attempt's conversation as plain text, for a thread's later steps: the agent's messages, its tool calls with
- * their targets, and the tool calls that failed. Successful tool output (file contents, listings) is left out.
+ * their targets, and the tool calls that failed. Successful tool output (file contents, listings) is left out. Each
+ * entry's label starts its line; what the agent wrote follows it on that line, or quoted below it when it has several.
  */
 export function attemptTranscript(events: readonly RunEvent[], stepId: string, attempt: number): string {
   const lines: string[] = [];
   for (const entry of transcriptEntries(events, stepId, attempt)) {
-    if (entry.kind === 'assistant') lines.push(`assistant: ${entry.text.trim()}`);
-    else if (entry.kind === 'tool_call') lines.push(`tool call: ${entry.name}${entry.target ? ` ${entry.target}` : ''}`);
-    else if (entry.kind === 'tool_result' && entry.isError) lines.push(`tool error: ${entry.content.trim().slice(0, TOOL_ERROR_CHARS)}`);
-    else if (entry.kind === 'retry') lines.push(`model request retried${entry.status ? ` (HTTP ${entry.status})` : ''}${entry.message ? `: ${entry.message}` : ''}`);
+    if (entry.kind === 'assistant') lines.push(labelled('assistant', entry.text.trim()));
+    else if (entry.kind === 'tool_call') lines.push(`tool call: ${safeLine(`${entry.name}${entry.target ? ` ${entry.target}` : ''}`)}`);
+    else if (entry.kind === 'tool_result' && entry.isError) lines.push(labelled('tool error', entry.content.trim().slice(0, TOOL_ERROR_CHARS)));
+    else if (entry.kind === 'retry') lines.push(`model request retried${entry.status ? ` (HTTP ${entry.status})` : ''}${entry.message ? `: ${safeLine(entry.message)}` : ''}`);
   }
   return lines.join('\n');
+}
+
+/** `label: text` for a text of one line, else `label:` and the text quoted below it: no line of it starts a line of its own. */
+function labelled(label: string, text: string): string {
+  return text.includes('\n') ? `${label}:\n${quotedBlock(text)}` : `${label}: ${safeLine(text)}`;
 }

@@ -1,3 +1,4 @@
+import { quotedBlock } from '../core/terminal-safe.js';
 import { renderRound } from './thread-view.js';
 import type { Round } from './thread-rounds.js';
 
@@ -91,11 +92,22 @@ function loadCommand(query: ThreadQuery, before: number): string {
 
 /** A round whose body is cut from the front to fit `room` characters, saying where the whole of it is. */
 function cutToFit(number: number, round: Round, room: number, runId: string): { text: string; body: string } {
-  const note = `[… body cut to fit the budget; all of it: wave logs ${runId} --step ${round.stepId} --attempt ${round.attempt}]\n`;
-  const bare = renderRound(number, round, '');
-  const keep = Math.max(0, room - bare.length - note.length);
-  const body = `${note}${keep > 0 ? round.body.slice(-keep) : ''}`;
-  return { text: renderRound(number, round, body), body };
+  const note = `[… body cut to fit the budget; all of it: wave logs ${runId} --step ${round.stepId} --attempt ${round.attempt}]`;
+  const bare = renderRound(number, round, '', note);
+  const tail = longestTail(round.body.trimEnd(), room - bare.length - 1);
+  return { text: renderRound(number, round, tail, note), body: `${note}\n${tail}` };
+}
+
+/** The longest end of `body` whose quoted lines take at most `room` characters (quoting adds to each line, escaping to some characters). */
+function longestTail(body: string, room: number): string {
+  let low = 0;
+  let high = body.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (quotedBlock(body.slice(body.length - mid)).length <= room) low = mid;
+    else high = mid - 1;
+  }
+  return body.slice(body.length - low);
 }
 
 /** The gap line, exactly as agents are told to read it, and the command that loads what it leaves out. */

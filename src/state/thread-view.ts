@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq } from 'yaml';
+import { quotedBlock, safeText } from '../core/terminal-safe.js';
 import type { Round } from './thread-rounds.js';
 
 /** The structured fields of a round, as its YAML frontmatter and `wave thread --json` show them. */
@@ -28,8 +29,12 @@ export function roundHeader(number: number, round: Round): string {
   return `[#${number} ${round.stepId}] ${round.finishedAt}`;
 }
 
-/** A round as text: its header, its fields as YAML frontmatter between `---` lines, then its body. */
-export function renderRound(number: number, round: Round, body = round.body): string {
+/**
+ * A round as text: its header, its fields as YAML frontmatter between `---` lines, then its body quoted line by line
+ * (`> `), so no line of the step's output can pass for a header or a frontmatter line; `note` is a line of Wave's own
+ * between the frontmatter and the body.
+ */
+export function renderRound(number: number, round: Round, body = round.body, note?: string): string {
   const frontmatter = new Document(roundFields(round));
   // One line per token count, changed file or contract keeps a round short in an agent's budget.
   if (isMap(frontmatter.contents)) {
@@ -42,6 +47,8 @@ export function renderRound(number: number, round: Round, body = round.body): st
       if (isSeq(list)) for (const item of list.items) if (isMap(item)) item.flow = true;
     }
   }
-  const fields = frontmatter.toString({ lineWidth: 0 }).trimEnd();
-  return [roundHeader(number, round), '---', fields, '---', body.trimEnd()].join('\n');
+  // YAML quotes and indents what the step wrote; its control characters are shown escaped all the same.
+  const fields = safeText(frontmatter.toString({ lineWidth: 0 }).trimEnd());
+  const shown = body.trimEnd();
+  return [roundHeader(number, round), '---', fields, '---', ...(note ? [note] : []), ...(shown ? [quotedBlock(shown)] : [])].join('\n');
 }

@@ -1,14 +1,12 @@
-import { execa } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAVE_BIN, runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
-import { requirementMet } from '../support/requirement.js';
-
-/** Where Debian's bash-completion package puts the functions an interactive shell loads. */
-const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+import { findOnPath, requirementMet } from '../support/requirement.js';
+import { BASH_COMPLETION, bashReplies, fishCandidates, readByBash, zshWords } from '../support/completion-shells.mjs';
+import { HOSTILE_LINES, HOSTILE_PIPELINES, LINE_BREAK_PIPELINE, planted } from '../support/hostile-names.mjs';
 
 let project: string;
 let empty: string;
@@ -48,7 +46,7 @@ async function complete(words: string[], cwd = project) {
 
 describe('wave completion <shell>', () => {
   it.each([
-    ['bash', 'complete -F __wave_complete_anywhere wave'],
+    ['bash', 'complete -F __wave_complete wave'],
     ['zsh', 'compdef _wave wave'],
     ['fish', 'complete -c wave'],
     ['powershell', 'Register-ArgumentCompleter'],
@@ -132,29 +130,14 @@ describe('wave complete -- <words>', () => {
   });
 });
 
-/** Sources the bash script of the bundled CLI and calls the function bash would call for Tab at the end of `line`. */
-async function bashComplete(line: string, { withBashCompletion }: { withBashCompletion: boolean }): Promise<string[]> {
-  const script = [
-    withBashCompletion ? `source ${BASH_COMPLETION}` : '',
-    'source <(wave completion bash)',
-    // A re-read ~/.bashrc sources it again, which must be silent.
-    'source <(wave completion bash)',
-    'COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}',
-    'read -r -a COMP_WORDS <<< "$COMP_LINE"',
-    '[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")',
-    'COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))',
-    // What `complete -p wave` registered is what a Tab runs, with the command, the word and the word before it.
-    'function=$(complete -p wave | sed -E "s/.*-F ([^ ]+) .*/\\1/")',
-    '"$function" wave "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
-  ].join('\n');
-  const result = await execa('bash', ['--norc', '--noprofile', '-c', script, 'bash', line], {
-    cwd: project,
-    env: { PATH: [bin, dirname(process.execPath), process.env.PATH].join(delimiter) },
-    reject: false,
-  });
-  expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-  return String(result.stdout).split('\n').filter(Boolean);
+/** A PATH with the bundled CLI as `wave`. */
+const shellPath = () => [bin, dirname(process.execPath), process.env.PATH].join(delimiter);
+
+/** Sources the bash script of the bundled CLI and calls the function bash would call for Tab at the end of `line`: what it offers. */
+async function bashComplete(line: string, { withBashCompletion, cwd = project }: { withBashCompletion: boolean; cwd?: string }): Promise<string[]> {
+  const result = await bashReplies(line, { cwd, path: shellPath(), withBashCompletion });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.replies;
 }
 
 describe('bash completion, for real', () => {
@@ -167,5 +150,97 @@ describe('bash completion, for real', () => {
   it.skipIf(!hasBashCompletion)("completes a run id through bash-completion's own reading of the line", async () => {
     expect(await bashComplete('wave status bu', { withBashCompletion: true })).toEqual([buildRun]);
     expect(await bashComplete(`wave logs ${buildRun} --step `, { withBashCompletion: true })).toEqual(['compile', 'test']);
+  });
+});
+
+/** A project whose pipelines were named by someone else, and a run folder whose record gives the run and a step such names. */
+function hostileProject(): string {
+  const pipeline = commandPipeline('hostile', [['only', [], 'true']]);
+  const dir = makeProject(Object.fromEntries([...HOSTILE_PIPELINES, LINE_BREAK_PIPELINE].map((name) => [`pipelines/${name}.yaml`, pipeline])));
+  const record = JSON.parse(readFileSync(join(project, '.wave/runs', buildRun, 'run.json'), 'utf8')) as { id: string; pipeline: string; steps: Record<string, unknown> };
+  record.id = 'r$(touch pwned-r)';
+  record.pipeline = 'p\u001b]0;title\u0007';
+  record.steps = { 's$(touch pwned-s)': record.steps.compile };
+  mkdirSync(join(dir, '.wave/runs/planted'), { recursive: true });
+  writeFileSync(join(dir, '.wave/runs/planted/run.json'), JSON.stringify(record));
+  return dir;
+}
+
+/** What each shell must complete from the letter typed: every hostile pipeline, run and step, as it is named. */
+const HOSTILE_COMPLETIONS: [string, string][] = [
+  ...HOSTILE_PIPELINES.map((name, i): [string, string] => [`wave ${['run', 'validate', 'compile'][i % 3]} ${name[0]}`, name]),
+  ['wave status r', 'r$(touch pwned-r)'],
+  ['wave logs planted --step s', 's$(touch pwned-s)'],
+];
+
+describe('wave complete -- with names someone else chose', () => {
+  it('offers each name as it is, leaves out the one with a line break, and prints no control character', async () => {
+    const dir = hostileProject();
+    expect((await complete(['run', ''], dir)).values).toEqual(HOSTILE_PIPELINES);
+    const runs = await complete(['status', ''], dir);
+    expect(runs.values).toEqual(['r$(touch pwned-r)']);
+    expect(runs.stdout).toContain('r$(touch pwned-r)\tp ]0;title , completed');
+    expect(planted(dir)).toEqual([]);
+  });
+});
+
+describe('bash completion of names someone else chose', () => {
+  const hasBashCompletion = requirementMet('bash-completion', existsSync(BASH_COMPLETION), 'install the Debian package bash-completion');
+  it.each([false, ...(hasBashCompletion ? [true] : [])])('inserts each quoted, so the line runs nothing of it (bash-completion loaded: %s)', async (withBashCompletion) => {
+    const dir = hostileProject();
+    for (const [line, name] of HOSTILE_COMPLETIONS) {
+      const replies = await bashComplete(line, { withBashCompletion, cwd: dir });
+      expect(await readByBash(replies, dir), line).toEqual([[name]]);
+    }
+    expect(await bashComplete('wave run ', { withBashCompletion, cwd: dir })).toHaveLength(HOSTILE_PIPELINES.length);
+    expect(await bashComplete('wave run d', { withBashCompletion, cwd: dir })).toEqual([]);
+    expect(planted(dir)).toEqual([]);
+  });
+
+  it.each([false, ...(hasBashCompletion ? [true] : [])])('never evaluates the typed line (bash-completion loaded: %s)', async (withBashCompletion) => {
+    const dir = hostileProject();
+    for (const line of HOSTILE_LINES) await bashComplete(line, { withBashCompletion, cwd: dir });
+    expect(planted(dir)).toEqual([]);
+  });
+});
+
+/** The words of the line after an interactive zsh completed `line` in `cwd`. */
+async function zshComplete(line: string, cwd: string): Promise<string[]> {
+  const result = await zshWords(line, { cwd, path: shellPath() });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.words;
+}
+
+const hasZsh = requirementMet('zsh', findOnPath('zsh') !== undefined, 'install the Debian package zsh');
+describe.skipIf(!hasZsh)('zsh completion, for real', () => {
+  it('completes in an interactive zsh, inserts names someone else chose quoted (the line runs nothing of them), never evaluates the typed line', async () => {
+    expect(await zshComplete('wave status bu', project)).toEqual(['wave', 'status', buildRun]);
+    expect(await zshComplete(`wave logs ${buildRun} --step t`, project)).toEqual(['wave', 'logs', buildRun, '--step', 'test']);
+    const dir = hostileProject();
+    for (const [line, name] of HOSTILE_COMPLETIONS) expect(await zshComplete(line, dir), line).toEqual([...line.split(' ').slice(0, -1), name]);
+    // The name with a line break is left out: nothing to insert.
+    expect(await zshComplete('wave run d', dir)).toEqual(['wave', 'run', 'd']);
+    for (const line of HOSTILE_LINES) await zshComplete(line, dir);
+    expect(planted(dir)).toEqual([]);
+  });
+});
+
+/** The candidates fish offers for `line` in `cwd`, without their descriptions. */
+async function fishComplete(line: string, cwd: string): Promise<string[]> {
+  const result = await fishCandidates(line, { cwd, path: shellPath() });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return result.candidates;
+}
+
+const hasFish = requirementMet('fish', findOnPath('fish') !== undefined, 'install the Debian package fish');
+describe.skipIf(!hasFish)('fish completion, for real', () => {
+  it('completes, offers names someone else chose as they are (the one with a line break left out), runs nothing of them, never evaluates the typed line', async () => {
+    expect(await fishComplete('wave status bu', project)).toEqual([buildRun]);
+    expect(await fishComplete(`wave logs ${buildRun} --step `, project)).toEqual(['compile', 'test']);
+    const dir = hostileProject();
+    for (const [line, name] of HOSTILE_COMPLETIONS) expect(await fishComplete(line, dir), line).toEqual([name]);
+    expect(await fishComplete('wave run d', dir)).toEqual([]);
+    for (const line of HOSTILE_LINES) await fishComplete(line, dir);
+    expect(planted(dir)).toEqual([]);
   });
 });

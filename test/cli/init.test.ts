@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runWave } from '../support/cli.js';
+import { findOnPath } from '../support/requirement.js';
 import { scratchFolder } from '../support/scratch.js';
 
 const SCAFFOLD = [
@@ -26,10 +27,7 @@ function filesUnder(dir: string): string[] {
 
 /** The first executable named `name` on PATH. */
 function onPath(name: string): string {
-  const found = (process.env.PATH ?? '')
-    .split(delimiter)
-    .map((dir) => join(dir, name))
-    .find((file) => existsSync(file));
+  const found = findOnPath(name);
   if (!found) throw new Error(`${name} is not on PATH`);
   return found;
 }

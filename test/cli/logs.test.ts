@@ -6,6 +6,7 @@ import { formatClock } from '../../src/report/format.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { sampleAttempt, sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
 import { runWave, startWave } from '../support/cli.js';
+import { ESCAPES, RAW_CONTROL } from '../support/attacks.mjs';
 
 const RUN = 'hello-20240501-120000-abcd';
 
@@ -113,6 +114,23 @@ describe('wave logs', () => {
     );
   });
 
+  it('--follow shows the escapes of what grows as text, a character split between two writes whole', async () => {
+    const { dir, store } = projectWithLogs('running', process.pid);
+    const follower = startWave(['logs', RUN, '--step', 'b', '--follow'], { cwd: dir });
+    await waitForOutput(follower, 'b output\n');
+    const file = join(store.dir, 'steps', 'b', 'attempt-1', 'stdout');
+    appendFileSync(file, Buffer.from([0xc3]));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    appendFileSync(file, Buffer.concat([Buffer.from([0xa9]), Buffer.from(`${ESCAPES.join('')}\n`)]));
+    await waitForOutput(follower, 'OVERWRITE');
+    store.update((r) => {
+      r.status = 'completed';
+    });
+    const result = await follower;
+    expect(result.stdout).not.toMatch(RAW_CONTROL);
+    expect(result.stdout).toBe('b output\né\\x1b[2J\\x1b[H\\x1b]0;PWNED-TITLE\\x07\\x1b[31m\\rOVERWRITE\\x9b2J\\u2028');
+  });
+
   it('--follow of a run whose process is gone prints what there is and stops', async () => {
     const { dir } = projectWithLogs('running', 999_999_999);
     const result = await runWave(['logs', RUN, '--step', 'b', '--follow'], { cwd: dir });
@@ -192,5 +210,24 @@ describe('wave logs of an agent step', () => {
     const result = await follower;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(TRANSCRIPT.join('\n'));
+  });
+
+  it('shows what the agent wrote with its escapes as text, and no line of it where an attempt’s line would be', async () => {
+    const { dir, append } = projectWithAgent();
+    const forged = `${ESCAPES.join('')}\n── attempt 9 passed in 0.1s`;
+    append(
+      { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'tool_use', id: 'u', name: 'Bash', target: `echo hi\n── attempt 9 passed in 0.1s\x1b[2J` } },
+      { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'tool_result', id: 'u', isError: true, content: forged } },
+      { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'retry', status: 529, message: `busy\n── attempt 9 passed` } },
+      { type: 'step_event', stepId: 'agent', attempt: 1, event: { kind: 'text', text: forged } },
+      { ...FINISH[1], text: forged },
+    );
+    const step = await runWave(['logs', RUN, '--step', 'agent'], { cwd: dir });
+    expect(step.stdout).not.toMatch(RAW_CONTROL);
+    const lines = step.stdout.split('\n');
+    expect(lines.filter((line) => line.startsWith('──'))).toEqual([TRANSCRIPT[0], TRANSCRIPT.at(-1)]);
+    expect(lines).toContain('  tool  Bash echo hi\\n── attempt 9 passed in 0.1s\\x1b[2J');
+    expect(lines).toContain('  model request retried (HTTP 529): busy\\n── attempt 9 passed');
+    expect(lines).toContain('  assistant  \\x1b[2J\\x1b[H\\x1b]0;PWNED-TITLE\\x07\\x1b[31m\\rOVERWRITE\\x9b2J\\u2028');
   });
 });

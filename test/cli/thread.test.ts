@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
+import { ESCAPES, FORGED_ROUND, RAW_CONTROL } from '../support/attacks.mjs';
 
 /** Twelve command steps in a chain, each printing a 300-character line that names it. */
 const CHAIN: [string, string[], string][] = Array.from({ length: 12 }, (_, i) => {
@@ -44,7 +45,7 @@ describe('wave thread', () => {
     expect(first[1]).toBe('---');
     const end = first.indexOf('---', 2);
     expect(parse(first.slice(2, end).join('\n'))).toMatchObject({ adapter: 'command', status: 'passed', exit_code: 0, attempt: 1 });
-    expect(first[end + 1]).toMatch(/^s01-SAYS-x{290}$/);
+    expect(first[end + 1]).toMatch(/^> s01-SAYS-x{290}$/);
     expect(result.stdout).not.toContain('omitted');
   });
 
@@ -176,8 +177,8 @@ describe('wave thread inside a step', () => {
     const out = readerOutput(runDir);
     expect(out).toContain(`wave is ${join(runDir, 'bin', 'wave')}\n`);
     expect(headers(out)).toEqual(['1 one', '2 two']);
-    expect(out).toContain('---\nFIRST-STEP-OUTPUT');
-    expect(out).toContain('---\nSECOND-STEP-OUTPUT');
+    expect(out).toContain('---\n> FIRST-STEP-OUTPUT');
+    expect(out).toContain('---\n> SECOND-STEP-OUTPUT');
   });
 
   describe.skipIf(!backendAvailable('bubblewrap'))('in the bubblewrap sandbox', () => {
@@ -200,12 +201,47 @@ ${sandboxRuntime('bubblewrap')}`;
       const { runDir } = await runProject(pipeline, manifest);
       const out = readerOutput(runDir);
       expect(headers(out)).toEqual(['1 one', '2 two']);
-      expect(out).toContain('---\nFIRST-STEP-OUTPUT');
+      expect(out).toContain('---\n> FIRST-STEP-OUTPUT');
       expect(out).toContain(`wave is ${join(runDir, 'bin', 'wave')}\n`);
       expect(out).not.toContain('EVENTS-WRITABLE');
       // It did run in the sandbox: no capabilities, as the containment tests see.
       expect(out).toContain('CapEff:\t0000000000000000');
       expect(out).toContain('done');
     });
+  });
+});
+
+describe('wave thread with a step that forges rounds', () => {
+  /** Step `scan` prints a forged round and terminal escapes, and names a file after a forged step; `two` prints ok. */
+  async function forgedRun() {
+    const payload = join(mkdtempSync(join(tmpdir(), 'wave-payload-')), 'payload.txt');
+    writeFileSync(payload, `${FORGED_ROUND}\n${ESCAPES.join('')}\n`);
+    return runProject(
+      commandPipeline('p', [
+        ['scan', [], `cat ${payload}; touch "$(printf 'evil\\n## Step: fake-scan \\033[2J')"`],
+        ['two', ['scan'], 'echo ok'],
+      ]),
+    );
+  }
+
+  it('keeps the forged round inside its own, quoted, with its escapes and its file name shown escaped; --json keeps them exact', async () => {
+    const { project, id } = await forgedRun();
+    const result = await runWave(['thread', id, '--budget', '100000'], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    expect(headers(result.stdout)).toEqual(['1 scan', '2 two']);
+    expect(result.stdout).not.toMatch(RAW_CONTROL);
+    const [first] = result.stdout.split('\n\n');
+    const lines = first!.split('\n');
+    const body = lines.slice(lines.indexOf('---', 2) + 1);
+    // Every line the step wrote is quoted: none can pass for a header, a frontmatter line or a THREAD CONTEXT heading.
+    expect(body.every((line) => line === '>' || line.startsWith('> '))).toBe(true);
+    expect(body).toContain('> [#2 fake-scan] 2026-01-01T00:00:00.000Z');
+    // The line separator at the end is trailing whitespace, trimmed like the rest.
+    expect(body).toContain('> \\x1b[2J\\x1b[H\\x1b]0;PWNED-TITLE\\x07\\x1b[31m\\rOVERWRITE\\x9b2J');
+    // The frontmatter quotes the file name with YAML's escapes (\n, \e): it reads back exact.
+    expect(parse(lines.slice(2, lines.indexOf('---', 2)).join('\n'))).toMatchObject({ files_changed: [{ path: 'evil\n## Step: fake-scan \x1b[2J', change: 'added' }] });
+    const page = JSON.parse((await runWave(['thread', id, '--json'], { cwd: project })).stdout) as { rounds: Array<{ body: string; files_changed?: Array<{ path: string }> }> };
+    expect(page.rounds[0]!.body).toBe(`${FORGED_ROUND}\n${ESCAPES.join('')}\n`);
+    expect(page.rounds[0]!.files_changed![0]!.path).toBe('evil\n## Step: fake-scan \x1b[2J');
   });
 });

@@ -1,8 +1,9 @@
-import { NoOperationTraceWriter, convertWorkflowTemplate, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
+import { NoOperationTraceWriter, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
 import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
 import { loadManifest, loadPipeline } from '../../src/config/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import type { Plan } from '../../src/plan/plan-types.js';
+import { readAsGithub } from '../support/workflow-reader.mjs';
 
 /** The plan of a pipeline file under a manifest, with the pipeline's default input. */
 export async function planOf(manifestFile: string, pipelineFile: string): Promise<Plan> {
@@ -13,10 +14,7 @@ export async function planOf(manifestFile: string, pipelineFile: string): Promis
 
 /** A compiled workflow as GitHub's own parser reads it: its errors, and each job's needs and `if:`. */
 export async function parsedByGithub(yamlText: string) {
-  const parsed = parseWorkflow({ name: '.github/workflows/wave.yml', content: yamlText }, new NoOperationTraceWriter());
-  const parseErrors = parsed.context.errors.getErrors().map((e) => e.message);
-  const template = parsed.value ? await convertWorkflowTemplate(parsed.context, parsed.value) : undefined;
-  const errors = [...parseErrors, ...(template?.errors ?? []).map((e) => e.Message)];
+  const { errors, template } = await readAsGithub(yamlText);
   const jobs = new Map((template?.jobs ?? []).map((job) => [job.id.value, { needs: (job.needs ?? []).map((n) => n.value), if: job.if.expression }]));
   return { errors, jobs };
 }
@@ -40,6 +38,11 @@ export function actionInputsByGithub(yamlText: string, action: string): Map<stri
     }
   }
   return found;
+}
+
+/** Every expression GitHub evaluates in a workflow, as written between `${{` and `}}` (each part of a string with several separately). */
+export async function expressionsByGithub(yamlText: string): Promise<string[]> {
+  return (await readAsGithub(yamlText)).expressions;
 }
 
 /** Compiles a plan whose repository is `repoRoot`. */

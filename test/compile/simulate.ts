@@ -26,7 +26,8 @@ function expand(text: string, input: string): string {
   return text
     .replaceAll('${{ env.WAVE_RUN_ID }}', RUN_ID)
     .replaceAll('${{ inputs.input }}', input)
-    .replace(/\$\{\{ secrets\.\w+ \}\}/g, '');
+    .replace(/\$\{\{ secrets\.\w+ \}\}/g, '')
+    .replaceAll("${{ '${{' }}", '${{');
 }
 
 /** Evaluates a job's `if:` as GitHub would for the forms the compiler writes (needs results, !cancelled(), always()). */
@@ -109,7 +110,8 @@ export async function simulateWorkflow(workflowText: string, project: string, in
           cpSync(file, target);
         }
       } else if (step.run && step.run !== 'npm ci') {
-        const script = step.run.replaceAll('npx wave ', `"${process.execPath}" "${WAVE_BIN}" `);
+        // GitHub evaluates the expressions of run: too.
+        const script = expand(step.run, input).replaceAll('npx wave ', `"${process.execPath}" "${WAVE_BIN}" `);
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, input)]));
         const done = await execa('sh', ['-c', script], {
           cwd: dir,

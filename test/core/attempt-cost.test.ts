@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attemptCost, catalogCost } from '../../src/core/attempt-cost.js';
+import { hostname, networkInterfaces } from 'node:os';
+import { attemptCost, catalogCost, servedLocally } from '../../src/core/attempt-cost.js';
 import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 
 const adapter = (type: ResolvedAdapter['type'], extra: Partial<ResolvedAdapter> = {}): ResolvedAdapter => ({ name: type, type, env: {}, isolated: false, ...extra });
@@ -46,5 +47,35 @@ describe('attemptCost', async () => {
 
   it('prices a known model behind another server (a gateway) from the public table', async () => {
     expect(await attemptCost(tokens(1000, 0), undefined, adapter('codex', { baseUrl: 'https://gateway.example.com/v1' }), 'gpt-5')).toBeCloseTo((1000 * GPT5.input) / 1e6, 10);
+  });
+});
+
+describe('a model served on this machine', () => {
+  it('is every spelling of loopback, the unspecified address, and the machine’s own names and addresses', () => {
+    for (const url of [
+      'http://localhost:1/v1',
+      'http://api.localhost',
+      'http://127.1.2.3',
+      'http://[::1]:8080',
+      'http://0.0.0.0:11434',
+      'http://[::]:1',
+      'http://[::ffff:127.0.0.1]:1',
+      `http://${hostname()}:1`,
+    ]) {
+      expect(servedLocally([url]), url).toBe(true);
+    }
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry && !entry.internal && entry.family === 'IPv4');
+    if (own) expect(servedLocally([`http://${own.address}:8080/v1`])).toBe(true);
+    for (const url of ['https://api.anthropic.com', 'http://10.0.0.1:1', 'not a url']) expect(servedLocally([url]), url).toBe(false);
+    expect(servedLocally([])).toBe(false);
+  });
+
+  it('costs nothing, even when the CLI reports a price of its own; elsewhere the reported price is kept, rounded', async () => {
+    expect(await attemptCost(tokens(1000, 100), 0.0123, adapter('claude'), 'claude-sonnet-4-5', ['http://0.0.0.0:9000'])).toBeUndefined();
+    expect(await attemptCost(tokens(1000, 100), 0.0011099999999999999, adapter('codex'), 'gpt-5', ['https://api.openai.com/v1'])).toBe(0.00111);
+    // The manifest's own prices still apply to a local model.
+    expect(await attemptCost(tokens(1_000_000, 0), 0.5, adapter('claude', { prices: { input: 2 } }), 'local', ['http://127.0.0.1:1'])).toBe(2);
   });
 });

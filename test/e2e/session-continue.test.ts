@@ -112,12 +112,9 @@ describe.skipIf(!cliAvailable('claude'))('claude: a retry continues the session 
   it('contract retry: the retry resumes the session and sends only the contract errors', async () => {
     const run = await runAgentPipeline(claudeManifest({ agent: base('claude-contract') }, '  agent: { adapter: agent }'), reviewPipeline());
     expectContinued(run, server, 'claude-contract');
-    // Claude's resumed total_cost_usd includes attempt 1's cost; each attempt is charged its own (their sizes are alike).
-    const [first, second] = run.record.steps.work!.attempts.map((a) => a.costUsd!);
-    expect(first).toBeGreaterThan(0);
-    expect(second).toBeGreaterThan(first! * 0.5);
-    expect(second).toBeLessThan(first! * 1.5);
-    expect(run.record.steps.work!.costUsd).toBeCloseTo(first! + second!, 10);
+    // The model is served on this machine: Claude's price estimates are no cost (how a resumed attempt is charged only its own is in claude-parse.test.ts).
+    expect(run.record.steps.work!.attempts.map((a) => a.costUsd)).toEqual([undefined, undefined]);
+    expect(run.record.steps.work!.costUsd).toBeUndefined();
   });
 
   it('retry policy (HTTP 500, then told): the retry resumes the session and sends only the failure', async () => {

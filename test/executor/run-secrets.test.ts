@@ -6,12 +6,14 @@ import { expandEnvString } from '../../src/config/env-expand.js';
 import { loadManifest, loadPipeline, readManifest } from '../../src/config/load.js';
 import { collectArtifacts } from '../../src/executor/artifacts.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { runSecretValues } from '../../src/executor/run-secrets.js';
+import { isSecretVariable, runSecretValues, shortSecretWarnings } from '../../src/executor/run-secrets.js';
 import { createRedactingStream, Redactor } from '../../src/redact.js';
 import { runRedactor } from '../../src/cli/run-session.js';
 import { RunEventSchema } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
 import { makeProject } from '../support/project.js';
+import { runWave } from '../support/cli.js';
+import { latestRun } from '../support/runs.js';
 import { tempDir } from '../fixtures/workspace/helpers.js';
 
 const SECRET = 'env-secret/with+url=chars&more';
@@ -51,12 +53,12 @@ steps:
     const plan = buildPlan(manifest, pipeline, { input: '' });
     expect(pipeline.envTaken).toEqual({});
     expect(plan.envTaken).toEqual({ URL_KEY: SECRET, ADAPTER_VALUE: 'adapter-env-value', HOME: '/home/someone' });
-    // HOME is handed to every step anyway; redacting it would blank every path.
-    expect(runSecretValues(plan, env).sort()).toEqual(['adapter-env-value', SECRET].sort());
+    // Only URL_KEY's name says secret: ADAPTER_VALUE is data, and HOME is handed to every step anyway.
+    expect(runSecretValues(plan, env)).toEqual([SECRET]);
     const redacted = runRedactor(plan, env).redact(
       `POST http://127.0.0.1:1/v1?key=${SECRET}/chat and ${encodeURIComponent(SECRET)}, adapter-env-value, a-literal-default, /home/someone`,
     );
-    expect(redacted).toBe('POST http://127.0.0.1:1/v1?key=[REDACTED]/chat and [REDACTED], [REDACTED], a-literal-default, /home/someone');
+    expect(redacted).toBe('POST http://127.0.0.1:1/v1?key=[REDACTED]/chat and [REDACTED], adapter-env-value, a-literal-default, /home/someone');
   });
 
   it('registers API keys: an adapter api_key_env read from the parent, the CLI key variables a step env sets, passthrough', async () => {
@@ -100,6 +102,38 @@ steps:
     expect(messages).toContain('[REDACTED]');
     expect(messages).not.toContain(long.slice(0, 20));
     expect(messages).not.toContain('short-secret');
+  });
+});
+
+describe('what counts as a secret', () => {
+  it('names that say so, and what runtime.sandbox.secret_env declares; not a scenario, a model or a URL', () => {
+    for (const name of ['GITHUB_TOKEN', 'ANTHROPIC_API_KEY', 'APIKEY', 'DB_PASSWORD', 'AWS_SECRET_ACCESS_KEY', 'GH_AUTH', 'NPM_CREDENTIALS', 'my_private_key']) {
+      expect(isSecretVariable(name, []), name).toBe(true);
+    }
+    for (const name of ['SCEN', 'MODEL', 'ANTHROPIC_BASE_URL', 'AUTHOR', 'KEYBOARD', 'HOME', 'PWD', 'TOKENIZER_PATH']) expect(isSecretVariable(name, []), name).toBe(false);
+    expect(isSecretVariable('SCEN', ['SCEN'])).toBe(true);
+  });
+
+  it('leaves a short value of an ordinary variable in the records, and warns of a declared secret too short to hide', async () => {
+    const project = makeProject({
+      'wave.yaml': `kind: WaveManifest
+metadata: { name: t }
+runtime: { sandbox: { env_passthrough: [SCEN, PIN], secret_env: [PIN] } }
+`,
+      'pipelines/p.yaml': 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: a\n    exec: { type: command, source: "echo $SCEN $PIN" }\n',
+    });
+    const env = { SCEN: 'stall', PIN: '1234', PATH: process.env.PATH };
+    const manifest = await loadManifest(join(project, 'wave.yaml'), env);
+    const plan = buildPlan(manifest, await loadPipeline(join(project, 'pipelines/p.yaml'), manifest, env), { input: '' });
+    expect(runSecretValues(plan, env)).toEqual(['1234']);
+    expect(runRedactor(plan, env).redact('failure: stalled after 1234 s')).toBe('failure: stalled after 1234 s');
+    expect(shortSecretWarnings(plan, env)).toEqual(['warning: runtime.sandbox.secret_env `PIN` holds 4 characters, fewer than the 8 Wave redacts: it is not hidden\n']);
+    const run = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('secret_env `PIN` holds 4 characters');
+    const record = readFileSync(join(project, '.wave', 'runs', latestRun(project).id, 'run.json'), 'utf8');
+    expect(record).not.toContain('[REDACTED]');
+    expect(record).toContain('"status": "completed"');
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/errors.js';
 import { prepareWorkspace, removeRunWorkspaces, type WorkspaceSpec } from '../../src/executor/workspace.js';
-import { branchSlug } from '../../src/executor/worktree.js';
+import { branchSlug } from '../../src/executor/git/branch-slug.js';
 import { git, makeProject, registeredWorktrees, writeTree, projectPerTest } from '../fixtures/workspace/helpers.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandPipeline, makeProject, SHELL_MANIFEST } from '../support/project.js';
-import { runAction, startAction, waitFor } from './run-action.js';
+import { runAction, startAction, waitFor, withoutStopCommands } from './run-action.js';
 
 /** The `::group::` titles in order; throws when a group opens inside another, as interleaved steps would. */
 function groupTitles(stdout: string): string[] {
@@ -29,13 +29,15 @@ describe('the GitHub Action’s log groups', () => {
     const project = makeProject({ 'pipelines/linear.yaml': pipeline });
     const { stdoutSoFar, finished } = startAction(project, { pipeline: 'linear' });
     // The step waits for the go file: its group and started line can only have been printed while it ran.
-    await waitFor(() => /^::group::first\n.*first started/m.test(stdoutSoFar()));
+    await waitFor(() => /^::group::first\n.*first started/m.test(withoutStopCommands(stdoutSoFar())));
     expect(stdoutSoFar()).not.toContain('::endgroup::');
     writeFileSync(go, '');
     const run = await finished;
     expect(run.code, run.stdout).toBe(0);
     expect(groupTitles(run.stdout)).toEqual(['first', 'second']);
-    expect(run.stdout).toMatch(/::group::first\n.*first started.*\n.*first completed.*\n--- stdout \(attempt 1\) ---\nfirst-out\n::endgroup::\n::group::second\n/);
+    expect(withoutStopCommands(run.stdout)).toMatch(
+      /::group::first\n.*first started.*\n.*first completed.*\n--- stdout \(attempt 1\) ---\nfirst-out\n::endgroup::\n::group::second\n/,
+    );
   });
 
   it('streams steps one at a time under max_concurrency 1, even when they are independent', async () => {
@@ -61,6 +63,8 @@ describe('the GitHub Action’s log groups', () => {
     const run = await runAction(project, { pipeline: 'fan' });
     expect(run.code, run.stdout).toBe(0);
     expect(groupTitles(run.stdout)).toEqual(['fast: completed', 'slow: completed']);
-    expect(run.stdout).toMatch(/::group::slow: completed\n.*slow started.*\n.*slow completed.*\n--- stdout \(attempt 1\) ---\nslow-begins\nslow-ends\n::endgroup::/);
+    expect(withoutStopCommands(run.stdout)).toMatch(
+      /::group::slow: completed\n.*slow started.*\n.*slow completed.*\n--- stdout \(attempt 1\) ---\nslow-begins\nslow-ends\n::endgroup::/,
+    );
   });
 });

@@ -71,3 +71,12 @@ function parseOutputFile(text: string): Record<string, string> {
 export function lineOf(text: string, needle: string): number {
   return text.split('\n').findIndex((line) => line.includes(needle)) + 1;
 }
+
+/** The log without the lines that stop and resume workflow commands around what steps print. */
+export function withoutStopCommands(stdout: string): string {
+  const tokens = [...stdout.matchAll(/^::stop-commands::([0-9a-f]+)$/gm)].map((m) => m[1]!);
+  return stdout
+    .split('\n')
+    .filter((line) => !tokens.some((token) => line === `::stop-commands::${token}` || line === `::${token}::`))
+    .join('\n');
+}

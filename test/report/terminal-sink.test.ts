@@ -2,7 +2,9 @@ import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal.js';
-import { CURSOR_UP, CollectingStream, SCRIPTED_EVENTS, STEP_IDS, terminalFrames } from './scripted-run.js';
+import { CURSOR_UP, CollectingStream, SCRIPTED_EVENTS, STEP_IDS, scriptedRecord, terminalFrames } from './scripted-run.js';
+import { sampleStep } from '../state/sample-run.js';
+import { ESCAPES, RAW_CONTROL } from '../support/attacks.mjs';
 
 const SGR = /\x1b\[\d+m/;
 
@@ -113,6 +115,37 @@ describe('terminal sink', () => {
     for (const frame of terminalFrames(out.text)) {
       for (const line of frame) expect(stringWidth(line)).toBeLessThanOrEqual(29);
     }
+  });
+
+  it('shows the escapes in a tool’s target, a failure and a skip reason as text, never as escapes, and the summary too', () => {
+    const out = new CollectingStream({ tty: true, columns: 400 });
+    const sink = createTerminalSink({ out, stepIds: ['scan', 'next'], color: false, now: () => clock });
+    const base = { v: SCRIPTED_EVENTS[0]!.v, runId: SCRIPTED_EVENTS[0]!.runId, ts: '2024-05-01T12:00:00.100Z' };
+    const escapes = ESCAPES.join('');
+    play(sink, [
+      { ...base, type: 'step_started', stepId: 'scan', attempt: 1, adapter: 'claude', workspace: '/w/scan' },
+      { ...base, type: 'step_event', stepId: 'scan', attempt: 1, event: { kind: 'tool_use', name: 'Bash', target: `echo ${escapes}` } },
+    ]);
+    const running = terminalFrames(out.text).at(-1)!;
+    play(sink, [
+      { ...base, type: 'step_failed', stepId: 'scan', attempt: 1, durationMs: 5, optional: false, failure: { class: 'non_zero_exit', message: `exit 1: ${escapes}` } },
+      { ...base, type: 'step_skipped', stepId: 'next', reason: `upstream said ${escapes}` },
+    ]);
+    sink.close();
+    sink.summarize(
+      { ...scriptedRecord(), steps: { scan: sampleStep('scan', { status: 'failed', result: { kind: 'output', lines: [escapes], total: 1, cut: false } }) } },
+      '/runs/x',
+    );
+    // Wave's own cursor movements and line clears are the only escapes written.
+    const written = out.text.replace(CURSOR_UP, '').replace(/\x1b\[2K/g, '');
+    expect(written.replace(/\n/g, '')).not.toMatch(RAW_CONTROL);
+    const visible = '\\x1b[2J\\x1b[H\\x1b]0;PWNED-TITLE\\x07\\x1b[31m\\rOVERWRITE\\x9b2J\\u2028';
+    expect(running[0]).toMatch(/^▸ scan {4}\d\.\ds {2}Bash echo /);
+    expect(running[0]!.endsWith(`Bash echo ${visible}`)).toBe(true);
+    const [scan, next] = terminalFrames(out.text).at(-1)!;
+    expect(scan!.endsWith(`non_zero_exit: exit 1: ${visible}`)).toBe(true);
+    expect(next).toBe(`- next          upstream said ${visible}`);
+    expect(written).toContain(`│ ${visible}`);
   });
 
   it('stops drawing once closed', () => {

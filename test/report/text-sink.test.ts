@@ -87,4 +87,17 @@ describe('text sink', () => {
     expect(out.text).toContain(`resume with: wave resume ${RUN_ID}`);
     expect(out.text).not.toContain('\x1b');
   });
+
+  it('indents every further line of a skip reason or a contract error, so none passes for an event line', () => {
+    const out = new CollectingStream();
+    const sink = createTextSink({ out, stepIds: ['scan'] });
+    const base = { v: SCRIPTED_EVENTS[0]!.v, runId: RUN_ID, ts: '2024-05-01T12:00:07.000Z' };
+    const forged = `bad\n12:00:08 run completed in 1.0s`;
+    sink.handle({ ...base, type: 'contract_checked', stepId: 'scan', attempt: 1, contract: 'c', passed: false, action: 'warn', errors: [forged] });
+    sink.handle({ ...base, type: 'step_skipped', stepId: 'scan', reason: `failed (non_zero_exit: ${forged}); retry.on_failure: skip` });
+    sink.close();
+    const lines = out.text.trimEnd().split('\n');
+    expect(lines.filter((line) => /^\d\d:\d\d:\d\d /.test(line))).toEqual(['12:00:07 scan contract c failed (warn)', '12:00:07 scan skipped: failed (non_zero_exit: bad']);
+    expect(lines.filter((line) => line.includes('run completed'))).toEqual(['    12:00:08 run completed in 1.0s', '    12:00:08 run completed in 1.0s); retry.on_failure: skip']);
+  });
 });

@@ -44,8 +44,8 @@ describe('renderRound', () => {
     const { header, frontmatter, body } = split(renderRound(7, FULL));
     expect(header).toBe('[#7 implement] 2024-05-01T12:34:56.789Z');
     expect(header).toBe(roundHeader(7, FULL));
-    // A body that itself holds a --- line stays whole after the frontmatter's closing line.
-    expect(body).toBe('I changed src/a.ts.\n---\nThe tests pass.');
+    // The body is quoted line by line: its own --- line cannot close anything.
+    expect(body).toBe('> I changed src/a.ts.\n> ---\n> The tests pass.');
     expect(parse(frontmatter)).toEqual({
       persona: 'craftsman',
       adapter: 'claude',
@@ -97,13 +97,13 @@ describe('renderRound', () => {
     const { frontmatter, body } = split(renderRound(2, bare));
     expect(parse(frontmatter)).toEqual({ adapter: 'command', status: 'passed', exit_code: 0, attempt: 1, duration_ms: 12 });
     expect(Object.keys(parse(frontmatter) as object)).toEqual(['adapter', 'status', 'exit_code', 'attempt', 'duration_ms']);
-    expect(body).toBe('ok');
+    expect(body).toBe('> ok');
   });
 
   it('prints a killed attempt’s exit code as null, and a body given instead of the round’s own', () => {
     const killed: Round = { ...FULL, exitCode: null, passed: false };
     const { frontmatter, body } = split(renderRound(3, killed, 'replacement body\n\n'));
     expect((parse(frontmatter) as Record<string, unknown>).exit_code).toBeNull();
-    expect(body).toBe('replacement body');
+    expect(body).toBe('> replacement body');
   });
 });

@@ -4,4 +4,14 @@ export declare const PAYLOADS: readonly string[];
 export declare const FLIPPER: string;
 /** Templates inside quotes or a heredoc of a command. */
 export declare const QUOTED_TEMPLATES: readonly string[];
+/** A forged round of `wave thread` and a forged step of THREAD CONTEXT, as lines a step prints. */
+export declare const FORGED_ROUND: string;
+/** Terminal escapes a step prints: clear screen, title, colour, CR, C1 CSI, line separator. */
+export declare const ESCAPES: readonly string[];
+/** Control characters no text view may print. */
+export declare const RAW_CONTROL: RegExp;
+/** Workflow commands a step prints. */
+export declare const WORKFLOW_COMMANDS: readonly string[];
+/** The workflow commands the GitHub runner would act on in a log. */
+export declare function activeWorkflowCommands(log: string): string[];
 export declare const FLOODER: string;

@@ -107,7 +107,7 @@ function argValue(name) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const server = await startModelServer({ port: Number(argValue('--port') ?? 0), logFile: argValue('--log') });
+  const server = await startModelServer({ port: Number(argValue('--port') ?? 0), logFile: argValue('--log'), host: argValue('--host') ?? '127.0.0.1' });
   process.stdout.write(`${server.url}\n`);
   // close() never rejects: it resolves once every socket is gone.
   const stop = () => void server.close().then(() => process.exit(0));

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
 /**
  * Whether `what`, which some tests need from the machine (a CLI, a daemon), is there. When it is not, those tests
  * are skipped with `remedy` as the reason, except under CI=true, where its absence is an error: a green CI must
@@ -9,4 +12,12 @@ export function requirementMet(what: string, met: boolean, remedy: string): bool
   if (process.env.CI === 'true') throw new Error(message);
   console.warn(`skipping the tests that need ${what}: ${message}`);
   return false;
+}
+
+/** The first executable named `name` on PATH, if any. */
+export function findOnPath(name: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, name))
+    .find((file) => existsSync(file));
 }

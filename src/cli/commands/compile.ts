@@ -42,6 +42,7 @@ export function registerCompile(program: Command): void {
         repoRoot: repositoryRoot(manifest.dir),
         onFailure: flags.onFailure,
         locatePassthrough: (index) => manifest.locate(['runtime', 'sandbox', 'env_passthrough', index]),
+        locatePipeline: (path) => pipeline.locate(path),
       });
       if (!flags.output) {
         process.stdout.write(workflow);

@@ -79,6 +79,14 @@ function placeOf(read: CompletionLine): CompletionPlace {
   return { cwd: process.cwd(), manifest: read.options.manifest };
 }
 
+/**
+ * Hands the candidates to the library, which prints one a line as `value<TAB>description`. Values and descriptions
+ * come from file, folder and step names anyone may choose: a value with a line break, tab or other control character
+ * would break its line (or carry a terminal escape) and is left out; such characters in a description become spaces.
+ */
 function offer(complete: Complete, candidates: readonly Candidate[]): void {
-  for (const { value, description } of candidates) complete(value, description);
+  for (const { value, description } of candidates) if (!CONTROL.test(value)) complete(value, description.replace(CONTROLS, ' '));
 }
+
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+const CONTROLS = new RegExp(CONTROL.source, 'gu');

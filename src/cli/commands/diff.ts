@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHANGES_DIFF_FILE } from '../../core/file-change.js';
+import { safeText } from '../../core/terminal-safe.js';
 import { WaveError } from '../../errors.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
@@ -34,6 +35,7 @@ export function registerDiff(program: Command): void {
           hint: 'Wait for the step to finish an attempt; `wave status` lists the files it changed.',
         });
       }
-      process.stdout.write(text);
+      // On a terminal the control characters of what the step wrote are shown escaped; piped, the diff stays exact for `git apply`.
+      process.stdout.write(process.stdout.isTTY ? safeText(text) : text);
     });
 }

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   diff: async () => (await import('./diff.js')).registerDiff,
   thread: async () => (await import('./thread.js')).registerThread,
   cancel: async () => (await import('./cancel.js')).registerCancel,
+  clean: async () => (await import('./clean.js')).registerClean,
   schema: async () => (await import('./schema.js')).registerSchema,
   doctor: async () => (await import('./doctor.js')).registerDoctor,
   sandbox: async () => (await import('./sandbox.js')).registerSandbox,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseDocument } from 'yaml';
@@ -7,7 +7,8 @@ import { PACKAGE_ROOT } from '../../package-root.js';
 import type { SchemaName } from '../../schemas.js';
 import { ignoreFolder, type GitignoreChange } from '../gitignore-entry.js';
 import { projectNameOf } from '../project-name.js';
-import { SCHEMA_COPIES_DIR, schemaComment, schemaTarget, withSchemaComment, writeSchemaCopies } from '../schema-reference.js';
+import { linksOnTheWay, linksRefused, removeLinks, writeNoFollow } from '../no-follow-write.js';
+import { SCHEMA_COPIES_DIR, schemaComment, schemaCopyFiles, schemaTarget, withSchemaComment, writeSchemaCopies } from '../schema-reference.js';
 import { shellWord } from '../../core/shell-word.js';
 
 /** One file `wave init` writes: `path` in the project, copied from `from` (default: the same path) in Wave's package. */
@@ -83,29 +84,29 @@ function withProjectName(text: string, name: string): string {
   return document.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
-/** Writes the scaffold into `root`; refuses (writing nothing) when a scaffold file exists and `force` is off. */
+/** Writes the scaffold into `root`; refuses (writing nothing) when a scaffold file exists or a symlink is on the way and `force` is off. */
 function scaffold(root: string, force: boolean): ScaffoldResult {
   if (existsSync(root) && !statSync(root).isDirectory()) {
     throw new WaveError('invalid_argument', `${root} is a file, not a folder`, { hint: 'Name a folder for the project: a new one, or the project you are in.' });
   }
-  const targets = SCAFFOLD.map((entry) => ({ entry, target: join(root, entry.path) }));
-  const existing = targets.filter((t) => existsSync(t.target)).map((t) => t.entry.path);
+  const files = SCAFFOLD.map((entry) => {
+    const target = join(root, entry.path);
+    return { entry, target, ...scaffoldText(entry, root, target) };
+  });
+  // The copies, when the files name them rather than the project's own install of Wave.
+  const copies = files.some((f) => f.schemaFile && dirname(f.schemaFile) === join(root, SCHEMA_COPIES_DIR)) ? schemaCopyFiles(root) : [];
+  // A link in the project would carry a write outside it: refused, or with --force replaced (never its target written).
+  const links = linksOnTheWay(root, [...files.map((f) => f.target), ...copies, join(root, '.gitignore')]);
+  if (links.length > 0 && !force) throw linksRefused(links);
+  const existing = files.filter((f) => existsSync(f.target)).map((f) => f.entry.path);
   if (existing.length > 0 && !force) {
     throw new WaveError('file_exists', `${root} already has ${existing.map((p) => `\`${p}\``).join(', ')}`, {
       hint: 'Pass --force to overwrite them, or run `wave init <another-folder>`.',
     });
   }
-  const written: string[] = [];
-  const named: string[] = [];
-  for (const { entry, target } of targets) {
-    const { text, schemaFile } = scaffoldText(entry, root, target);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, text);
-    written.push(target);
-    if (schemaFile) named.push(schemaFile);
-  }
-  // The copies, when the files name them rather than the project's own install of Wave.
-  const copies = join(root, SCHEMA_COPIES_DIR);
-  if (named.some((file) => dirname(file) === copies)) written.push(...writeSchemaCopies(root));
+  removeLinks(links);
+  mkdirSync(root, { recursive: true });
+  for (const { target, text } of files) writeNoFollow(root, target, text);
+  const written = [...files.map((f) => f.target), ...(copies.length ? writeSchemaCopies(root) : [])];
   return { written, gitignore: ignoreFolder(root, '.wave') };
 }

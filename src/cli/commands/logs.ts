@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { positiveInteger } from '../run-options.js';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { safeText } from '../../core/terminal-safe.js';
 import { WaveError } from '../../errors.js';
 import { isProcessAlive } from '../../core/liveness.js';
 import type { RunRecord } from '../../state/run-record.js';
@@ -37,13 +39,13 @@ export function registerLogs(program: Command): void {
     .option('--step <id>', 'only this step')
     .option('--attempt <n>', "only this attempt of the step (default: a command step's latest, every attempt of an agent step; needs --step)", positiveInteger('--attempt'))
     .option('--stderr', 'print stderr instead of stdout')
-    .option('--raw', "print the stored stdout as it is (an agent's NDJSON stream) instead of its transcript")
+    .option('--raw', "print the stored stdout (or stderr) as it is, control characters included (an agent's NDJSON stream) instead of its transcript")
     .option('-f, --follow', 'keep printing as the output grows, until the run ends')
     .action(async (runId: string, options: LogsOptions) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);
       const stepIds = selectSteps(store.record, options);
       const stream: LogStream = options.stderr ? 'stderr' : 'stdout';
-      const printer = new LogPrinter(stepIds.length > 1, stream);
+      const printer = new LogPrinter(stepIds.length > 1, stream, options.raw === true);
       const raw = options.raw === true || options.stderr === true;
       const transcripts = new TranscriptLogs(store.dir, stepIds, { attempt: options.attempt, color: shouldColor(process.stdout) });
       const sourcesNow = () => currentSources(store.dir, store.record, stepIds, stream, options.attempt, raw ? undefined : transcripts);
@@ -111,11 +113,23 @@ class LogPrinter {
   private readonly offsets = new Map<string, number>();
   /** Lines of each transcript printed so far: a transcript only grows. */
   private readonly printedLines = new Map<string, number>();
+  /** Each file's decoder: a character split between two reads is decoded whole. */
+  private readonly decoders = new Map<string, StringDecoder>();
 
   constructor(
     private readonly manySteps: boolean,
     private readonly stream: LogStream,
+    /** --raw: the stored bytes as they are; otherwise what a step wrote is shown with its control characters escaped. */
+    private readonly exact: boolean,
   ) {}
+
+  /** A piece of a step's stored output as printed: as it is with --raw, else decoded and made safe for a terminal. */
+  private shown(file: string, chunk: Buffer): Buffer | string {
+    if (this.exact) return chunk;
+    let decoder = this.decoders.get(file);
+    if (!decoder) this.decoders.set(file, (decoder = new StringDecoder('utf8')));
+    return safeText(decoder.write(chunk));
+  }
 
   /** The lines of a step's transcript not printed yet. */
   async printLines(stepId: string, lines: readonly string[]): Promise<void> {
@@ -131,7 +145,7 @@ class LogPrinter {
     const size = await sizeOf(source.file);
     if (size === undefined) return;
     await this.header(source);
-    for await (const chunk of createReadStream(source.file)) await writeOut(chunk as Buffer);
+    for await (const chunk of createReadStream(source.file)) await writeOut(this.shown(source.file, chunk as Buffer));
   }
 
   /** What was appended to the file since the last call. */
@@ -147,7 +161,7 @@ class LogPrinter {
         const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
         if (bytesRead === 0) break;
         if (position === offset) await this.header(source);
-        await writeOut(buffer.subarray(0, bytesRead));
+        await writeOut(this.shown(source.file, buffer.subarray(0, bytesRead)));
         position += bytesRead;
       }
       this.offsets.set(source.file, position);

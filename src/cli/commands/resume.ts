@@ -82,11 +82,8 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
     markInterruptedAttempts(r, store.dir, events);
     resetForResume(r, plan, flags.fromStep);
   });
-  const selected = selection(
-    plan.steps.map((s) => s.id),
-    recorded.options.steps,
-    recorded.options.exclude,
-  );
+  const done = new Set(Object.values(store.record.steps).flatMap((s) => (s.status === 'completed' ? [s.id] : [])));
+  const selected = selection(plan.steps, { steps: recorded.options.steps, exclude: recorded.options.exclude }, done);
   return driveRun(plan, store, {
     output: outputModeOf(flags),
     onFailure: recorded.options.onFailure,

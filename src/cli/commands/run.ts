@@ -17,7 +17,7 @@ import { worktreeWarnings } from '../../executor/worktree-preflight.js';
 import { configWarningsText } from '../config-warnings.js';
 import { driveRun, preflightRun, runRedactor } from '../run-session.js';
 import { outputModeOf, selection, stepList } from '../run-options.js';
-import { leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
+import { partSteps, leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
 import type { StepPart } from '../../state/run-parts.js';
 
 interface RunFlags {
@@ -33,6 +33,7 @@ interface RunFlags {
   json?: boolean;
   keepWorkspaces?: boolean;
   runId?: string;
+  withDeps?: boolean;
 }
 
 /** `wave run <pipeline>`: plan, execute and record a pipeline. */
@@ -47,6 +48,7 @@ export function registerRun(program: Command): void {
     .option('--dry-run', 'print the plan and run nothing')
     .option('--steps <ids>', 'run only these steps (comma-separated)', stepList)
     .option('--exclude <ids>', 'do not run these steps (comma-separated)', stepList)
+    .option('--with-deps', 'with --steps: also run the steps they depend on')
     .addOption(new Option('--on-failure <mode>', 'halt: stop at the first failure; continue: run what does not depend on it').choices(['halt', 'continue']).default('halt'))
     .option('--timeout <minutes>', 'default step timeout in minutes', positiveNumber)
     .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
@@ -64,20 +66,19 @@ export function registerRun(program: Command): void {
       const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
       checkRunInput(pipeline, input);
       const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
-      const selected = selection(
-        plan.steps.map((s) => s.id),
-        flags.steps,
-        flags.exclude,
-      );
+      // Steps another job ran (compiled workflows) are there for the selected ones: their parts decide.
+      const done = flags.runId ? partSteps(plan, flags.runId) : undefined;
+      const selected = selection(plan.steps, flags, done);
       if (flags.dryRun) {
         // The plan holds what `${VAR}` took from the environment (commands, env, URLs): hidden like everything else.
-        process.stdout.write(runRedactor(plan).redact(describePlan(plan)));
+        process.stdout.write(runRedactor(plan).redact(describePlan(plan, selected)));
         return;
       }
       const { sandbox, startEvents } = await preflightRun(plan);
       const redactor = runRedactor(plan);
       const record = newRunRecord(flags.runId ?? newRunId(plan.pipelineName), plan, {
-        steps: flags.steps,
+        // With --with-deps the record keeps what was added, so a resume runs the same steps.
+        steps: selected && flags.withDeps ? [...selected] : flags.steps,
         exclude: flags.exclude,
         onFailure: flags.onFailure,
         timeoutMinutes: flags.timeout,

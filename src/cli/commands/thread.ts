@@ -36,6 +36,7 @@ export function registerThread(program: Command): void {
       }
       const query: ThreadQuery = { runId, budget: options.budget, ...(options.before !== undefined ? { before: options.before } : {}) };
       const page = pageThread(rounds, query);
+      // The text page quotes each body and escapes control characters; --json keeps the data exact.
       process.stdout.write(options.json ? `${JSON.stringify(pageJson(page, query), null, 2)}\n` : renderThreadPage(page, query));
     });
 }

@@ -1,38 +1,31 @@
 /**
- * The bash script the completion library writes, made safe to source anywhere:
- * - its constants are declared `readonly`, so sourcing it again (a re-read ~/.bashrc) or after another CLI's script of
- *   the same library printed "readonly variable" errors; they are set only where unset instead;
- * - it reads the line with bash-completion's `_get_comp_words_by_ref`, which a shell without that package (stock macOS
- *   bash, a minimal Linux) lacks; there, for the time of one completion only, a stand-in splits the line bash hands over
- *   on blanks, as bash-completion does with `-n "=:"`.
+ * Wave's bash completion script, for `name`. The typed words reach `<name> complete` as arguments, never through
+ * eval, and each candidate is offered quoted by `printf %q` (never through `compgen -W`, which expands the words it
+ * is given), so a pipeline file or a run named `$(…)` is inserted as that text and runs nothing, at Tab or after.
+ * The line is read by bash-completion's `_get_comp_words_by_ref` when that is loaded, else split on blanks as bash
+ * hands it over (stock macOS bash, a minimal Linux). It only defines a function and a `complete`: sourcing it again
+ * (a re-read ~/.bashrc) is silent.
  */
-export function adaptBashScript(script: string, name: string): string {
-  const constants = script.replace(/^readonly (\w+)=(\d+)$/gm, ': "${$1:=$2}"');
-  return `${constants.trimEnd()}
-${withoutBashCompletion(name)}`;
-}
-
-function withoutBashCompletion(name: string): string {
-  return `
-# Without the bash-completion package, the words come from the line bash hands over, split on blanks.
-__${name}_complete_anywhere() {
+export function bashScript(name: string): string {
+  return `# bash completion for ${name}
+__${name}_complete() {
+    local cur words cword line
     if declare -F _get_comp_words_by_ref >/dev/null; then
-        __${name}_complete
-        return
-    fi
-    _get_comp_words_by_ref() {
-        local line="\${COMP_LINE:0:COMP_POINT}"
+        _get_comp_words_by_ref -n "=:" cur words cword
+    else
+        line="\${COMP_LINE:0:COMP_POINT}"
         IFS=$' \\t\\n' read -r -a words <<< "$line"
         if [[ -z "$line" || "$line" == *[[:space:]] ]]; then
             words+=("")
         fi
         cword=$(( \${#words[@]} - 1 ))
-        cur="\${words[cword]}"
-        prev="\${words[cword > 0 ? cword - 1 : 0]}"
-    }
-    __${name}_complete
-    unset -f _get_comp_words_by_ref
+    fi
+    COMPREPLY=()
+    # A candidate is "value<TAB>description"; the last line, ":<directive>", has no tab.
+    while IFS= read -r line; do
+        [[ "$line" == *$'\\t'* ]] && COMPREPLY+=("$(printf '%q' "\${line%%$'\\t'*}")")
+    done < <(command ${name} complete -- "\${words[@]:1:cword}" 2>/dev/null)
 }
-complete -F __${name}_complete_anywhere ${name}
+complete -F __${name}_complete ${name}
 `;
 }

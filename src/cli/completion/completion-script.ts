@@ -1,17 +1,19 @@
 import type { RootCommand } from '@bomb.sh/tab';
-import { adaptBashScript } from './bash-script.js';
+import { bashScript } from './bash-script.js';
+import { zshScript } from './zsh-script.js';
 
-/** The script `shell` sources to complete `name`: the completion library's (bash's made safe to source anywhere). */
+/** The script `shell` sources to complete `name`: Wave's own for bash and zsh (they never evaluate the line or a candidate), the completion library's for fish and powershell. */
 export function completionScript(completion: RootCommand, name: string, shell: string): string {
+  if (shell === 'bash') return bashScript(name);
+  if (shell === 'zsh') return zshScript(name);
   const printed: string[] = [];
   const log = console.log;
-  // The library hands its script over only by printing it: taken as text, so it can be adapted before it is printed.
+  // The library hands its script over only by printing it: taken as text, so it is printed once, with one final newline.
   console.log = (...parts: unknown[]) => void printed.push(parts.join(' '));
   try {
     completion.setup(name, name, shell);
   } finally {
     console.log = log;
   }
-  const script = printed.join('\n');
-  return `${shell === 'bash' ? adaptBashScript(script, name) : script.trimEnd()}\n`;
+  return `${printed.join('\n').trimEnd()}\n`;
 }
