@@ -61,12 +61,10 @@ describe.runIf(killCgroups)('none: what a killed run leaves', () => {
     const killed = startRun('none', `(setsid env -i /bin/sleep ${daemon} > /dev/null 2>&1 &); sleep ${step}`, temp);
     await waitFor(() => processesWith(`sleep ${step}`).length > 0 && processesWith(`sleep ${daemon}`).length > 0, 'the step and its daemon to start');
     const cgroups = () => readdirSync(cgroup2Root()!).filter((name) => name.startsWith(`wave-${killed.wave.pid}-`));
+    // Checked while Wave lives: once it is killed, any Wave's next run on this machine may sweep them.
+    expect(cgroups()).toHaveLength(1);
     killed.wave.kill('SIGKILL');
     await killed.wave;
-    // Killed outright, Wave ended nothing: the step (its shell and sleep), the daemon and their cgroup are all left.
-    expect(cgroups()).toHaveLength(1);
-    expect(processesWith(`sleep ${step}`).length).toBeGreaterThan(0);
-    expect(processesWith(`sleep ${daemon}`).length).toBeGreaterThan(0);
 
     const next = makeProject({ 'wave.yaml': manifest('none'), 'pipelines/q.yaml': commandPipeline('q', [['quick', [], 'true']]) });
     expect((await runWave(['run', 'q', '--output', 'quiet'], { cwd: next, env: { TMPDIR: temp } })).code).toBe(0);
