@@ -165,6 +165,20 @@ export function mountTmpfs(dir, size = '1m') {
 
 export const remount = (dir, options) => execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'pipe' });
 
+/** Why a tmpfs cannot be mounted here (not root, not Linux, refused), or undefined when it can. */
+export function cannotMount() {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root to mount a tmpfs';
+  const dir = tempDir();
+  try {
+    mountTmpfs(dir, '64k');
+    return undefined;
+  } catch (error) {
+    return `cannot mount a tmpfs here: ${String(error.stderr ?? error.message).trim()}`;
+  } finally {
+    for (const mounted of made.mounts.splice(0)) unmountAll(mounted);
+  }
+}
+
 /** Removes every mount stacked on `dir`, lazily so that a file left open cannot keep it busy. */
 export function unmountAll(dir) {
   for (let i = 0; i < 10 && isMountPoint(dir); i++) execFileSync('umount', ['-l', dir], { stdio: 'pipe' });

@@ -9,6 +9,7 @@ import { collectArtifacts } from '../dist/executor/artifacts.js';
 import { FLIPPER, PAYLOADS, QUOTED_TEMPLATES } from '../test/support/attacks.mjs';
 import {
   NODE,
+  cannotMount,
   WAVE,
   carrying,
   figure,
@@ -396,20 +397,6 @@ async function concurrentResumes() {
 
 // ---------------------------------------------------------------------------------------------------------------
 // A full disk and a read-only run folder
-
-/** Why tmpfs cannot be mounted here, or undefined when it can. */
-function cannotMount() {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root to mount a tmpfs';
-  const dir = tempDir();
-  try {
-    mountTmpfs(dir, '64k');
-    return undefined;
-  } catch (error) {
-    return `cannot mount a tmpfs here: ${String(error.stderr ?? error.message).trim()}`;
-  } finally {
-    for (const mounted of made.mounts.splice(0)) unmountAll(mounted);
-  }
-}
 
 /** Fills the file system holding `dir` to the last byte; returns the filler file. */
 function fill(dir) {

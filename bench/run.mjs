@@ -12,6 +12,7 @@ const MODULES = [
   './attack-views.mjs',
   './attack-names.mjs',
   './attack-limits.mjs',
+  './attack-flood.mjs',
 ];
 
 let failed = false;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { describeCause, diskFaultHint } from '../io-error.js';
+import { describeCause, diskFaultHint, isDiskFault } from '../io-error.js';
 import type { Redactor } from '../redact.js';
 import { ARGUMENT_MAX_BYTES } from './argument-limit.js';
 import { SANDBOX_DOWN_CODE, SANDBOX_DOWN_HINT, type Failure } from '../core/failure.js';
@@ -59,6 +59,13 @@ export function spawnFailure(error: NodeJS.ErrnoException, spec: Pick<SpawnSpec,
       message: `could not start "${spec.command}": permission denied`,
       hint: `Make ${spec.command} executable (chmod +x) or point the adapter at the right file.`,
     };
+  }
+  if (error.code === 'ESANDBOX') {
+    const cause = error.cause;
+    return { class: 'sandbox_unavailable', message: error.message, ...(isDiskFault(cause) ? { hint: diskFaultHint(cause.path ?? spec.cwd, cause, 'resume the run') } : {}) };
+  }
+  if (error.code === 'EMFILE' || error.code === 'ENFILE') {
+    return { class: 'spawn_failed', message: `could not start "${spec.command}": ${describeCause(error)}`, hint: diskFaultHint(spec.cwd, error, 'resume the run') };
   }
   return { class: 'spawn_failed', message: `could not start "${spec.command}": ${error.message}` };
 }

@@ -8,7 +8,7 @@ import { ByteTail, lastChars } from '../stream/byte-tail.js';
 import { LineSplitter } from '../stream/lines.js';
 import { OutputMeter } from '../stream/output-meter.js';
 import { capStoredOutput, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
-import { launchLocal } from './launch-local.js';
+import { launchInOwnCgroup } from './launch-in-cgroup.js';
 import type { Launcher } from './launched-process.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
 import { sweepMark, type StepOwner } from '../core/step-processes.js';
@@ -35,11 +35,11 @@ function tapStream(onChunk: (chunk: Buffer) => void): Transform {
 }
 
 /**
- * Runs a process as the leader of its own group (or as `launch` starts it: inside a sandbox), streaming stdout and
+ * Runs a process as the leader of its own group, in a cgroup of its own where the host allows (or as `launch` starts it: inside a sandbox), streaming stdout and
  * stderr (redacted) to files with flat memory. On abort the whole group gets SIGTERM, then SIGKILL after graceMs; group members left
  * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
  */
-export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch: Launcher = launchLocal): Promise<SpawnResult> {
+export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch: Launcher = launchInOwnCgroup): Promise<SpawnResult> {
   const folders = await Promise.all([...new Set([dirname(spec.stdoutPath), dirname(spec.stderrPath)])].map((dir) => mkdir(dir, { recursive: true }))).catch(
     (error: NodeJS.ErrnoException) => error,
   );

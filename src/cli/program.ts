@@ -4,6 +4,7 @@ import { COMMANDS } from './commands/index.js';
 import { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.js';
 import { isFileSystemError, ioErrorOf } from '../io-error.js';
 import { PACKAGE_VERSION } from '../package-root.js';
+import { sweepBefore } from '../sandbox/leftovers.js';
 
 /** Builds the `wave` program with the command `argv` names, or every command (for help and suggestions). */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
@@ -12,6 +13,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .version(PACKAGE_VERSION, '-v, --version')
     .showSuggestionAfterError()
     .exitOverride();
+  program.hook('preAction', (_program, command) => sweepBefore(command.name()));
   const named = argv.find((arg) => !arg.startsWith('-'));
   const every = !(named && named in COMMANDS);
   const loaders = every ? Object.values(COMMANDS) : [COMMANDS[named]!];

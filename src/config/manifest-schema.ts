@@ -92,6 +92,7 @@ export const SandboxLimitsSchema = z
       .positive()
       .optional()
       .describe('Disk a step may fill, in MiB: what it adds to its workspace, HOME and /tmp; default 10240. A step past it is stopped with limit_exceeded.'),
+    connections: z.number().int().positive().optional().describe('Connections a step may hold open to its egress proxy at once; default 256; past it one is refused.'),
   })
   .describe('Resource limits of each sandboxed step.');
 

@@ -36,12 +36,16 @@ export function isSameProcessAlive(pid: number, startTime: number | undefined): 
   return now === undefined || now === startTime;
 }
 
-/** The /proc stat of a process, read off the main thread, or undefined when it is gone. */
-async function readProcStatAsync(pid: string): Promise<ProcessStat | undefined> {
+/** /proc stat files read at once: each read holds a descriptor, and Wave's must last out a flood of them. */
+const STAT_BATCH = 32;
+
+/** The /proc stat of a process, read off the main thread; undefined when it is gone, 'unknown' when it could not be read (EMFILE). */
+async function readProcStatAsync(pid: string): Promise<ProcessStat | undefined | 'unknown'> {
   try {
     return parseProcessStat(await readFile(`/proc/${pid}/stat`, 'latin1'));
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ESRCH' ? undefined : 'unknown';
   }
 }
 
@@ -52,7 +56,15 @@ async function readProcStatAsync(pid: string): Promise<ProcessStat | undefined> 
 export async function isGroupAlive(pgid: number): Promise<boolean> {
   if (!isSignalable(-pgid)) return false;
   if (!HAS_PROC) return true;
-  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const stats = await Promise.all(pids.map(readProcStatAsync));
-  return stats.some((stat) => stat !== undefined && stat.pgid === pgid && !hasExited(stat));
+  // What cannot be read (out of descriptors) counts as alive: kill(-pgid, 0) found the group, and waiting is safe.
+  const pids = await readdir('/proc').then(
+    (names) => names.filter((name) => /^\d+$/.test(name)),
+    () => undefined,
+  );
+  if (!pids) return true;
+  for (let i = 0; i < pids.length; i += STAT_BATCH) {
+    const stats = await Promise.all(pids.slice(i, i + STAT_BATCH).map(readProcStatAsync));
+    if (stats.some((stat) => stat === 'unknown' || (stat !== undefined && stat.pgid === pgid && !hasExited(stat)))) return true;
+  }
+  return false;
 }

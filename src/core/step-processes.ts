@@ -21,10 +21,14 @@ export interface SweepMark {
 
 const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
 
-/** Now, as a sweep mark. */
+/** Now, as a sweep mark; the mark of boot (every process) when /proc cannot be read (Wave out of descriptors). */
 export function sweepMark(): SweepMark {
   if (!HAS_PROC) return { ticks: 0, lastPid: 0 };
-  return { ticks: Math.floor(Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * TICKS_PER_SECOND), lastPid: lastPid() };
+  try {
+    return { ticks: Math.floor(Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * TICKS_PER_SECOND), lastPid: lastPid() };
+  } catch {
+    return { ticks: 0, lastPid: 0 };
+  }
 }
 
 /** Past this many pids handed out since the mark, listing /proc is cheaper than trying each. */
@@ -35,6 +39,14 @@ const MAX_PIDS_TRIED = 2048;
  * they are few, else every process listed in /proc (after pids wrapped around, or without a mark).
  */
 function pidsSince(mark: SweepMark): string[] {
+  try {
+    return pidsToRead(mark);
+  } catch {
+    return []; // /proc could not be read (Wave out of descriptors): the sweep is best effort
+  }
+}
+
+function pidsToRead(mark: SweepMark): string[] {
   const nowLast = mark.lastPid === 0 ? 0 : lastPid();
   if (mark.lastPid !== 0 && nowLast >= mark.lastPid && nowLast - mark.lastPid <= MAX_PIDS_TRIED) {
     return Array.from({ length: nowLast - mark.lastPid }, (_, i) => String(mark.lastPid + 1 + i));

@@ -15,6 +15,7 @@ export function resolveSandboxPolicy(runtime: RuntimeConfig | undefined): Sandbo
       pids: limits?.pids ?? DEFAULT_SANDBOX_LIMITS.pids,
       cpus: limits?.cpus ?? DEFAULT_SANDBOX_LIMITS.cpus,
       diskMb: limits?.disk_mb ?? DEFAULT_SANDBOX_LIMITS.diskMb,
+      connections: limits?.connections ?? DEFAULT_SANDBOX_LIMITS.connections,
     },
   };
 }

@@ -3,20 +3,26 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnInGroup } from '../adapters/spawn.js';
+import { ownerTag } from '../core/owner-tag.js';
+import { describeCause, isFileSystemError } from '../io-error.js';
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { EgressPolicy } from './egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
 import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
-import type { EgressRecord, SandboxScope } from './types.js';
+import type { EgressRecord, SandboxLimits, SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
 const PROXY_PORT = 3128;
+/** An attempt's temp folder is `wave-sbx-<pid>-<start time>-XXXXXX`: its maker, so a sweep removes only a gone Wave's. */
+export const ROOM_PREFIX = 'wave-sbx-';
 const ALLOWLIST_KEYS = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
 
 export interface RoomOptions {
   onEgress: (record: EgressRecord) => void;
   resolver?: Resolver;
+  /** The attempt's limits; the egress proxy holds it to `connections`. */
+  limits?: Pick<SandboxLimits, 'connections'>;
 }
 
 /** One attempt's sandbox, backend-neutral: what it binds, its environment and argv, and the egress proxy serving it. */
@@ -51,7 +57,7 @@ function proxyPortAvoiding(taken: ReadonlySet<number>): number {
  */
 export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, options: RoomOptions): Promise<AttemptRoom> {
   const policy = new EgressPolicy(scope.allowedDomains);
-  const dir = await mkdtemp(join(tmpdir(), 'wave-sbx-'));
+  const dir = await mkdtemp(join(tmpdir(), `${ROOM_PREFIX}${ownerTag()}-`));
   let proxy: EgressProxy | undefined;
   try {
     await chmod(dir, 0o755);
@@ -61,6 +67,7 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       endpoints: scope.endpoints,
       allowlistHint: ALLOWLIST_KEYS,
       resolver: options.resolver,
+      maxConnections: options.limits?.connections,
       onDecision: (decision) => options.onEgress({ scope, ...decision }),
     });
     const forwards: InsideForward[] = proxy.forwards.map((f) => ({ port: f.port, socket: relativeSocket(dir, f.socketPath) }));
@@ -119,9 +126,15 @@ function relativeSocket(dir: string, socketPath: string): string {
   return socketPath.slice(dir.length + 1);
 }
 
-/** A sandbox that could not be prepared, as the start error a runner reports. */
+/** A sandbox that could not be prepared, as the start error a runner reports; an errno cause is said in words and kept. */
 export function sandboxError(error: unknown): NodeJS.ErrnoException {
-  const failure: NodeJS.ErrnoException = new Error(`the sandbox could not be prepared: ${error instanceof Error ? error.message : String(error)}`);
+  const errno = error as NodeJS.ErrnoException;
+  const why = isFileSystemError(errno)
+    ? `cannot ${errno.syscall ?? 'use'} ${errno.path ?? 'a file'}: ${describeCause(errno)}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  const failure: NodeJS.ErrnoException = new Error(`the sandbox could not be prepared: ${why}`, { cause: error });
   failure.code = 'ESANDBOX';
   return failure;
 }

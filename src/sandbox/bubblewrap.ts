@@ -1,10 +1,11 @@
 import { launchLocal } from '../adapters/launch-local.js';
-import type { Launcher } from '../adapters/launched-process.js';
 import { spawnInGroup } from '../adapters/spawn.js';
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
 import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
-import { createCgroupJail, type CgroupJail } from './cgroup-limits.js';
+import { ownerTag } from '../core/owner-tag.js';
+import { createCgroupJail } from './cgroup-limits.js';
 import { diskLimitedLauncher } from './disk-limit.js';
+import { jailedLauncher } from './jailed-launcher.js';
 import { INSIDE_DIR } from './entry-script.js';
 import { rootLinks, systemBinds, type Bind } from './host-paths.js';
 import { SANDBOX_USER, writeIdentityFiles } from './identity-files.js';
@@ -53,26 +54,6 @@ export function bubblewrapArgs(options: {
   return args;
 }
 
-/** A launcher that puts bwrap into the attempt's cgroup before it starts anything: a shell joins it, then execs. */
-function jailedLauncher(jail: CgroupJail | undefined): Launcher {
-  if (!jail) return launchLocal;
-  return (spec) => {
-    const join = jail.procsFiles.map((_, i) => `echo $$ > "$${i + 1}"`).join(' && ');
-    const script = `${join} || exit 125; shift ${jail.procsFiles.length}; exec "$@"`;
-    return launchLocal({ ...spec, command: '/bin/sh', args: ['-c', script, 'sh', ...jail.procsFiles, spec.command, ...spec.args] }).then((started) => {
-      if (!('process' in started)) return started;
-      const inner = started.process;
-      return {
-        process: {
-          ...inner,
-          startError: () => inner.startError(),
-          limitExceeded: async () => ((await inner.exited)[0] === 0 ? undefined : jail.limitExceeded()),
-        },
-      };
-    });
-  };
-}
-
 /** The bubblewrap backend: each attempt in fresh namespaces, its processes all ending with bwrap (--die-with-parent). */
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = 'bubblewrap' as const;
@@ -84,13 +65,13 @@ export class BubblewrapSandbox implements Sandbox {
     return inAttemptRoom(spec, scope, this.options, signal, async (room) => {
       const id = insideIdentity();
       const files = await writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!);
-      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${process.pid}-${scope.stepId}-${scope.attempt}`, this.options.limits) : undefined;
+      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${ownerTag()}-${scope.stepId}-${scope.attempt}`, this.options.limits) : undefined;
       try {
         const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, tmp: room.tmp, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
         // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.
         const owner = { runId: scope.runId, stepId: scope.stepId };
         const bwrap = { ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' }, owner };
-        return await spawnInGroup(bwrap, signal, diskLimitedLauncher(jailedLauncher(jail), room.writable, this.options.limits.diskMb));
+        return await spawnInGroup(bwrap, signal, diskLimitedLauncher(jail ? jailedLauncher(jail) : launchLocal, room.writable, this.options.limits.diskMb));
       } finally {
         await jail?.remove();
       }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ownerIsGone } from '../core/owner-tag.js';
 import { sleep } from '../core/sleep.js';
 import type { SandboxLimits } from './types.js';
 
@@ -8,15 +9,22 @@ const ROOT = '/sys/fs/cgroup';
 const MIB = 1024 * 1024;
 const CPU_PERIOD_US = 100_000;
 
-/** A cgroup (one folder per v1 controller, or one v2 folder) holding one sandboxed attempt. */
+/** A cgroup (one folder per v1 controller, or one v2 folder) holding one attempt. */
 export interface CgroupJail {
-  /** The cgroup.procs files the attempt's first process writes its pid into before it execs bubblewrap. */
+  /** The cgroup.procs files the attempt's first process writes its pid into before it execs the program. */
   readonly procsFiles: readonly string[];
   /** Which limit stopped the attempt, read from the kernel's counters. */
   limitExceeded(): Promise<string | undefined>;
-  /** Removes the cgroup once its processes are gone; never rejects. */
+  /** Whether any process is left in the cgroup. */
+  populated(): Promise<boolean>;
+  /** Kills every process left in the cgroup and waits until it is empty; never rejects. */
+  kill(): Promise<void>;
+  /** Kills what is left, then removes the cgroup; never rejects. */
   remove(): Promise<void>;
 }
+
+/** A cgroup as made, before createCgroupJail adds what every jail does the same way. */
+type MadeCgroup = Pick<CgroupJail, 'procsFiles' | 'limitExceeded' | 'remove'>;
 
 /** This process's cgroup path per v1 controller, and its v2 path under "". */
 function ownCgroups(): Map<string, string> {
@@ -33,7 +41,7 @@ const count = (text: string, key: string): number => Number(new RegExp(`^${key} 
 const readOr = (path: string) => readFile(path, 'utf8').catch(() => '');
 
 /** The cgroup v1 jail: memory, pids and cpu folders beside this process's own cgroups. */
-async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, string>): Promise<CgroupJail> {
+async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, string>): Promise<MadeCgroup> {
   const dirs = {
     memory: join(ROOT, 'memory', own.get('memory') ?? '/', name),
     pids: join(ROOT, 'pids', own.get('pids') ?? '/', name),
@@ -70,7 +78,7 @@ async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, stri
 }
 
 /** The cgroup v2 jail, at the root: only a cgroup with no processes of its own may hand controllers to a child. */
-async function v2Jail(name: string, limits: SandboxLimits): Promise<CgroupJail> {
+async function v2Jail(name: string, limits: SandboxLimits): Promise<MadeCgroup> {
   const dir = join(ROOT, name);
   await writeFile(join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu');
   await mkdir(dir);
@@ -94,36 +102,60 @@ async function v2Jail(name: string, limits: SandboxLimits): Promise<CgroupJail> 
   };
 }
 
-/** Whether a process is alive; EPERM means it exists under another user. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The cgroup v2 hierarchy: /sys/fs/cgroup itself, or /sys/fs/cgroup/unified beside v1 controllers (a hybrid host). */
+export function cgroup2Root(): string | undefined {
+  return [ROOT, join(ROOT, 'unified')].find((dir) => existsSync(join(dir, 'cgroup.controllers')));
 }
 
-/** Removes the empty cgroups that Wave processes killed outright (kill -9) left behind; never rejects. */
+/** Kills what is left in the cgroups that Wave processes now gone (killed outright, crashed) made, and removes them; never rejects. */
 export async function sweepOrphanedJails(): Promise<void> {
   const own = existsSync('/proc/self/cgroup') ? ownCgroups() : new Map<string, string>();
-  const parents = existsSync(join(ROOT, 'cgroup.controllers')) ? [ROOT] : ['memory', 'pids', 'cpu'].map((c) => join(ROOT, c, own.get(c) ?? '/'));
-  for (const parent of parents) {
+  const v1 = existsSync(join(ROOT, 'cgroup.controllers')) ? [] : ['memory', 'pids', 'cpu'].map((c) => join(ROOT, c, own.get(c) ?? '/'));
+  for (const parent of [...v1, cgroup2Root()].filter((dir): dir is string => dir !== undefined)) {
     const names = await readdir(parent).catch(() => [] as string[]);
-    for (const name of names) {
-      const pid = Number(/^wave-(\d+)-/.exec(name)?.[1]);
-      if (pid && !alive(pid)) await rmdir(join(parent, name)).catch(() => undefined);
+    for (const name of names.filter((n) => ownerIsGone(n, 'wave-'))) {
+      const dir = join(parent, name);
+      await emptyCgroup([join(dir, 'cgroup.procs')]);
+      await rmdir(dir).catch(() => undefined);
     }
   }
 }
 
+/** Adds to a made cgroup what every jail does alike: the emptiness check, the kill, and a removal that kills first. */
+function asJail(made: MadeCgroup): CgroupJail {
+  const kill = () => emptyCgroup(made.procsFiles);
+  return { ...made, populated: async () => (await pidsIn(made.procsFiles)).length > 0, kill, remove: () => kill().then(() => made.remove()) };
+}
+
+/**
+ * A cgroup v2 of its own for one step run on the host (backend none): no limits, only a place every process the step
+ * starts stays in, whatever it does to its session or environment, so that cgroup.kill ends them all. Throws when the
+ * host has no writable cgroup v2 with cgroup.kill (Linux 5.14).
+ */
+export async function createKillCgroup(name: string): Promise<CgroupJail> {
+  const root = cgroup2Root();
+  if (!root) throw new Error(`no cgroup v2 hierarchy at ${ROOT}`);
+  const dir = join(root, name);
+  await mkdir(dir);
+  if (!existsSync(join(dir, 'cgroup.kill'))) {
+    await rmdir(dir).catch(() => undefined);
+    throw new Error('this kernel has no cgroup.kill (Linux 5.14 or later)');
+  }
+  return asJail({ procsFiles: [join(dir, 'cgroup.procs')], limitExceeded: async () => undefined, remove: () => rmdir(dir).catch(() => undefined) });
+}
+
 /** Creates the cgroup of one attempt with its limits; throws when this host does not let Wave make one. */
 export async function createCgroupJail(name: string, limits: SandboxLimits): Promise<CgroupJail> {
-  let jail: CgroupJail;
+  let jail: MadeCgroup;
   if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) || existsSync(join(ROOT, 'memory', 'cgroup.procs'))) jail = await v1Jail(name, limits, ownCgroups());
   else if (existsSync(join(ROOT, 'cgroup.controllers'))) jail = await v2Jail(name, limits);
   else throw new Error(`no cgroup hierarchy at ${ROOT}`);
-  return { ...jail, remove: () => emptyCgroup(jail.procsFiles).then(() => jail.remove()) };
+  return asJail(jail);
+}
+
+/** The pids listed in cgroup.procs files; none for a file that cannot be read. */
+async function pidsIn(procsFiles: readonly string[]): Promise<number[]> {
+  return (await Promise.all(procsFiles.map(readOr))).join('\n').split('\n').filter(Boolean).map(Number);
 }
 
 /** The most an ended attempt's cgroup is waited on to empty. */
@@ -135,8 +167,10 @@ const EMPTY_WAIT_MS = 5000;
  */
 async function emptyCgroup(procsFiles: readonly string[]): Promise<void> {
   const deadline = Date.now() + EMPTY_WAIT_MS;
+  // cgroup v2 kills the whole cgroup at once, a process forking meanwhile included; the loop below is for v1.
+  for (const file of procsFiles) await writeFile(join(dirname(file), 'cgroup.kill'), '1').catch(() => undefined);
   for (;;) {
-    const pids = (await Promise.all(procsFiles.map(readOr))).join('\n').split('\n').filter(Boolean).map(Number);
+    const pids = await pidsIn(procsFiles);
     if (!pids.length || Date.now() > deadline) return;
     for (const pid of new Set(pids)) {
       try {

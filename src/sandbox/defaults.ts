@@ -4,4 +4,4 @@ import type { SandboxLimits } from './types.js';
 export const DEFAULT_SANDBOX_IMAGE = 'wave-sandbox:local';
 
 /** Limits of a sandboxed step the manifest leaves unset: generous for an agent CLI, tight enough to stop a runaway. */
-export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({ memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240 });
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({ memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240, connections: 256 });

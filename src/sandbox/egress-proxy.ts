@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WaveError } from '../errors.js';
 import { normalizeHost } from '../config/egress-pattern.js';
+import { DEFAULT_SANDBOX_LIMITS } from './defaults.js';
+import { ConnectionCap, type RefusalTarget } from './connection-cap.js';
 import { EgressPolicy, addressClass } from './egress-policy.js';
 
 export interface EgressDecision {
@@ -30,6 +32,8 @@ export interface EgressProxyOptions {
   resolver?: Resolver;
   /** Where an allowlist is edited, for the 403 body. */
   allowlistHint: string;
+  /** Connections the sandbox may hold open at once, over every socket of the proxy; default runtime.sandbox.limits.connections' own. */
+  maxConnections?: number;
 }
 
 export interface EgressProxy {
@@ -75,6 +79,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const targets = options.endpoints.map(endpointTarget);
   const endpointPolicy = new EgressPolicy(targets.map((t) => hostPort(t.host, t.port)));
   const open = new Set<Duplex>();
+  const maxConnections = options.maxConnections ?? DEFAULT_SANDBOX_LIMITS.connections;
   let denied = 0;
 
   /** Applies the allowlist, then the address rule to the resolved addresses; the address is the one to connect to. */
@@ -145,6 +150,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
   }
 
+  const cap = new ConnectionCap(maxConnections, (target, reason) => decide({ ...target, allowed: false, reason }));
+
+  /** Takes a new connection from the sandbox into the open set, unless the cap refuses it; false when refused. */
+  function admitClient(socket: Duplex, target: RefusalTarget): boolean {
+    if (!cap.admit(socket, target)) return false;
+    open.add(socket.on('close', () => open.delete(socket)));
+    return true;
+  }
+
   async function onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     // After CONNECT the socket is ours: answers are written raw.
     const raw = (status: number, body: string): void =>
@@ -183,12 +197,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       answer.on('error', () => res.destroy()).pipe(res);
     });
     forward.on('error', (error) => reply(502, `Wave egress proxy: ${hostPort(host, port)} failed: ${error.message}\n`));
-    res.on('close', () => forward.destroy());
-    req.pipe(forward);
+    res.on('close', () => forward.destroy()).on('error', () => forward.destroy());
+    req.on('error', () => forward.destroy()).pipe(forward);
   }
 
+  // A request the sandbox cannot name is counted under this target: the proxy has not read it yet.
+  const proxyTarget: RefusalTarget = { host: '*', port: 0, via: 'connect' };
   const server = http.createServer((req, res) => void onRequest(req, res));
-  server.on('connection', (socket: net.Socket) => open.add(socket.on('close', () => open.delete(socket))));
+  server.on('connection', (socket: net.Socket) => void admitClient(socket, proxyTarget));
   // The server stops watching a socket for errors once it hands it over for CONNECT.
   server.on(
     'connect',
@@ -206,12 +222,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
 
   const socketPath = join(dir, 'proxy.sock');
-  const listening: Array<[net.Server, string]> = [[server, socketPath]];
+  const listening: Array<[net.Server, string, RefusalTarget]> = [[server, socketPath, proxyTarget]];
   const forwards: Array<{ port: number; socketPath: string }> = [];
   for (const { host, port } of targets) {
     if (!isLoopbackHost(host) || forwards.some((f) => f.port === port)) continue;
     const forwarder = net.createServer((client) => {
-      open.add(client.on('close', () => open.delete(client)).on('error', () => client.destroy()));
+      if (!admitClient(client, { host, port, via: 'endpoint' })) return;
       dial(host, port).then(
         (upstream) => {
           decide({ host, port, allowed: true, via: 'endpoint' });
@@ -225,8 +241,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       );
     });
     forwards.push({ port, socketPath: join(dir, `endpoint-${port}.sock`) });
-    listening.push([forwarder, join(dir, `endpoint-${port}.sock`)]);
+    listening.push([forwarder, join(dir, `endpoint-${port}.sock`), { host, port, via: 'endpoint' }]);
   }
+
+  for (const [s, , target] of listening) cap.watch(s, target);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { resolveBinary } from '../adapters/binary.js';
 import { WaveError } from '../errors.js';
+import { ownerTag } from '../core/owner-tag.js';
 import { createCgroupJail, sweepOrphanedJails } from './cgroup-limits.js';
 import { rootLinks, systemBinds } from './host-paths.js';
 import type { SandboxLimits } from './types.js';
@@ -48,7 +49,7 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
   }
   await sweepOrphanedJails();
   try {
-    const jail = await createCgroupJail(`wave-${process.pid}-probe`, limits);
+    const jail = await createCgroupJail(`wave-${ownerTag()}-probe`, limits);
     await jail.remove();
     return { binary, enforceLimits: true };
   } catch (error) {

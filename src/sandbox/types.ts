@@ -10,6 +10,8 @@ export interface SandboxLimits {
   cpus: number;
   /** What the step may add to its workspace, HOME and /tmp together. */
   diskMb: number;
+  /** Connections a sandboxed attempt may hold open to its egress proxy at once. */
+  connections: number;
 }
 
 /** The manifest's sandbox policy, resolved. */

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { WaveError } from '../errors.js';
 import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
@@ -19,6 +19,10 @@ const UNREDACTED_RECORD_KEYS: ReadonlySet<string> = new Set(['id', 'pipelineFile
 // Bursts of updates (hundreds of steps) are written at most this often; step ends are flushed at once.
 const WRITE_INTERVAL_MS = 100;
 
+// Space held on the run's disk while it runs, given back for the run.json that ends it when the disk is full.
+const RESERVE_FILE = '.space-reserve';
+const RESERVE_BYTES = 64 * 1024;
+
 // Step ids become folder names; the pipeline schema allows exactly these.
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -32,6 +36,8 @@ export class RunStore {
   private dirty = false;
   /** An append failed part-way: the next one starts on a fresh line so the torn one stays alone. */
   private tornEvent = false;
+  /** RESERVE_FILE is held in the run folder. */
+  private reserved = false;
   private readonly faults = new FaultLatch();
   private readonly redactEvent: <T>(value: T) => T;
   private readonly recordReplacer: ((key: string, value: unknown) => unknown) | undefined;
@@ -132,6 +138,7 @@ export class RunStore {
   update(mutate: (record: RunRecord) => void): void {
     mutate(this.current);
     this.dirty = true;
+    if (this.current.status === 'running') this.holdReserve();
     if (this.pendingWrite) return;
     const wait = this.lastWrite + WRITE_INTERVAL_MS - Date.now();
     if (wait <= 0) this.writeRecord();
@@ -230,17 +237,56 @@ export class RunStore {
     return `${JSON.stringify(this.current, this.recordReplacer, 2)}\n`;
   }
 
-  /** Rewrites run.json atomically (temp file + rename: a failure leaves the last good one); a failure is a fault. */
+  /**
+   * Rewrites run.json atomically (temp file + rename: a failure leaves the last good one); a failure is a fault. The
+   * record that ends a run is written into the space held for it when the disk is full, so it never stays `running`.
+   */
   private writeRecord(): boolean {
     this.lastWrite = Date.now();
-    try {
-      writeFileAtomicSync(this.recordFile, this.serialized());
-    } catch (error) {
+    const ending = this.current.status !== 'running';
+    let error = this.tryWriteRecord();
+    if (error !== undefined && ending && isSpaceFault(error) && this.releaseReserve()) error = this.tryWriteRecord();
+    if (error !== undefined) {
       this.reportFault(error, this.recordFile);
       return false;
     }
     this.dirty = false;
+    if (ending) this.releaseReserve();
     return true;
+  }
+
+  /** Writes run.json once; the error, or undefined when it is saved. */
+  private tryWriteRecord(): unknown {
+    try {
+      writeFileAtomicSync(this.recordFile, this.serialized());
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  /** Holds RESERVE_BYTES in the run folder while the run runs; on a disk already full there is none to hold. */
+  private holdReserve(): void {
+    if (this.reserved) return;
+    const file = join(this.dir, RESERVE_FILE);
+    try {
+      writeFileSync(file, Buffer.alloc(RESERVE_BYTES));
+      this.reserved = true;
+    } catch {
+      rmSync(file, { force: true });
+    }
+  }
+
+  /** Gives the held space back; true when there was some. */
+  private releaseReserve(): boolean {
+    if (!this.reserved) return false;
+    this.reserved = false;
+    try {
+      rmSync(join(this.dir, RESERVE_FILE), { force: true });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private makeDir(dir: string): string {
@@ -279,6 +325,11 @@ function runFolderNames(runsRoot: string): string[] {
 
 function assertSafeSegment(value: string, what: string): void {
   if (!SAFE_SEGMENT.test(value)) throw new WaveError('internal', `${what} \`${value}\` cannot be used as a folder name`);
+}
+
+/** A write refused for want of space: the errors held space can cure. */
+function isSpaceFault(error: unknown): boolean {
+  return isErrno(error) && (error.code === 'ENOSPC' || error.code === 'EDQUOT');
 }
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException {

@@ -8,6 +8,7 @@ import { launchLocal } from '../../src/adapters/launch-local.js';
 import { spawnInGroup } from '../../src/adapters/spawn.js';
 import type { SpawnSpec } from '../../src/adapters/spawn-spec.js';
 import { Redactor } from '../../src/redact.js';
+import { killCgroupsAvailable } from '../support/sandbox.js';
 import { waitFor } from '../support/wait.js';
 import { firstMatch, fixture, isRunning, scratchPerTest } from './processes.js';
 
@@ -100,6 +101,33 @@ describe('spawnInGroup: killing the process group', () => {
     const result = await spawnInGroup(spec('/bin/sh', ['-c', 'sleep 60'], { onSpawn: (pid) => groups.push(pid) }), controller.signal, launchThenCancel);
     expect(result).toMatchObject({ aborted: true, abortReason: { message: 'cancelled during the launch' } });
     expect(isRunning(result.pid!)).toBe(false);
+  });
+});
+
+const killCgroups = await killCgroupsAvailable('a step that leaves its session and clears its environment outlives the step (the /proc sweep cannot find it)');
+
+describe.runIf(killCgroups)('spawnInGroup: a step in a cgroup of its own', () => {
+  it('ends a double-forked daemon that left its session and cleared its environment when the step exits', async () => {
+    const pidFile = join(dir, 'daemon.pid');
+    const daemon = `(setsid env -i /bin/sh -c 'echo $$ > "$0"; exec /bin/sleep 300' ${pidFile} > /dev/null 2>&1 &); while [ ! -s ${pidFile} ]; do sleep 0.01; done`;
+    const result = await spawnInGroup(spec('/bin/sh', ['-c', daemon], { onSpawn: (pid) => groups.push(pid) }));
+    expect(result.exitCode).toBe(0);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it("kills a live step's cgroup when the parent process exits, a daemon that left the group included", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [fixture('exit-with-live-group.mjs'), dir, 'daemon']);
+    const daemon = Number(stdout.trim());
+    expect(daemon).toBeGreaterThan(0);
+    await waitFor(() => !isRunning(daemon), `daemon ${daemon} to die`, 5_000).catch(() => undefined);
+    expect(isRunning(daemon)).toBe(false);
+  });
+
+  it('still reports a missing binary as a spawn error and keeps the exit codes of the program', async () => {
+    expect((await spawnInGroup(spec('wave-no-such-binary', []))).spawnError?.code).toBe('ENOENT');
+    expect((await spawnInGroup(spec('/bin/sh', ['-c', 'exit 7']))).exitCode).toBe(7);
   });
 });
 

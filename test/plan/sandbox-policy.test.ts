@@ -7,10 +7,10 @@ describe('the sandbox policy of a manifest', () => {
     expect(resolveSandboxPolicy(undefined)).toEqual({
       backend: 'none',
       image: DEFAULT_SANDBOX_IMAGE,
-      limits: { memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240 },
+      limits: { memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240, connections: 256 },
       defaultAllowedDomains: [],
     });
-    expect(DEFAULT_SANDBOX_LIMITS).toEqual({ memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240 });
+    expect(DEFAULT_SANDBOX_LIMITS).toEqual({ memoryMb: 4096, pids: 1024, cpus: 2, diskMb: 10240, connections: 256 });
   });
 
   it("takes Wave's enabled: true as bubblewrap, and a named backend over it", () => {
@@ -21,8 +21,8 @@ describe('the sandbox policy of a manifest', () => {
 
   it('reads the image, the default allowlist and each limit', () => {
     const policy = resolveSandboxPolicy({
-      sandbox: { backend: 'docker', docker_image: 'mine:1', default_allowed_domains: ['a.test'], limits: { memory_mb: 512, pids: 64, cpus: 0.5, disk_mb: 256 } },
+      sandbox: { backend: 'docker', docker_image: 'mine:1', default_allowed_domains: ['a.test'], limits: { memory_mb: 512, pids: 64, cpus: 0.5, disk_mb: 256, connections: 8 } },
     });
-    expect(policy).toEqual({ backend: 'docker', image: 'mine:1', defaultAllowedDomains: ['a.test'], limits: { memoryMb: 512, pids: 64, cpus: 0.5, diskMb: 256 } });
+    expect(policy).toEqual({ backend: 'docker', image: 'mine:1', defaultAllowedDomains: ['a.test'], limits: { memoryMb: 512, pids: 64, cpus: 0.5, diskMb: 256, connections: 8 } });
   });
 });

@@ -85,9 +85,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(entries: string[], endpoints: string[] = []): Promise<EgressProxy> {
+async function start(entries: string[], endpoints: string[] = [], maxConnections?: number): Promise<EgressProxy> {
   proxy = await startEgressProxy({
     dir,
+    maxConnections,
     policy: new EgressPolicy(entries),
     endpoints,
     allowlistHint: HINT,
@@ -142,6 +143,17 @@ function raw(text: string): Promise<string> {
   const socket = net.connect(proxy!.socketPath);
   socket.end(text);
   return drain(socket);
+}
+
+/** What a connection to `path` is answered before it closes, sending a request line; a reset counts as no answer. */
+function answerOf(path: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  return new Promise((ok) => {
+    const socket = net.connect(path);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => socket.destroy()).on('close', () => ok(Buffer.concat(chunks).toString()));
+    socket.write('GET http://allowed.test/ HTTP/1.1\r\n\r\n');
+  });
 }
 
 describe('egress proxy', () => {
@@ -287,5 +299,34 @@ describe('egress proxy', () => {
       await expect(startEgressProxy({ ...options, dir: bad, endpoints: [] })).rejects.toMatchObject({ code: 'sandbox_unavailable' });
     }
     await expect(startEgressProxy({ ...options, dir, endpoints: ['localhost:8080'] })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
+  it('holds the sandbox to its connection cap over every socket: one more is closed at once, reported once, and a freed slot serves again', async () => {
+    const endpoint = `http://127.0.0.1:${ports.http}/v1`;
+    await start(['allowed.test'], [endpoint], 3);
+    const opened = (path: string) =>
+      new Promise<net.Socket>(
+        (ok, fail) =>
+          void net
+            .connect(path)
+            .once('connect', function (this: net.Socket) {
+              ok(this);
+            })
+            .once('error', fail),
+      );
+    const held = [await opened(proxy!.socketPath), await opened(proxy!.socketPath), await opened(proxy!.forwards[0]!.socketPath)];
+    await new Promise((ok) => setTimeout(ok, 50));
+    // A flood past the cap: each one is closed by the proxy without an answer.
+    const flood = [await answerOf(proxy!.socketPath)];
+    flood.push(...(await Promise.all(Array.from({ length: 40 }, (_, i) => answerOf(i % 2 ? proxy!.forwards[0]!.socketPath : proxy!.socketPath)))));
+    expect(flood.every((answer) => answer === '')).toBe(true);
+    const refused = decisions.filter((d) => !d.allowed);
+    // One report for the whole flood, under the socket first refused: the proxy's, which names no destination.
+    expect(refused).toEqual([{ host: '*', port: 0, allowed: false, via: 'connect', reason: expect.stringContaining('its limit (runtime.sandbox.limits.connections)') }]);
+    expect(refused[0]!.reason).toMatch(/^the sandbox holds 3 connections to the egress proxy/);
+    held[0]!.destroy();
+    await new Promise((ok) => setTimeout(ok, 50));
+    expect((await request(proxy!.socketPath, `http://allowed.test:${ports.http}/`)).status).toBe(200);
+    for (const socket of held) socket.destroy();
   });
 });

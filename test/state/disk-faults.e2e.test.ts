@@ -154,6 +154,9 @@ describe.runIf(enabled)('disk faults in the run folder', () => {
     expect(result.stdout).not.toContain('SIGPIPE');
     expect(runs('c')).toBe(0);
     expect(runRecord(runDir).id).toBe(runDir.split('/').at(-1)); // never a torn run.json
+    // The disk is still full, yet the run is recorded as over (resumable), never left saying it is running.
+    expect(runRecord(runDir).status).toBe('failed');
+    expect(Object.values(runRecord(runDir).steps).map((step) => step.status)).not.toContain('running');
     expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
     remount(runsRoot, 'size=16m');

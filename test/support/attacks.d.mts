@@ -14,3 +14,4 @@ export declare const RAW_CONTROL: RegExp;
 export declare const WORKFLOW_COMMANDS: readonly string[];
 /** The workflow commands the GitHub runner would act on in a log. */
 export declare function activeWorkflowCommands(log: string): string[];
+export declare const FLOODER: string;

@@ -80,3 +80,22 @@ export function activeWorkflowCommands(log) {
   }
   return active;
 }
+
+// Opens `count` connections to the egress proxy's socket inside a sandbox, 500 at a time, and holds them `holdMs`
+// (default 500); prints how many it opened, how many the proxy closed under it and how many failed, then exits 0.
+export const FLOODER = `
+const net = require('node:net');
+const [count, holdMs = 500] = process.argv.slice(1).map(Number);
+const held = [];
+let failed = 0;
+const one = () => new Promise((done) => {
+  const socket = net.connect('/run/wave/proxy.sock');
+  socket.once('connect', () => { held.push(socket); done(); });
+  socket.once('error', () => { failed++; done(); });
+});
+(async () => {
+  for (let i = 0; i < count; i += 500) await Promise.all(Array.from({ length: Math.min(500, count - i) }, one));
+  await new Promise((done) => setTimeout(done, holdMs));
+  console.log('flood: opened ' + held.length + ', closed by the proxy ' + held.filter((s) => s.destroyed).length + ', failed ' + failed);
+  process.exit(0);
+})();`;

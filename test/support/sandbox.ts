@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createKillCgroup } from '../../src/sandbox/cgroup-limits.js';
 import { DEFAULT_SANDBOX_IMAGE } from '../../src/sandbox/defaults.js';
 import { requirementMet } from './requirement.js';
 
@@ -54,4 +55,19 @@ export const marker = (): string => `${3000 + Math.floor(Math.random() * 6000)}.
 export function processesWith(text: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
+
+/**
+ * Whether this host lets Wave give a step on the host a cgroup v2 of its own (cgroup.kill); absent, the tests that
+ * need it skip saying what to do and what happens `without` it (and fail under CI=true).
+ */
+export async function killCgroupsAvailable(without: string): Promise<boolean> {
+  let works = false;
+  try {
+    await (await createKillCgroup(`wave-test-probe-${process.pid}`)).remove();
+    works = true;
+  } catch {
+    // No writable cgroup v2 here.
+  }
+  return requirementMet('a writable cgroup v2 with cgroup.kill', works, `run as root on Linux 5.14 or later with cgroup2 mounted; without it ${without}`);
 }
