@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { WaveError, WaveErrors, formatError } from '../errors.js';
+import { safeText } from '../core/terminal-safe.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.js';
 import { isFileSystemError, ioErrorOf } from '../io-error.js';
@@ -41,13 +42,14 @@ export function reportError(error: unknown): number {
     return EXIT.invalidInput;
   }
   if (error instanceof WaveErrors) {
-    for (const e of error.errors) process.stderr.write(`${formatError(e)}\n`);
+    for (const e of error.errors) process.stderr.write(`${safeText(formatError(e))}\n`);
     return exitCodeOfAll(error.errors.map((e) => e.code));
   }
   // A full, read-only or refused disk that reached here unwrapped is still a fault of the machine, not a bug.
   const wave = error instanceof WaveError ? error : isFileSystemError(error) ? ioErrorOf(error) : undefined;
   if (wave) {
-    process.stderr.write(`${formatError(wave)}\n`);
+    // Messages may quote what arrived at run time (an input, a step's words): never a terminal escape.
+    process.stderr.write(`${safeText(formatError(wave))}\n`);
     return exitCodeOf(wave.code);
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -49,7 +49,6 @@ describe('wave completion <shell>', () => {
     ['bash', 'complete -F __wave_complete wave'],
     ['zsh', 'compdef _wave wave'],
     ['fish', 'complete -c wave'],
-    ['powershell', 'Register-ArgumentCompleter'],
   ])('prints a %s script that asks `wave complete --` for the candidates', async (shell, registers) => {
     const result = await runWave(['completion', shell]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -61,6 +60,13 @@ describe('wave completion <shell>', () => {
     const result = await runWave(['completion', 'tcsh']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Allowed choices are zsh, bash, fish, powershell.');
+  });
+
+  it('refuses PowerShell, whose script would evaluate the typed line', async () => {
+    const result = await runWave(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no powershell completion: its script would evaluate the typed line');
   });
 });
 

@@ -74,3 +74,12 @@ describe('the text views of a step that prints terminal escapes and names a file
     });
   });
 });
+
+describe('an error that quotes what was typed or given', () => {
+  it('prints its escapes as text', async () => {
+    const result = await runWave(['run', `no-such${ESCAPES.join('')}`], { cwd: makeProject({}) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`no-such${VISIBLE}`);
+    expect(result.stderr).not.toMatch(RAW_CONTROL);
+  });
+});

@@ -35,7 +35,7 @@ export function registerCompletion(program: Command): void {
     });
 }
 
-const DESCRIPTION = 'Print the script that completes commands, flags, pipelines, runs and steps in bash, zsh, fish or powershell.';
+const DESCRIPTION = 'Print the script that completes commands, flags, pipelines, runs and steps in bash, zsh or fish.';
 
 const INSTALL_HELP = `
 Install (wave must be on PATH):
