@@ -18,6 +18,6 @@ export function refuseExpressionOpen(value: string, what: string, location: Sour
   if (!value.includes('${{')) return;
   throw new WaveError('wrong_type', `${what} contains \`\${{\`, which GitHub would read as an expression where the workflow allows none`, {
     location,
-    hint: `Remove \`\${{\` from ${what} (write \`$ {{\` or \`\${ {\`), then compile again.`,
+    hint: `Break up the expression opener in ${what} (a space between the dollar sign and the braces, as in $ {{), then compile again.`,
   });
 }

@@ -51,6 +51,7 @@ describe('buildPlan', () => {
       workspaceRoot: join(bare.dir, '.wave/workspaces'),
       runsRoot: join(bare.dir, '.wave/runs'),
       envPassthrough: [],
+      secretEnv: [],
     });
     const set = await planProject({
       manifest: `kind: WaveManifest
@@ -79,6 +80,7 @@ runtime:
       workspaceRoot: resolve(set.dir, '../spaces'),
       runsRoot: join(set.dir, '.wave/runs'),
       envPassthrough: ['GH_TOKEN'],
+      secretEnv: [],
     });
   });
 
