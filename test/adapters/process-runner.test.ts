@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cutMarker, STORED_OUTPUT_BYTES } from '../../src/stream/stored-output-cap.js';
 import { describe, expect, it } from 'vitest';
 import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
@@ -177,7 +178,7 @@ describe('ProcessRunner: big output', () => {
     expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(1024 * 1024);
   });
 
-  it('streams 1 GB of stdout to its file while the memory of this process stays flat', async () => {
+  it('streams 1 GB of stdout through while the memory of this process stays flat, storing the first 100 MiB and a cut marker', async () => {
     const gib = 1024 * 1024 * 1024;
     global.gc?.();
     const baseline = process.memoryUsage().rss;
@@ -188,7 +189,10 @@ describe('ProcessRunner: big output', () => {
       const { result } = await run({ prompt: `yes 'the quick brown fox jumps over the lazy dog' | head -c ${gib}` });
       peak = Math.max(peak, process.memoryUsage().rss);
       expect(result.ok).toBe(true);
-      expect((await stat(join(dir, 'attempt-1', 'stdout'))).size).toBe(gib);
+      const stored = join(dir, 'attempt-1', 'stdout');
+      expect((await stat(stored)).size).toBe(STORED_OUTPUT_BYTES + Buffer.byteLength(cutMarker('stdout', STORED_OUTPUT_BYTES, gib - STORED_OUTPUT_BYTES)));
+      const end = await readTail(stored, 400);
+      expect(end).toContain(cutMarker('stdout', STORED_OUTPUT_BYTES, gib - STORED_OUTPUT_BYTES));
       expect(Buffer.byteLength(result.text)).toBe(1024 * 1024);
     } finally {
       clearInterval(sampler);
@@ -196,3 +200,16 @@ describe('ProcessRunner: big output', () => {
     expect(peak - baseline).toBeLessThan(200 * 1024 * 1024);
   }, 300_000);
 });
+
+/** The last `bytes` bytes of a file, as text. */
+async function readTail(file: string, bytes: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(bytes, size));
+    await handle.read(buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
