@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { cutMarker, STORED_OUTPUT_BYTES } from '../../src/stream/stored-output-cap.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { WAVE_BIN, runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
@@ -78,7 +79,10 @@ steps:
     expect(result.exitCode).toBe(0);
     const run = latestRun(project);
     const runDir = join(project, '.wave', 'runs', run.id);
-    expect(statSync(join(runDir, 'steps', 'gigabyte', 'attempt-1', 'stdout')).size).toBe(1073741824);
+    // Every byte was read; the first 100 MiB are stored, then a line says where the rest was cut.
+    const gib = 1073741824;
+    const marker = cutMarker('stdout', STORED_OUTPUT_BYTES, gib - STORED_OUTPUT_BYTES);
+    expect(statSync(join(runDir, 'steps', 'gigabyte', 'attempt-1', 'stdout')).size).toBe(STORED_OUTPUT_BYTES + Buffer.byteLength(marker));
     expect(readFileSync(join(runDir, 'steps', 'long-line', 'attempt-1', 'stdout'), 'utf8').endsWith('\nafter\n')).toBe(true);
     // A memory bound, not a speed one: streaming keeps the executor far below the output size.
     expect(peakKb).toBeGreaterThan(0);
