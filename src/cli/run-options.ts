@@ -71,10 +71,11 @@ export function selection(steps: readonly SelectableStep[], flags: SelectionFlag
 }
 
 /** A commander parser for a flag that takes a positive whole number, refusing anything else by the flag's name. */
-export function positiveInteger(flag: string): (value: string) => number {
+export function positiveInteger(flag: string, minimum = 1, why = ''): (value: string) => number {
   return (value) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new WaveError('invalid_argument', `${flag} expects a positive whole number, got \`${value}\``);
+    if (n < minimum) throw new WaveError('invalid_argument', `${flag} expects at least ${minimum}, got \`${value}\`${why ? `: ${why}` : ''}`);
     return n;
   };
 }

@@ -5,6 +5,9 @@ import type { Round } from './thread-rounds.js';
 /** `wave thread`'s default budget, in characters of output. */
 export const DEFAULT_THREAD_BUDGET = 8000;
 
+/** The smallest budget a page fits in: a round's header and frontmatter, the gap line and the command that loads the rest. */
+export const MIN_THREAD_BUDGET = 1000;
+
 const SEPARATOR = '\n\n';
 
 export interface ThreadQuery {

@@ -122,6 +122,11 @@ describe('wave thread', () => {
     const budget = await runWave(['thread', id, '--budget', '0'], { cwd: project });
     expect(budget.code).toBe(2);
     expect(budget.stderr).toContain('--budget expects a positive whole number');
+    // A budget too small for one round's header and frontmatter is refused, naming the least it takes.
+    const tiny = await runWave(['thread', id, '--budget', '200'], { cwd: project });
+    expect(tiny.code).toBe(2);
+    expect(tiny.stdout).toBe('');
+    expect(tiny.stderr).toContain("--budget expects at least 1000, got `200`: a round's header and frontmatter");
     // --before 13 is the newest round's successor: valid, and the same as the tail without round 1.
     expect((await runWave(['thread', id, '--before', '13'], { cwd: project })).code).toBe(0);
   });

@@ -4,7 +4,7 @@ import { WaveError } from '../../errors.js';
 import { readEventsFile } from '../../state/events-file.js';
 import { EVENTS_FILE, RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
-import { DEFAULT_THREAD_BUDGET, pageThread, renderThreadPage, type ThreadPage, type ThreadQuery } from '../../state/thread-page.js';
+import { DEFAULT_THREAD_BUDGET, MIN_THREAD_BUDGET, pageThread, renderThreadPage, type ThreadPage, type ThreadQuery } from '../../state/thread-page.js';
 import { roundsOf } from '../../state/thread-rounds.js';
 import { roundFields } from '../../state/thread-view.js';
 import { positiveInteger } from '../run-options.js';
@@ -22,7 +22,12 @@ export function registerThread(program: Command): void {
     .command('thread')
     .description("Print a run's completed step attempts as rounds within a budget: the first and the latest, and the command to load the rest.")
     .argument('[run]', 'a run id, or a unique prefix of one (default: $WAVE_RUN_ID, set in every step)')
-    .option('--budget <chars>', `characters of output at most (default ${DEFAULT_THREAD_BUDGET})`, positiveInteger('--budget'), DEFAULT_THREAD_BUDGET)
+    .option(
+      '--budget <chars>',
+      `characters of output at most (default ${DEFAULT_THREAD_BUDGET}, at least ${MIN_THREAD_BUDGET})`,
+      positiveInteger('--budget', MIN_THREAD_BUDGET, "a round's header and frontmatter and the command that loads the rest take that much"),
+      DEFAULT_THREAD_BUDGET,
+    )
     .option('--before <round>', 'the rounds before this one, newest first until the budget, without round 1', positiveInteger('--before'))
     .option('--json', 'print the page as JSON')
     .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
