@@ -78,6 +78,8 @@ export async function attemptCost(
   endpoints: readonly string[] = adapter.baseUrl ? [adapter.baseUrl] : [],
 ): Promise<number | undefined> {
   // A CLI prices by its own list whatever served the model: a local server's answers cost nothing of the sort.
+  // A zero the CLI reports for an attempt that used nothing (a refused request) is no cost either: nothing to show.
+  if (reported === 0 && !hasTokens(tokens)) return undefined;
   if (reported !== undefined && !servedLocally(endpoints)) return roundUsd(reported);
   return (await attemptPricer(adapter, model, endpoints))(tokens);
 }

@@ -75,6 +75,8 @@ describe('a model served on this machine', () => {
   it('costs nothing, even when the CLI reports a price of its own; elsewhere the reported price is kept, rounded', async () => {
     expect(await attemptCost(tokens(1000, 100), 0.0123, adapter('claude'), 'claude-sonnet-4-5', ['http://0.0.0.0:9000'])).toBeUndefined();
     expect(await attemptCost(tokens(1000, 100), 0.0011099999999999999, adapter('codex'), 'gpt-5', ['https://api.openai.com/v1'])).toBe(0.00111);
+    // A refused request reports $0 and no tokens: no cost to show, not $0.0000.
+    expect(await attemptCost(tokens(0, 0), 0, adapter('claude'), 'claude-sonnet-4-5', ['https://api.anthropic.com'])).toBeUndefined();
     // The manifest's own prices still apply to a local model.
     expect(await attemptCost(tokens(1_000_000, 0), 0.5, adapter('claude', { prices: { input: 2 } }), 'local', ['http://127.0.0.1:1'])).toBe(2);
   });
