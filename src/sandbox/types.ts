@@ -1,4 +1,5 @@
 import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
+import type { Bind } from './host-paths.js';
 
 export const SANDBOX_BACKENDS = ['none', 'bubblewrap', 'docker'] as const;
 export type SandboxBackend = (typeof SANDBOX_BACKENDS)[number];
@@ -40,7 +41,7 @@ export interface SandboxScope {
   /** Host files and folders visible read-only at the same path inside: the run's `wave` command and what it reads. */
   readOnly?: readonly string[];
   /** A worktree workspace's git folders, in mount order after the workspace: the project's read-only, the step's own writable. */
-  gitBinds?: ReadonlyArray<{ path: string; writable: boolean }>;
+  gitBinds?: readonly Bind[];
 }
 
 /** One egress decision of the proxy, attributed to the attempt that asked. */

@@ -2,15 +2,10 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { WaveError } from '../../errors.js';
+import type { Bind } from '../../sandbox/host-paths.js';
 import { realpathOfNearest } from '../workspace-paths.js';
 import { git } from './git-command.js';
 import type { WorktreeGit } from './worktree-git.js';
-
-/** A host path seen at the same path inside a sandbox, read-only unless `writable`. */
-export interface GitBind {
-  path: string;
-  writable: boolean;
-}
 
 /** The project repository's folder for the worktree at `workTree` (`<repository>/worktrees/<name>`), found from git's own records. */
 async function worktreeAdminDir(repository: string, workTree: string): Promise<string | undefined> {
@@ -62,7 +57,7 @@ export function hasStepGitDir(worktree: WorktreeGit): boolean {
 }
 
 /** What a sandboxed step of the worktree sees of git: the project's repository read-only, its own git folder (but its config) writable. */
-export function stepGitBinds(worktree: WorktreeGit): GitBind[] {
+export function stepGitBinds(worktree: WorktreeGit): Bind[] {
   return [
     { path: worktree.repository, writable: false },
     { path: worktree.stepGitDir, writable: true },
