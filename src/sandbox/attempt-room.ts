@@ -126,15 +126,22 @@ function relativeSocket(dir: string, socketPath: string): string {
   return socketPath.slice(dir.length + 1);
 }
 
+/** The innermost error with an errno code in `error`'s cause chain, else `error` itself. */
+function errnoCause(error: unknown): NodeJS.ErrnoException {
+  for (let at: unknown = error; at instanceof Error; at = at.cause) if (isFileSystemError(at)) return at;
+  return error as NodeJS.ErrnoException;
+}
+
 /** A sandbox that could not be prepared, as the start error a runner reports; an errno cause is said in words and kept. */
 export function sandboxError(error: unknown): NodeJS.ErrnoException {
-  const errno = error as NodeJS.ErrnoException;
+  // The errno may sit under an error that explains where it happened (the proxy's listen): that one says why.
+  const errno = errnoCause(error);
   const why = isFileSystemError(errno)
-    ? `cannot ${errno.syscall ?? 'use'} ${errno.path ?? 'a file'}: ${describeCause(errno)}`
+    ? `cannot ${errno.syscall ?? 'use'} ${errno.path ?? (errno as { address?: string }).address ?? 'a file'}: ${describeCause(errno)}`
     : error instanceof Error
       ? error.message
       : String(error);
-  const failure: NodeJS.ErrnoException = new Error(`the sandbox could not be prepared: ${why}`, { cause: error });
+  const failure: NodeJS.ErrnoException = new Error(`the sandbox could not be prepared: ${why}`, { cause: isFileSystemError(errno) ? errno : error });
   failure.code = 'ESANDBOX';
   return failure;
 }

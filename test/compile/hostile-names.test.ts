@@ -52,7 +52,7 @@ describe('wave compile refuses `${{` where GitHub allows no expression', () => {
     const out = await runWave(['compile', 'pipelines/p.yaml', '-o', 'wave.yml'], { cwd: dir });
     expect([out.code, out.stdout]).toEqual([2, '']);
     expect(out.stderr).toContain(`${join(dir, 'pipelines/p.yaml')}:${line}:${column}: wrong_type: ${what} contains \`\${{\``);
-    expect(out.stderr).toContain('hint: Remove `${{` from');
+    expect(out.stderr).toContain(`hint: Break up the expression opener in ${what} (a space between the dollar sign and the braces, as in $ {{), then compile again.`);
     expect(existsSync(join(dir, 'wave.yml'))).toBe(false);
   });
 });

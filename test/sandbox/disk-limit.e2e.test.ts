@@ -53,7 +53,9 @@ describe.each(['bubblewrap', 'docker'] as const)('%s sandbox: the disk limit', (
       const project = diskProject(backend, 'head -c 104857600 /dev/zero > /tmp/part && head -c 104857600 /dev/zero > part && ls /tmp && echo within');
       const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
       expect(run.code, run.stderr + run.stdout).toBe(0);
-      expect(stepStdout(project)).toMatch(/^part\n(.*\n)*within\n$/);
+      // /tmp holds the step's file beside the mount points of the host paths bound below /tmp (the project's, Wave's own).
+      expect(stepStdout(project).split('\n')).toContain('part');
+      expect(stepStdout(project).endsWith('within\n')).toBe(true);
       expect(existsSync(join(project, '.wave', 'runs', latestRun(project).id, 'steps', 'step', 'attempt-1', 'tmp'))).toBe(false);
     });
   });
