@@ -126,7 +126,7 @@ function relativeSocket(dir: string, socketPath: string): string {
   return socketPath.slice(dir.length + 1);
 }
 
-/** The innermost error with an errno code in `error`'s cause chain, else `error` itself. */
+/** The first error with an errno code along `error`'s cause chain (the outer ones say where), else `error` itself. */
 function errnoCause(error: unknown): NodeJS.ErrnoException {
   for (let at: unknown = error; at instanceof Error; at = at.cause) if (isFileSystemError(at)) return at;
   return error as NodeJS.ErrnoException;
