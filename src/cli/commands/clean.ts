@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { durationMs } from '../../config/common-schema.js';
+import { Duration, durationMs } from '../../config/common-schema.js';
 import { loadProjectManifest } from '../../config/load.js';
 import { isProcessAlive } from '../../core/liveness.js';
 import { runsRootOf } from '../../core/run-paths.js';
@@ -22,7 +22,7 @@ interface CleanOptions {
 function age(value: string): number {
   const days = /^(\d+(?:\.\d+)?)d$/.exec(value);
   if (days) return Number(days[1]) * 86_400_000;
-  if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(value)) return durationMs(value);
+  if (Duration.safeParse(value).success) return durationMs(value);
   throw new WaveError('invalid_argument', `--older-than expects an age such as 30m, 12h or 7d, got \`${value}\``);
 }
 
