@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { collectArtifacts } from '../dist/executor/artifacts.js';
+import { collectArtifacts } from '../dist/engine/artifacts/artifacts.js';
 import { FLIPPER, PAYLOADS, QUOTED_TEMPLATES } from '../test/support/attacks.mjs';
 import {
   NODE,

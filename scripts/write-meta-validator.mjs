@@ -1,12 +1,12 @@
 // Precompiles ajv's check of a schema against the draft-07 meta-schema into
-// src/contracts/draft07-meta-validator.ts: checking a contract's schema then skips compiling the
+// src/json-schema/draft07-meta-validator.ts: checking a contract's schema then skips compiling the
 // meta-schema on every cold start. Formats are left to compiling the schema itself (a bad `pattern`
 // or `$ref` fails there).
 import { writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 
-const OUT = new URL('../src/contracts/draft07-meta-validator.ts', import.meta.url);
+const OUT = new URL('../src/json-schema/draft07-meta-validator.ts', import.meta.url);
 const standaloneCode = standaloneModule.default;
 
 const ajv = new Ajv({ code: { source: true, esm: true }, allErrors: true, strict: false, validateFormats: false });

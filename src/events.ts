@@ -1,5 +1,5 @@
 import type { StreamEvent } from './adapters/types.js';
-import type { Fidelity } from './config/pipeline-schema.js';
+import type { Fidelity } from './config/schema/pipeline-schema.js';
 import type { Failure } from './core/failure.js';
 import type { Outcome, RunOutput } from './core/deliverables.js';
 import type { FileChange } from './core/file-change.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ManifestSchema } from './config/manifest-schema.js';
-import { PipelineSchema } from './config/pipeline-schema.js';
+import { ManifestSchema } from './config/schema/manifest-schema.js';
+import { PipelineSchema } from './config/schema/pipeline-schema.js';
 import { RunEventSchema } from './event-schema.js';
 
 /** Every format Wave publishes as a JSON Schema, by the name `wave schema <name>` takes. */

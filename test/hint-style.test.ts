@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { didYouMean } from '../src/config/suggest.js';
+import { didYouMean } from '../src/config/checks/suggest.js';
 import { diskFaultHint } from '../src/io-error.js';
 import { ROOT } from './support/cli.js';
 

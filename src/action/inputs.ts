@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import { stepList } from '../cli/run-options.js';
 
 /** The inputs action.yml declares, as the entry reads them (a test checks the two agree). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { execa } from 'execa';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 /** The npm package of each agent CLI `install-agents` accepts. */

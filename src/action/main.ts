@@ -9,7 +9,7 @@ if (process.argv[2] === '--cli') {
 } else {
   // Listening before the rest of the bundle loads: a cancel this early still ends with conclusion=cancelled.
   const stop = catchStopSignals();
-  void import('../executor/wave-command.js')
+  void import('../engine/steps/wave-command.js')
     .then(({ useBundledCli }) => useBundledCli(fileURLToPath(import.meta.url)))
     .then(() => import('./run-action.js'))
     .then(({ runAction }) => runAction(stop));

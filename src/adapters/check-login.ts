@@ -1,7 +1,7 @@
 import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import { claudeLoginStatus } from './claude/login-status.js';
 import { codexLoginStatus } from './codex/login-status.js';
-import { buildCuratedEnv } from './environment.js';
+import { buildCuratedEnv } from '../process/environment.js';
 import { geminiLoginStatus } from './gemini/login-status.js';
 import { LOGIN_HINTS } from './login-hints.js';
 import { openCodeLoginStatus } from './opencode/login-status.js';

@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 

@@ -3,7 +3,7 @@ import type { Failure } from '../core/failure.js';
 import type { AdapterType, ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { TokenUsage } from '../core/tokens.js';
-import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
+import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 
 /** One typed event parsed from an agent's stream (or produced by a runner). */
 export type StreamEvent =

@@ -1,10 +1,10 @@
 import { basename, extname } from 'node:path';
-import { listPipelineFiles, manifestView, readPipeline } from '../config/load.js';
-import type { Manifest } from '../config/manifest-schema.js';
-import type { ConfigRead } from '../config/read-config.js';
-import { RequiresSchema } from '../config/requires-schema.js';
-import { isRecord } from '../config/value-path.js';
-import { checkRequirements, type RequirementStatus } from '../executor/requirements.js';
+import { listPipelineFiles, manifestView, readPipeline } from '../config/load/load.js';
+import type { Manifest } from '../config/schema/manifest-schema.js';
+import type { ConfigRead } from '../config/load/read-config.js';
+import { RequiresSchema } from '../config/schema/requires-schema.js';
+import { isRecord } from '../config/load/value-path.js';
+import { checkRequirements, type RequirementStatus } from '../engine/steps/requirements.js';
 import { planRequires } from '../plan/plan-requires.js';
 
 /** One requirement of the project's pipelines: what was found, and which pipelines name it. */

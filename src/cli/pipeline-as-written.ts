@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { findProjectRoot, resolvePipelinePath } from '../config/paths.js';
-import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/yaml-source.js';
+import { findProjectRoot, resolvePipelinePath } from '../config/load/paths.js';
+import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/load/yaml-source.js';
 
 /**
  * The pipeline `name` (a name or a file, found as `wave run` finds it in the project `-m` names or the one around

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { describeInput } from '../config/describe-input.js';
-import { isRecord } from '../config/value-path.js';
+import { describeInput } from '../config/load/describe-input.js';
+import { isRecord } from '../config/load/value-path.js';
 import { readPipelineAsWritten } from './pipeline-as-written.js';
 
 /**

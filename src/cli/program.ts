@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { WaveError, WaveErrors, formatError } from '../errors.js';
+import { WaveError, WaveErrors, formatError } from '../core/errors.js';
 import { safeText } from '../core/terminal-safe.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, exitCodeOf, exitCodeOfAll } from './exit-codes.js';

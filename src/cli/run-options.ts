@@ -1,4 +1,4 @@
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import type { OutputMode } from '../report/sink.js';
 
 /** Parses a comma-separated list of step ids. */

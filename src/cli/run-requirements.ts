@@ -1,6 +1,6 @@
-import { checkRequirements, missingRequirementErrors } from '../executor/requirements.js';
+import { checkRequirements, missingRequirementErrors } from '../engine/steps/requirements.js';
 import type { Plan } from '../plan/plan-types.js';
-import { WaveErrors } from '../errors.js';
+import { WaveErrors } from '../core/errors.js';
 
 /** Checks the plan's `requires` before any step runs: prints a warning per missing optional skill, throws requirement_missing for the rest. */
 export async function checkRunRequirements(plan: Plan, env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import type { Plan } from '../plan/plan-types.js';
 import { mergeStepParts } from '../state/assemble-run.js';
 import { readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';

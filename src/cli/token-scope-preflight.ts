@@ -1,4 +1,4 @@
-import type { EventBody } from '../executor/context.js';
+import type { EventBody } from '../engine/run/context.js';
 import { checkTokenScopes } from '../forge/token-scope-check.js';
 import type { Plan } from '../plan/plan-types.js';
 

@@ -1,5 +1,5 @@
 import { recoverJson } from './json-recovery.js';
-import { schemaErrors } from './schema-validator.js';
+import { schemaErrors } from '../json-schema/schema-validator.js';
 import type { CheckResult, ContractTarget } from './types.js';
 
 /** Validates the target as JSON against the schema, recovering JSON from prose, fences and trailing commas first. */

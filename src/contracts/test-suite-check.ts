@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { terminateGroup, trackGroup } from '../core/process-group.js';
-import { durationMs } from '../config/common-schema.js';
+import { terminateGroup, trackGroup } from '../process/process-group.js';
+import { durationMs } from '../config/schema/common-schema.js';
 import type { PlannedContract, CheckResult, CheckEnvironment } from './types.js';
 
 /** A test command runs at most this long unless the contract says otherwise. */

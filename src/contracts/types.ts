@@ -1,5 +1,5 @@
 import type { ResolvedAdapter } from '../core/resolved-adapter.js';
-import type { Contract } from '../config/pipeline-schema.js';
+import type { Contract } from '../config/schema/pipeline-schema.js';
 
 /** Where a contract's target is: a file of the step's workspace (relative to it), or the step's output (its answer). */
 export type TargetRef = { kind: 'file'; path: string } | { kind: 'output' };

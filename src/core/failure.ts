@@ -1,4 +1,4 @@
-import { WaveError } from '../errors.js';
+import { WaveError } from './errors.js';
 import { isFailureClass, type FailureClass } from './error-codes.js';
 
 /** Why an attempt (or a step) failed, as run.json and the events record it. */

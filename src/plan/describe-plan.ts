@@ -1,4 +1,4 @@
-import { describeInput } from '../config/describe-input.js';
+import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
 import type { Plan, PlannedStep } from './plan-types.js';

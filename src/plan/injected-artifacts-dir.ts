@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { artifactDirError, staysInWorkspace } from '../config/artifact-dir-check.js';
-import type { Located } from '../config/load.js';
-import type { Manifest } from '../config/manifest-schema.js';
+import { artifactDirError, staysInWorkspace } from '../config/checks/artifact-dir-check.js';
+import type { Located } from '../config/load/load.js';
+import type { Manifest } from '../config/schema/manifest-schema.js';
 import { INJECTED_ARTIFACTS_DIR, WAVE_INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
-import type { WaveError } from '../errors.js';
+import type { WaveError } from '../core/errors.js';
 
 /**
  * Where a step's injected artifacts land, relative to its workspace: `runtime.artifacts.default_artifact_dir` when

@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../config/manifest-schema.js';
+import type { RuntimeConfig } from '../config/schema/manifest-schema.js';
 
 /** A run's cost limits in US dollars; a limit that is absent does not apply. */
 export interface RunBudgetLimits {

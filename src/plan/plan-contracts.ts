@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Manifest } from '../config/manifest-schema.js';
-import type { ArtifactDef, Contract, Step } from '../config/pipeline-schema.js';
-import { schemaProblems } from '../contracts/schema-validator.js';
+import type { Manifest } from '../config/schema/manifest-schema.js';
+import type { ArtifactDef, Contract, Step } from '../config/schema/pipeline-schema.js';
+import { schemaProblems } from '../json-schema/schema-validator.js';
 import type { PlannedContract, TargetRef } from '../contracts/types.js';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import type { PlannedExtract } from './plan-types.js';
 import { resolveAdapter } from './resolve-step.js';
 
@@ -26,7 +26,7 @@ export function readSchema(spec: { schema?: string | Record<string, unknown>; sc
     } else if (typeof spec.schema === 'string') schema = JSON.parse(spec.schema);
     else schema = spec.schema;
     if (schema === undefined) return undefined;
-    // The pipeline reader reports these at their line (src/config/schema-checks.ts); this guards a file changed since.
+    // The pipeline reader reports these at their line (src/config/checks/schema-checks.ts); this guards a file changed since.
     const [problem] = schemaProblems(schema);
     if (problem) throw new Error(problem.message);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { InjectArtifact, Step } from '../config/pipeline-schema.js';
+import type { InjectArtifact, Step } from '../config/schema/pipeline-schema.js';
 import { readSchema } from './plan-contracts.js';
 import type { PlannedInjection } from './plan-types.js';
 

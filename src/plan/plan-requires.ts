@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { fillProjectPlaceholders } from '../config/project-placeholders.js';
-import type { Requires } from '../config/requires-schema.js';
-import type { SourceLocation } from '../errors.js';
+import { fillProjectPlaceholders } from '../config/load/project-placeholders.js';
+import type { Requires } from '../config/schema/requires-schema.js';
+import type { SourceLocation } from '../core/errors.js';
 
 /** A program the pipeline requires on PATH, and where it is named. */
 export interface PlannedRequiredTool {
@@ -20,7 +20,7 @@ export interface PlannedRequiredSkill {
   readonly location: SourceLocation;
 }
 
-/** The pipeline's `requires`: checked before any step runs (executor/requirements.ts) and by `wave doctor`. */
+/** The pipeline's `requires`: checked before any step runs (engine/steps/requirements.ts) and by `wave doctor`. */
 export interface PlannedRequires {
   readonly tools: readonly PlannedRequiredTool[];
   readonly skills: readonly PlannedRequiredSkill[];

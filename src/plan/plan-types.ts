@@ -1,10 +1,10 @@
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import type { ModelTier } from '../core/model-tiers.js';
-import type { ArtifactDef, Fidelity, InjectArtifact, Pipeline, Step } from '../config/pipeline-schema.js';
+import type { ArtifactDef, Fidelity, InjectArtifact, Pipeline, Step } from '../config/schema/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
-import type { SourceLocation } from '../errors.js';
+import type { SourceLocation } from '../core/errors.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
-import type { OutcomeDef, PipelineOutputDef } from '../config/deliverable-schema.js';
+import type { OutcomeDef, PipelineOutputDef } from '../config/schema/deliverable-schema.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { PlannedRequires } from './plan-requires.js';
 import type { RunBudgetLimits } from './plan-budget.js';
@@ -18,7 +18,7 @@ export interface PlannedExtract {
   readonly model?: string;
 }
 
-/** A `memory.inject_artifacts` entry with its `schema_path` read (executor/injected-checks.ts checks it). */
+/** A `memory.inject_artifacts` entry with its `schema_path` read (engine/steps/injected-checks.ts checks it). */
 export type PlannedInjection = InjectArtifact & { readonly schemaObject?: Record<string, unknown> };
 
 export interface RetryPolicy {
@@ -72,14 +72,14 @@ export interface PlannedStep {
   readonly injectArtifacts: readonly PlannedInjection[];
   /** Checked in order after a successful attempt; their requirements are already in a prompt step's template. */
   readonly contracts: readonly PlannedContract[];
-  /** Turns the step's raw output into JSON matching a schema (see executor/extract.ts). */
+  /** Turns the step's raw output into JSON matching a schema (see engine/attempt/extract.ts). */
   readonly extract?: PlannedExtract;
   readonly env: Readonly<Record<string, string>>;
   /** Adapters tried in order when this one is rate limited. */
   readonly fallbacks: readonly ResolvedAdapter[];
   /** Set when the step is in a `thread`. */
   readonly thread?: PlannedThread;
-  /** Links and files taken from its files once it succeeds (executor/step-outcomes.ts). */
+  /** Links and files taken from its files once it succeeds (engine/steps/step-outcomes.ts). */
   readonly outcomes?: readonly OutcomeDef[];
 }
 
@@ -125,9 +125,9 @@ export interface Plan {
   readonly forgeVariables: Readonly<Record<string, string>>;
   /** The pipeline's `input` block as written: what --dry-run shows of the input. */
   readonly inputSpec?: Pipeline['input'];
-  /** pipeline_outputs: resolved from the steps' artifacts when the run ends (executor/run-outputs.ts). */
+  /** pipeline_outputs: resolved from the steps' artifacts when the run ends (engine/run/run-outputs.ts). */
   readonly outputs?: Readonly<Record<string, PipelineOutputDef>>;
-  /** Tools and skills checked before any step runs (executor/requirements.ts). */
+  /** Tools and skills checked before any step runs (engine/steps/requirements.ts). */
   readonly requires: PlannedRequires;
   /** The forge and the token scopes of the personas the steps run as, checked before the run (src/forge). */
   readonly forge: PlannedForge;

@@ -1,4 +1,4 @@
-import type { AdapterConfig } from '../config/manifest-schema.js';
+import type { AdapterConfig } from '../config/schema/manifest-schema.js';
 import { isModelTier, modelForCli, resolveTier } from '../core/model-tiers.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
-import { durationMs } from '../config/common-schema.js';
-import { adapterTypeOf } from '../config/load.js';
-import type { Manifest } from '../config/manifest-schema.js';
-import type { RetryConfig, Step } from '../config/pipeline-schema.js';
-import { WaveError } from '../errors.js';
+import { durationMs } from '../config/schema/common-schema.js';
+import { adapterTypeOf } from '../config/load/load.js';
+import type { Manifest } from '../config/schema/manifest-schema.js';
+import type { RetryConfig, Step } from '../config/schema/pipeline-schema.js';
+import { WaveError } from '../core/errors.js';
 import type { RetryPolicy } from './plan-types.js';
 import { adapterModel } from './resolve-model.js';
 

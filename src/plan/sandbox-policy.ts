@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../config/manifest-schema.js';
+import type { RuntimeConfig } from '../config/schema/manifest-schema.js';
 import { DEFAULT_SANDBOX_IMAGE, DEFAULT_SANDBOX_LIMITS } from '../sandbox/defaults.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
 

@@ -1,9 +1,9 @@
-import type { Manifest } from '../config/manifest-schema.js';
-import type { Pipeline, Step } from '../config/pipeline-schema.js';
-import { fillProjectPlaceholders } from '../config/project-placeholders.js';
-import { findSkillFolder } from '../config/skill-refs.js';
+import type { Manifest } from '../config/schema/manifest-schema.js';
+import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
+import { fillProjectPlaceholders } from '../config/load/project-placeholders.js';
+import { findSkillFolder } from '../config/checks/skill-refs.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 
 /**
  * The skills a prompt step's agent gets, as Wave's skill.ResolveSkills merges them: the manifest's global `skills`,

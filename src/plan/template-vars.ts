@@ -1,4 +1,4 @@
-import type { Step } from '../config/pipeline-schema.js';
+import type { Step } from '../config/schema/pipeline-schema.js';
 import { FORGE_TEMPLATE_VARIABLES } from '../core/forge.js';
 
 /** Where a template's values come from: a run's own values, or a dry run's placeholders. */

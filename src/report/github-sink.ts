@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import * as core from '@actions/core';
-import type { SourceLocation } from '../errors.js';
+import type { SourceLocation } from '../core/errors.js';
 import type { RunEvent } from '../events.js';
 import { attemptLogPath } from '../state/step-logs.js';
 import { describeFailure } from './describe.js';

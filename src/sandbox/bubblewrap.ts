@@ -1,8 +1,8 @@
-import { launchLocal } from '../adapters/launch-local.js';
-import { spawnInGroup } from '../adapters/spawn.js';
-import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
+import { launchLocal } from '../process/launch-local.js';
+import { spawnInGroup } from '../process/spawn.js';
+import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
-import { ownerTag } from '../core/owner-tag.js';
+import { ownerTag } from '../process/owner-tag.js';
 import { createCgroupJail } from './cgroup-limits.js';
 import { diskLimitedLauncher } from './disk-limit.js';
 import { jailedLauncher } from './jailed-launcher.js';

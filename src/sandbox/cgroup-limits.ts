@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ownerIsGone } from '../core/owner-tag.js';
+import { ownerIsGone } from '../process/owner-tag.js';
 import { sleep } from '../core/sleep.js';
 import type { SandboxLimits } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { LaunchedProcess, Launcher } from '../adapters/launched-process.js';
+import type { LaunchedProcess, Launcher } from '../process/launched-process.js';
 import { diskUsage } from './disk-usage.js';
 
 const MIB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ownerIsGone } from '../core/owner-tag.js';
+import { ownerIsGone } from '../process/owner-tag.js';
 import { ROOM_PREFIX } from './attempt-room.js';
 import { sweepOrphanedJails } from './cgroup-limits.js';
 

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { resolveBinary } from '../adapters/binary.js';
-import { WaveError } from '../errors.js';
-import { ownerTag } from '../core/owner-tag.js';
+import { resolveBinary } from '../process/binary.js';
+import { WaveError } from '../core/errors.js';
+import { ownerTag } from '../process/owner-tag.js';
 import { createCgroupJail, sweepOrphanedJails } from './cgroup-limits.js';
 import { rootLinks, systemBinds } from './host-paths.js';
 import type { SandboxLimits } from './types.js';

@@ -1,4 +1,4 @@
-import type { SpawnResult, SpawnSpec } from '../adapters/spawn-spec.js';
+import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 import type { Bind } from './host-paths.js';
 
 export const SANDBOX_BACKENDS = ['none', 'bubblewrap', 'docker'] as const;

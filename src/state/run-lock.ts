@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WaveError } from '../errors.js';
+import { WaveError } from '../core/errors.js';
 import { ioError } from '../io-error.js';
-import { isSameProcessAlive, processStartTime } from '../core/liveness.js';
+import { isSameProcessAlive, processStartTime } from '../process/liveness.js';
 
 /** The run folder's lock: who drives the run now. */
 export const LOCK_FILE = 'lock';

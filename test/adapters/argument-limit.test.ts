@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_ARGUMENT_BYTES, promptAsWords } from '../../src/adapters/argument-limit.js';
+import { PROMPT_ARGUMENT_BYTES, promptAsWords } from '../../src/process/argument-limit.js';
 import { buildGeminiArgs, geminiPrompt } from '../../src/adapters/gemini/invocation.js';
 import type { AdapterRunConfig } from '../../src/adapters/types.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClaudeStream, claudeFailure } from '../../src/adapters/claude/outcome.js';
 import { parseClaudeLine } from '../../src/adapters/claude/parse.js';
 import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
-import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
+import type { SpawnResult } from '../../src/process/spawn-spec.js';
 import { parseJsonLines } from '../../src/stream/lines.js';
 
 // Lines recorded from Claude Code 2.1.330 against the scripted model server (long fields trimmed).

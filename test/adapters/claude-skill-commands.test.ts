@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS_MARKER_FILE, installClaudeSkillCommands } from '../../src/adapters/claude/skill-commands.js';
-import { isWaveOwnedPath } from '../../src/executor/wave-owned-paths.js';
+import { isWaveOwnedPath } from '../../src/engine/workspace/wave-owned-paths.js';
 
 function folder(files: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'wave-cmds-'));

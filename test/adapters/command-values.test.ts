@@ -1,14 +1,14 @@
 import { readFile, readdir, symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ARGUMENT_MAX_BYTES, PROMPT_ARGUMENT_BYTES } from '../../src/adapters/argument-limit.js';
+import { ARGUMENT_MAX_BYTES, PROMPT_ARGUMENT_BYTES } from '../../src/process/argument-limit.js';
 import { buildCodexArgs } from '../../src/adapters/codex/invocation.js';
 import { buildGeminiArgs } from '../../src/adapters/gemini/invocation.js';
 import { buildOpenCodeArgs } from '../../src/adapters/opencode/invocation.js';
 import { ENV_TOTAL_BYTES, ENV_VALUE_BYTES, planShellValues } from '../../src/adapters/process/command-values.js';
 import { buildProcessInvocation } from '../../src/adapters/process/invocation.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
-import { spawnFailure } from '../../src/adapters/spawn-failure.js';
+import { spawnFailure } from '../../src/process/spawn-failure.js';
 import type { AdapterRunConfig } from '../../src/adapters/types.js';
 import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CursorStream } from '../../src/adapters/cursor/outcome.js';
 import { cursorTokens, parseCursorLine } from '../../src/adapters/cursor/parse.js';
-import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
+import type { SpawnResult } from '../../src/process/spawn-spec.js';
 
 const exited = (exitCode: number | null, stderrTail = ''): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail });
 

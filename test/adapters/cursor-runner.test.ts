@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AgentCliRunner } from '../../src/adapters/agent-process.js';
-import { PROMPT_ARGUMENT_BYTES } from '../../src/adapters/argument-limit.js';
+import { PROMPT_ARGUMENT_BYTES } from '../../src/process/argument-limit.js';
 import { CURSOR_CLI } from '../../src/adapters/cursor/runner.js';
 import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';

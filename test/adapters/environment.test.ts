@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.js';
+import { buildCuratedEnv, secretValuesOf } from '../../src/process/environment.js';
 
 const parent = {
   HOME: '/home/me',

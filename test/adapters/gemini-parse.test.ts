@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeminiStream, geminiFailure } from '../../src/adapters/gemini/outcome.js';
 import { parseGeminiLine } from '../../src/adapters/gemini/parse.js';
-import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
+import type { SpawnResult } from '../../src/process/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
 const GARBAGE = ['', 'garbage', '{"type":"result","status":', '[1]', 'null', '{"type":"unknown_kind","x":1}', Buffer.from([0xc3, 0x28, 0xa0, 0xa1]).toString('latin1')];

@@ -6,7 +6,7 @@ import { httpFailure } from '../../src/adapters/llm/http-failure.js';
 import { LlmRunner } from '../../src/adapters/llm/runner.js';
 import { SseDecoder } from '../../src/adapters/llm/sse.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
-import { runAttempt } from '../../src/executor/attempt.js';
+import { runAttempt } from '../../src/engine/attempt/attempt.js';
 import { encodeSequence, FENCED_ANSWER, startModelServer, type ModelServer } from '../support/model-server.mjs';
 
 let server: ModelServer;

@@ -4,7 +4,7 @@ import { codexErrorClass, parseCodexLine } from '../../src/adapters/codex/parse.
 import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
 import { OpenCodeStream } from '../../src/adapters/opencode/outcome.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
-import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
+import type { SpawnResult } from '../../src/process/spawn-spec.js';
 
 const exited = (exitCode: number | null): SpawnResult => ({ exitCode, signal: null, aborted: false, skippedLines: 0, tail: '', stderrTail: '' });
 const GARBAGE = [

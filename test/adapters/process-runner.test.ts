@@ -3,7 +3,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cutMarker, STORED_OUTPUT_BYTES } from '../../src/stream/stored-output-cap.js';
 import { describe, expect, it } from 'vitest';
-import { buildCuratedEnv, secretValuesOf } from '../../src/adapters/environment.js';
+import { buildCuratedEnv, secretValuesOf } from '../../src/process/environment.js';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
 import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';

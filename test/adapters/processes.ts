@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach } from 'vitest';
-import { signalGroup } from '../../src/core/process-group.js';
+import { signalGroup } from '../../src/process/process-group.js';
 import type { AdapterRunConfig } from '../../src/adapters/types.js';
 
 /** Absolute path of a fixture script in test/fixtures/processes. */

@@ -16,7 +16,7 @@ import { buildOpenCodeArgs } from '../../src/adapters/opencode/invocation.js';
 import { OPENCODE_CLI } from '../../src/adapters/opencode/runner.js';
 import { copySessionHome, isSafeSessionId, resumeRefusal, usageOfAttempt } from '../../src/adapters/session.js';
 import type { AdapterRunConfig, ContinueFrom } from '../../src/adapters/types.js';
-import type { SpawnResult } from '../../src/adapters/spawn-spec.js';
+import type { SpawnResult } from '../../src/process/spawn-spec.js';
 import { NO_TOKENS } from '../../src/core/tokens.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_SKILLS_FOLDERS, installStepSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
 import type { ResolvedSkill } from '../../src/core/resolved-skill.js';
-import { loadManifest } from '../../src/config/load.js';
-import { WaveErrors } from '../../src/errors.js';
+import { loadManifest } from '../../src/config/load/load.js';
+import { WaveErrors } from '../../src/core/errors.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wave-skills-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

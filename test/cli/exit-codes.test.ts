@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { reportError } from '../../src/cli/program.js';
-import { WaveError, WaveErrors } from '../../src/errors.js';
+import { WaveError, WaveErrors } from '../../src/core/errors.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
 import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';

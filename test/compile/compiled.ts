@@ -1,6 +1,6 @@
 import { NoOperationTraceWriter, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
 import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
+import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import type { Plan } from '../../src/plan/plan-types.js';
 import { readAsGithub } from '../support/workflow-reader.mjs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adapterTypeOf } from '../../src/config/adapter-type.js';
+import { adapterTypeOf } from '../../src/config/schema/adapter-type.js';
 
 describe("an adapter's type from its name, as Wave's registry reads it", () => {
   it('opencode-* names are OpenCode forks, run by the OpenCode runner', () => {

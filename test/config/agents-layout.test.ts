@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolvePipelinePath } from '../../src/config/load.js';
+import { resolvePipelinePath } from '../../src/config/load/load.js';
 import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadManifest, loadPipeline, manifestView, readManifest, readPipeline, type Located, type ManifestView } from '../../src/config/load.js';
-import type { Manifest } from '../../src/config/manifest-schema.js';
-import { WaveErrors, formatError } from '../../src/errors.js';
+import { loadManifest, loadPipeline, manifestView, readManifest, readPipeline, type Located, type ManifestView } from '../../src/config/load/load.js';
+import type { Manifest } from '../../src/config/schema/manifest-schema.js';
+import { WaveErrors, formatError } from '../../src/core/errors.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/config/', import.meta.url));

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
-import { unsupportedFeatures } from '../../src/config/unsupported-features.js';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
+import { unsupportedFeatures } from '../../src/config/checks/unsupported-features.js';
 import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 

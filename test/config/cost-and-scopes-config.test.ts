@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, loadPipeline, readManifest } from '../../src/config/load.js';
+import { loadManifest, loadPipeline, readManifest } from '../../src/config/load/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { makeProject } from '../support/project.js';
 

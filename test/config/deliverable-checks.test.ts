@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPipeline } from '../../src/config/load.js';
+import { readPipeline } from '../../src/config/load/load.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wave-deliverables-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manifestView, readManifest, readPipeline, loadManifest, loadPipeline, type ManifestView } from '../../src/config/load.js';
-import { WaveError, WaveErrors } from '../../src/errors.js';
+import { manifestView, readManifest, readPipeline, loadManifest, loadPipeline, type ManifestView } from '../../src/config/load/load.js';
+import { WaveError, WaveErrors } from '../../src/core/errors.js';
 import { ERROR_CODES } from '../../src/core/error-codes.js';
 import { runWave } from '../support/cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IO_TYPES, inputSchemaTypeProblem, inputTypeProblem, inputTypeShape } from '../../src/config/io-types.js';
+import { IO_TYPES, inputSchemaTypeProblem, inputTypeProblem, inputTypeShape } from '../../src/config/schema/io-types.js';
 
 describe('typed inputs', () => {
   it.each([

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapterTypeOf, findManifest, loadManifest, loadPipeline, readManifest, resolvePipelinePath } from '../../src/config/load.js';
-import { WaveError, WaveErrors } from '../../src/errors.js';
+import { adapterTypeOf, findManifest, loadManifest, loadPipeline, readManifest, resolvePipelinePath } from '../../src/config/load/load.js';
+import { WaveError, WaveErrors } from '../../src/core/errors.js';
 
 const BASE = fileURLToPath(new URL('../fixtures/config/base/', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'wave-load-'));

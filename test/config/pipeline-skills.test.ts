@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
 import { makeProject } from '../support/project.js';
 import { planProject } from '../plan/plan-project.js';
 

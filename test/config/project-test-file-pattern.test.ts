@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/config/load.js';
+import { readManifest } from '../../src/config/load/load.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 

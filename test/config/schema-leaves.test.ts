@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ManifestSchema } from '../../src/config/manifest-schema.js';
-import { PipelineSchema } from '../../src/config/pipeline-schema.js';
+import { ManifestSchema } from '../../src/config/schema/manifest-schema.js';
+import { PipelineSchema } from '../../src/config/schema/pipeline-schema.js';
 import { readerSources, readsKey, schemaLeaves, unreadLeaves } from '../support/schema-leaves.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { listPipelineFiles } from '../../src/config/load.js';
+import { listPipelineFiles } from '../../src/config/load/load.js';
 import { JSON_SCHEMAS, schemaFileName, schemaFileText, schemaNames, toJsonSchema } from '../../src/schemas.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -3,8 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadManifest, loadPipeline, listPipelineFiles } from '../../src/config/load.js';
-import { WaveErrors, formatError } from '../../src/errors.js';
+import { loadManifest, loadPipeline, listPipelineFiles } from '../../src/config/load/load.js';
+import { WaveErrors, formatError } from '../../src/core/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WAVE_STYLE = fileURLToPath(new URL('../fixtures/config/wave-style/', import.meta.url));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
-import { parseSubsetFrom } from '../../src/config/subset-from.js';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
+import { parseSubsetFrom } from '../../src/config/checks/subset-from.js';
 import { makeProject } from '../support/project.js';
 
 /** The problems of a pipeline whose step `scan` mounts `./` narrowed by `subsetFrom`, as [code, line, column, message]. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestMatch, didYouMean, editDistance } from '../../src/config/suggest.js';
-import { unsupportedFeatures } from '../../src/config/unsupported-features.js';
+import { closestMatch, didYouMean, editDistance } from '../../src/config/checks/suggest.js';
+import { unsupportedFeatures } from '../../src/config/checks/unsupported-features.js';
 
 describe('did you mean', () => {
   it('counts a swap of neighbours as one edit', () => {

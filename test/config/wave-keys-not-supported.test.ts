@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 
 const projects: string[] = [];

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileSchema, schemaErrors } from '../../src/contracts/schema-validator.js';
+import { compileSchema, schemaErrors } from '../../src/json-schema/schema-validator.js';
 // @ts-expect-error: a plain script without types
 import { META_VALIDATOR_SOURCE } from '../../scripts/write-meta-validator.mjs';
 
 describe('compileSchema', () => {
-  it('src/contracts/draft07-meta-validator.ts is what scripts/write-meta-validator.mjs writes today', () => {
-    const onDisk = readFileSync(new URL('../../src/contracts/draft07-meta-validator.ts', import.meta.url), 'utf8');
+  it('src/json-schema/draft07-meta-validator.ts is what scripts/write-meta-validator.mjs writes today', () => {
+    const onDisk = readFileSync(new URL('../../src/json-schema/draft07-meta-validator.ts', import.meta.url), 'utf8');
     expect(onDisk === META_VALIDATOR_SOURCE, 'stale: run `node scripts/write-meta-validator.mjs`').toBe(true);
   });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isGroupAlive, isProcessAlive } from '../../src/core/liveness.js';
+import { isGroupAlive, isProcessAlive } from '../../src/process/liveness.js';
 import { waitFor } from '../support/wait.js';
 
 describe('group liveness', () => {

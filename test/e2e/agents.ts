@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { CLI_PACKAGES, resolveBinary } from '../../src/adapters/binary.js';
+import { CLI_PACKAGES, resolveBinary } from '../../src/process/binary.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { resolveBinary } from '../../src/adapters/binary.js';
+import { resolveBinary } from '../../src/process/binary.js';
 import { GEMINI_GATEWAY_HINT, LOGIN_HINTS } from '../../src/adapters/login-hints.js';
 import { runDoctor } from '../support/doctor.js';
 import { cliAvailable } from './agents.js';

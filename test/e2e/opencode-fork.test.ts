@@ -2,7 +2,7 @@ import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resolveBinary } from '../../src/adapters/binary.js';
+import { resolveBinary } from '../../src/process/binary.js';
 import { attemptStream, cliAvailable, manifestWith, oneStepPipeline, param, runAgentPipeline, startModelServer, type ModelServer } from './agents.js';
 
 // OpenCode starts slowly (~3 s a run): allow for a loaded machine.

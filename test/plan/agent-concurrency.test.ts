@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgs } from '../../src/adapters/claude/invocation.js';
 import type { AdapterRunConfig } from '../../src/adapters/types.js';
-import { manifestView, readManifest, readPipeline } from '../../src/config/load.js';
+import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
 import { concurrencySection } from '../../src/plan/agent-concurrency.js';
 import { describePlan } from '../../src/plan/describe-plan.js';
 import { makeProject } from '../support/project.js';

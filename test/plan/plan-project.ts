@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
+import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
 import { buildPlan, type PlanOptions } from '../../src/plan/plan.js';
 import type { Plan } from '../../src/plan/plan-types.js';
 import { makeProject } from '../support/project.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../../src/config/pipeline-schema.js';
+import type { Step } from '../../src/config/schema/pipeline-schema.js';
 import { explainUnknownVariable, templateValue, type TemplateSource } from '../../src/plan/template-vars.js';
 
 const step = {

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchLocal } from '../../src/adapters/launch-local.js';
-import { spawnInGroup } from '../../src/adapters/spawn.js';
+import { launchLocal } from '../../src/process/launch-local.js';
+import { spawnInGroup } from '../../src/process/spawn.js';
 import { Redactor } from '../../src/redact.js';
 import { diskLimitedLauncher } from '../../src/sandbox/disk-limit.js';
 import { scratchFolder } from '../support/scratch.js';

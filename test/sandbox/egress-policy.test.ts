@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/errors.js';
-import { parseEgressPattern } from '../../src/config/egress-pattern.js';
+import { WaveError } from '../../src/core/errors.js';
+import { parseEgressPattern } from '../../src/config/schema/egress-pattern.js';
 import { EgressPolicy, addressClass } from '../../src/sandbox/egress-policy.js';
 
 describe('parseEgressPattern', () => {

@@ -2,8 +2,8 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ownerIsGone, ownerTag } from '../../src/core/owner-tag.js';
-import { processStartTime } from '../../src/core/liveness.js';
+import { ownerIsGone, ownerTag } from '../../src/process/owner-tag.js';
+import { processStartTime } from '../../src/process/liveness.js';
 import { sweepBefore, sweepLeftovers } from '../../src/sandbox/leftovers.js';
 
 // The sweep reads the OS temp folder: each test points it at a fresh one of its own.

@@ -3,9 +3,9 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processFailure } from '../../src/adapters/spawn-failure.js';
-import { spawnInGroup } from '../../src/adapters/spawn.js';
-import type { SpawnSpec } from '../../src/adapters/spawn-spec.js';
+import { processFailure } from '../../src/process/spawn-failure.js';
+import { spawnInGroup } from '../../src/process/spawn.js';
+import type { SpawnSpec } from '../../src/process/spawn-spec.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
 import { RunStore } from '../../src/state/run-store.js';

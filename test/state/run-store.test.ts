@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFil
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_TOKENS } from '../../src/core/tokens.js';
-import { WaveError } from '../../src/errors.js';
+import { WaveError } from '../../src/core/errors.js';
 import { EVENT_VERSION, EventBus, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
 import { RunStore, resolveRunId } from '../../src/state/run-store.js';

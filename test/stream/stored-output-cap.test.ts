@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnInGroup } from '../../src/adapters/spawn.js';
-import type { SpawnSpec } from '../../src/adapters/spawn-spec.js';
+import { spawnInGroup } from '../../src/process/spawn.js';
+import type { SpawnSpec } from '../../src/process/spawn-spec.js';
 import { Redactor } from '../../src/redact.js';
 import { STORED_OUTPUT_BYTES } from '../../src/stream/stored-output-cap.js';
 import { scratchFolder } from '../support/scratch.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadManifest, loadPipeline } from '../../src/config/load.js';
+import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { newRunRecord } from '../../src/state/new-run-record.js';
 import { RunStore } from '../../src/state/run-store.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { sleep } from '../../src/core/sleep.js';
-import { abortFailure } from '../../src/adapters/spawn-failure.js';
+import { abortFailure } from '../../src/process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../src/adapters/types.js';
 import { NO_TOKENS } from '../../src/core/tokens.js';
 import type { AdapterType } from '../../src/core/resolved-adapter.js';

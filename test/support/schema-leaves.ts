@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { keysAllowedAt, schemasAt } from '../../src/config/schema-walk.js';
+import { keysAllowedAt, schemasAt } from '../../src/config/schema/schema-walk.js';
 
 /** A leaf of a schema: a key whose value holds no further keys (a scalar, a list or map of scalars). */
 export interface SchemaLeaf {

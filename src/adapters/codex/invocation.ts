@@ -1,5 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
-import { promptTooLargeForArgument } from '../argument-limit.js';
+import { promptTooLargeForArgument } from '../../process/argument-limit.js';
 import { resumedSession } from '../session.js';
 import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { codexPermissionSettings } from './permissions.js';

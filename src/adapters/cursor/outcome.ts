@@ -2,7 +2,7 @@ import { parseJsonLine } from '../../stream/lines.js';
 import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
 import { errorMessageClass } from '../error-message-class.js';
 import { withLoginHint } from '../login-hints.js';
-import type { SpawnResult } from '../spawn-spec.js';
+import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';

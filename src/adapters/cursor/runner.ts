@@ -1,5 +1,5 @@
 import type { AgentCli } from '../agent-process.js';
-import { CURSOR_BINARY } from '../binary.js';
+import { CURSOR_BINARY } from '../../process/binary.js';
 import type { AdapterRunConfig } from '../types.js';
 import { buildCursorArgs, buildCursorEnv, cursorPromptOnStdin } from './invocation.js';
 import { CursorStream } from './outcome.js';

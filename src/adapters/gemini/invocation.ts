@@ -1,5 +1,5 @@
 import { isolatedHome } from '../agent-process.js';
-import { promptAsWords, promptTooLargeForArgument } from '../argument-limit.js';
+import { promptAsWords, promptTooLargeForArgument } from '../../process/argument-limit.js';
 import { resumedSession } from '../session.js';
 import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { geminiPolicyArgs } from './policy-file.js';

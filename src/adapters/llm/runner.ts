@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
-import { abortFailure } from '../spawn-failure.js';
+import { abortFailure } from '../../process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
 import { attemptCost } from '../../core/attempt-cost.js';
 import { fetchFailureCause } from '../../core/http-status.js';

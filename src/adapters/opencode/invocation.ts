@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AdapterRunConfig, CliEnvInput } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
-import { promptTooLargeForArgument } from '../argument-limit.js';
+import { promptTooLargeForArgument } from '../../process/argument-limit.js';
 import { resumedSession } from '../session.js';
 
 /** Variables that keep OpenCode from updating, sharing or downloading anything on its own. */

@@ -1,7 +1,7 @@
 import { parseJsonLine } from '../../stream/lines.js';
 import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
 import { httpStatusClass, retryAfterMs } from '../../core/http-status.js';
-import type { SpawnResult } from '../spawn-spec.js';
+import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';

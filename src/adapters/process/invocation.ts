@@ -1,4 +1,4 @@
-import { ARGUMENT_MAX_BYTES, oversizedArgument } from '../argument-limit.js';
+import { ARGUMENT_MAX_BYTES, oversizedArgument } from '../../process/argument-limit.js';
 import type { AdapterRunConfig } from '../types.js';
 import type { Failure } from '../../core/failure.js';
 

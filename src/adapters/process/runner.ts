@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
-import { processFailure } from '../spawn-failure.js';
-import { spawnInGroup } from '../spawn.js';
+import { processFailure } from '../../process/spawn-failure.js';
+import { spawnInGroup } from '../../process/spawn.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import { planShellValues, VALUE_FILES_DIR, writeValueFiles } from './command-values.js';

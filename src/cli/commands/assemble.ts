@@ -1,10 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load.js';
+import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load/load.js';
 import { EVENT_VERSION, type RunEvent } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
-import { collectRunOutputs } from '../../executor/run-outputs.js';
+import { collectRunOutputs } from '../../engine/run/run-outputs.js';
 import { formatGithubSummary } from '../../report/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
 import { assembleRunRecord } from '../../state/assemble-run.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WaveError } from '../../errors.js';
+import { WaveError } from '../../core/errors.js';
 import { recordOrphanCancelled } from '../../state/cancel-orphan.js';
-import { isProcessAlive } from '../../core/liveness.js';
+import { isProcessAlive } from '../../process/liveness.js';
 import { RunLock, isOwnerAlive, readLockOwner } from '../../state/run-lock.js';
 import type { RunRecord } from '../../state/run-record.js';
 import { RunStore } from '../../state/run-store.js';

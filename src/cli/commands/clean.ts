@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Duration, durationMs } from '../../config/common-schema.js';
-import { loadProjectManifest } from '../../config/load.js';
-import { isProcessAlive } from '../../core/liveness.js';
+import { Duration, durationMs } from '../../config/schema/common-schema.js';
+import { loadProjectManifest } from '../../config/load/load.js';
+import { isProcessAlive } from '../../process/liveness.js';
 import { runsRootOf } from '../../core/run-paths.js';
-import { WaveError } from '../../errors.js';
-import { removeRunWorkspaces } from '../../executor/workspace.js';
-import { deleteBranches, runBranches } from '../../executor/worktree.js';
+import { WaveError } from '../../core/errors.js';
+import { removeRunWorkspaces } from '../../engine/workspace/workspace.js';
+import { deleteBranches, runBranches } from '../../engine/workspace/worktree.js';
 import type { RunRecord } from '../../state/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 

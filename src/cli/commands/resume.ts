@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
-import { builtinManifest, isBuiltinManifest } from '../../config/builtin-manifest.js';
-import { loadManifest, loadPipeline, loadProjectManifest } from '../../config/load.js';
+import { builtinManifest, isBuiltinManifest } from '../../config/load/builtin-manifest.js';
+import { loadManifest, loadPipeline, loadProjectManifest } from '../../config/load/load.js';
 import { runsRootOf } from '../../core/run-paths.js';
-import { WaveError } from '../../errors.js';
+import { WaveError } from '../../core/errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { markInterruptedAttempts } from '../../state/interrupted-attempts.js';
-import { isProcessAlive } from '../../core/liveness.js';
+import { isProcessAlive } from '../../process/liveness.js';
 import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { shouldColor } from '../../report/color.js';
 import { formatSummary } from '../../report/summary.js';
-import { isProcessAlive } from '../../core/liveness.js';
+import { isProcessAlive } from '../../process/liveness.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 

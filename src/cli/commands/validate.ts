@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { withForgePersonas } from '../../config/forge-personas.js';
-import { builtinManifest, builtinManifestView } from '../../config/builtin-manifest.js';
+import { withForgePersonas } from '../../config/load/forge-personas.js';
+import { builtinManifest, builtinManifestView } from '../../config/load/builtin-manifest.js';
 import {
   listPipelineFiles,
   located,
@@ -13,12 +13,12 @@ import {
   validationView,
   type Located,
   type ManifestView,
-} from '../../config/load.js';
-import type { Manifest } from '../../config/manifest-schema.js';
-import type { Pipeline } from '../../config/pipeline-schema.js';
-import { WaveError, WaveErrors, formatError } from '../../errors.js';
+} from '../../config/load/load.js';
+import type { Manifest } from '../../config/schema/manifest-schema.js';
+import type { Pipeline } from '../../config/schema/pipeline-schema.js';
+import { WaveError, WaveErrors, formatError } from '../../core/errors.js';
 import { buildPlan } from '../../plan/plan.js';
-import { worktreeWarnings } from '../../executor/worktree-preflight.js';
+import { worktreeWarnings } from '../../engine/workspace/worktree-preflight.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { EXIT, exitCodeOfAll } from '../exit-codes.js';
 import { refreshSchemaCopies } from '../schema-reference.js';

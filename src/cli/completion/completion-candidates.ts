@@ -1,6 +1,6 @@
 import { basename, extname, relative } from 'node:path';
-import { findProjectRoot, listPipelineFiles } from '../../config/load.js';
-import { isRecord } from '../../config/value-path.js';
+import { findProjectRoot, listPipelineFiles } from '../../config/load/load.js';
+import { isRecord } from '../../config/load/value-path.js';
 import { readPipelineAsWritten } from '../pipeline-as-written.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';

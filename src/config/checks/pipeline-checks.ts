@@ -1,0 +1,165 @@
+import { WaveError } from '../../core/errors.js';
+import { ancestorsOf, findCycle } from '../../core/dag.js';
+import type { Locator } from '../load/locator.js';
+import { agentStepKeyErrors } from '../schema/agent-step-keys.js';
+import { checkDeliverables } from './deliverable-checks.js';
+import { mountSubsetErrors } from './mount-subset-checks.js';
+import { checkPipelineSkills } from './pipeline-skill-checks.js';
+import { checkRequires } from './requires-checks.js';
+import { stepLabel, undeclaredArtifactError } from './raw-step.js';
+import { checkStepReferences, type ManifestView } from './step-checks.js';
+import { stepEnvReferenceErrors } from './step-env-refs.js';
+import { didYouMean } from './suggest.js';
+import { isRecord } from '../load/value-path.js';
+
+/** Dependency checks are quadratic on long chains; no hand-written pipeline comes near this. */
+const MAX_STEPS = 5000;
+
+interface StepEntry {
+  index: number;
+  id: string;
+  raw: Record<string, unknown>;
+  dependencies: string[];
+}
+
+/**
+ * Cross-references of a pipeline, checked on the raw value so they are found even when the schema
+ * check failed elsewhere: duplicate ids, dependencies, cycles, injected artifacts, and per-step references.
+ * `setAside` names steps an unsupported feature removed or does the work of: a reference to them follows from
+ * that report, so it is not reported again.
+ */
+export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator, setAside: ReadonlySet<string> = new Set()): WaveError[] {
+  if (!isRecord(root) || !Array.isArray(root.steps)) return [];
+  if (root.steps.length > MAX_STEPS) {
+    return [
+      new WaveError('input_too_large', `refusing to check ${root.steps.length} steps (at most ${MAX_STEPS})`, {
+        location: locator.locate(['steps']),
+        hint: 'Split the work into several pipelines.',
+      }),
+    ];
+  }
+  const errors: WaveError[] = [...checkPipelineSkills(root, view, locator), ...checkRequires(root, view, locator), ...checkDeliverables(root, locator, setAside)];
+  const byId = new Map<string, StepEntry>();
+  root.steps.forEach((raw, index) => {
+    if (!isRecord(raw)) return;
+    errors.push(...checkStepReferences(raw, index, view, locator));
+    errors.push(...stepEnvReferenceErrors(raw, index, locator));
+    errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
+    if (typeof raw.id !== 'string') return;
+    const first = byId.get(raw.id);
+    if (first) {
+      const line = locator.locate(['steps', first.index, 'id']).line;
+      errors.push(
+        new WaveError('duplicate_step', `step id \`${raw.id}\` is already used by the step at line ${line}`, {
+          location: locator.locate(['steps', index, 'id']),
+          hint: 'Give every step its own id.',
+        }),
+      );
+      return;
+    }
+    const dependencies = Array.isArray(raw.dependencies) ? raw.dependencies.filter((d): d is string => typeof d === 'string') : [];
+    byId.set(raw.id, { index, id: raw.id, raw, dependencies });
+  });
+  const ids = [...byId.keys()];
+  for (const step of byId.values()) {
+    if (!Array.isArray(step.raw.dependencies)) continue;
+    step.raw.dependencies.forEach((dep: unknown, i) => {
+      if (typeof dep !== 'string' || byId.has(dep) || setAside.has(dep)) return;
+      errors.push(
+        new WaveError('unknown_dependency', `step \`${step.id}\` depends on \`${dep}\`, which is not a step of this pipeline`, {
+          location: locator.locate(['steps', step.index, 'dependencies', i]),
+          hint: didYouMean(dep, ids, 'Steps of this pipeline'),
+        }),
+      );
+    });
+  }
+  const cycle = findCycle([...byId.values()]);
+  if (cycle) errors.push(cycleError(cycle, byId, locator));
+  else {
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, setAside));
+    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, setAside));
+    errors.push(...checkThreads([...byId.values()], byId, locator));
+  }
+  return errors;
+}
+
+/**
+ * Wave's rule for a thread: each of its steps after the first depends (transitively) on an earlier one, so no two
+ * run at once; `fidelity` without a thread would do nothing.
+ */
+function checkThreads(steps: StepEntry[], byId: Map<string, StepEntry>, locator: Locator): WaveError[] {
+  const errors: WaveError[] = [];
+  const threads = new Map<string, StepEntry[]>();
+  for (const step of steps) {
+    const thread = step.raw.thread;
+    if (typeof thread === 'string') threads.set(thread, [...(threads.get(thread) ?? []), step]);
+    else if (step.raw.fidelity !== undefined) {
+      errors.push(
+        new WaveError('missing_field', `step \`${step.id}\` sets fidelity but is in no thread, so it would receive nothing`, {
+          location: locator.locate(['steps', step.index, 'fidelity']),
+          hint: 'Add `thread: <name>` shared with the steps whose transcripts it should read, or remove `fidelity`.',
+        }),
+      );
+    }
+  }
+  for (const [thread, members] of threads) {
+    members.slice(1).forEach((step, i) => {
+      const ancestors = ancestorsOf(step.id, byId);
+      const earlier = members.slice(0, i + 1);
+      if (earlier.some((e) => ancestors.has(e.id))) return;
+      const previous = earlier.at(-1)!;
+      errors.push(
+        new WaveError(
+          'thread_unordered',
+          `step \`${step.id}\` of thread \`${thread}\` depends on no earlier step of the thread, so it could run at the same time as \`${previous.id}\``,
+          {
+            location: locator.locate(['steps', step.index, 'thread']),
+            hint: `Add \`${previous.id}\` to the dependencies of \`${step.id}\`: the steps of a thread run one after another.`,
+          },
+        ),
+      );
+    });
+  }
+  return errors;
+}
+
+function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Locator): WaveError {
+  const from = byId.get(cycle[0]!)!;
+  const entry = (from.raw.dependencies as unknown[]).indexOf(cycle[1]);
+  return new WaveError('dag_cycle', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, {
+    location: locator.locate(['steps', from.index, 'dependencies', entry]),
+    hint: 'Remove one of these dependencies: a step can only use what runs before it.',
+  });
+}
+
+/** Each injected artifact must come from a (transitive) dependency that declares it. */
+function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
+  const memory = step.raw.memory;
+  if (!isRecord(memory) || !Array.isArray(memory.inject_artifacts)) return [];
+  const ancestors = ancestorsOf(step.id, byId);
+  const errors: WaveError[] = [];
+  memory.inject_artifacts.forEach((ref, i) => {
+    if (!isRecord(ref) || typeof ref.step !== 'string' || setAside.has(ref.step)) return;
+    const at = ['steps', step.index, 'memory', 'inject_artifacts', i];
+    const source = byId.get(ref.step);
+    if (!source || !ancestors.has(ref.step)) {
+      errors.push(
+        new WaveError(
+          'unknown_dependency',
+          source
+            ? `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which it does not depend on`
+            : `step \`${step.id}\` injects an artifact from \`${ref.step}\`, which is not a step of this pipeline`,
+          {
+            location: locator.locate([...at, 'step']),
+            hint: source ? `Add \`${ref.step}\` to the dependencies of \`${step.id}\` so that it runs first.` : didYouMean(ref.step, [...ancestors], 'Steps it depends on'),
+          },
+        ),
+      );
+      return;
+    }
+    if (typeof ref.artifact !== 'string') return;
+    const undeclared = undeclaredArtifactError(ref.step, source.raw, ref.artifact, locator.locate([...at, 'artifact']));
+    if (undeclared) errors.push(undeclared);
+  });
+  return errors;
+}

@@ -1,0 +1,32 @@
+import { WaveError } from '../../core/errors.js';
+import type { AdapterType } from '../../core/resolved-adapter.js';
+import { adapterTypeOf } from '../schema/adapter-type.js';
+import type { Locator } from '../load/locator.js';
+import { isRecord } from '../load/value-path.js';
+
+/** Why an adapter type cannot take a persona's temperature; absent for the types that pass it on. */
+function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
+  if (type === 'llm' || type === 'opencode') return undefined;
+  if (type === 'gemini') return adapter.isolated === true ? undefined : 'gemini takes a temperature only in the settings.json Wave writes with `isolated: true`';
+  if (type === 'process') return 'a process adapter has no model to give a temperature to';
+  return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+}
+
+/** Personas whose temperature their adapter would drop: refused by name, never silently ignored. */
+export function temperatureErrors(root: unknown, locator: Locator): WaveError[] {
+  if (!isRecord(root) || !isRecord(root.personas) || !isRecord(root.adapters)) return [];
+  const adapters = root.adapters;
+  return Object.entries(root.personas).flatMap(([name, persona]) => {
+    if (!isRecord(persona) || typeof persona.temperature !== 'number' || typeof persona.adapter !== 'string') return [];
+    const adapter = adapters[persona.adapter];
+    if (!isRecord(adapter)) return [];
+    const why = noTemperature(adapterTypeOf(persona.adapter, adapter), adapter);
+    if (!why) return [];
+    return [
+      new WaveError('not_supported', `persona \`${name}\` sets a temperature, but its adapter \`${persona.adapter}\` cannot use it: ${why}`, {
+        location: locator.locateKey(['personas', name, 'temperature']),
+        hint: 'Remove the temperature, or run the persona on an llm or opencode adapter (or gemini with isolated: true).',
+      }),
+    ];
+  });
+}

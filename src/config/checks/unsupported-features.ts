@@ -1,0 +1,259 @@
+import { WaveError, type SourceLocation } from '../../core/errors.js';
+import type { Locator } from '../load/locator.js';
+import { isRecord, type Path } from '../load/value-path.js';
+
+/** A Wave feature this version does not run yet: reported by name, never as an unknown key. */
+interface UnsupportedFeature {
+  /** Where the key sits: a path pattern in which `*` is any key or index. */
+  at: readonly string[];
+  key: string;
+  /** How the message names it; `{value}` stands for the offending value. */
+  name: string;
+  /** What the feature does, for the message. */
+  what: string;
+  /** When set, only these values are unsupported and the key itself is fine. */
+  value?: (value: unknown) => boolean;
+  /** The unsupported values, as the feature list shows them. */
+  example?: string;
+  /** Keys beside it that belong to the same feature and go with it. */
+  with?: readonly string[];
+  /** Keys beside it whose problems follow from the feature (a gate step has no `exec`): not reported. */
+  moot?: readonly string[];
+  /** The value makes the whole parent meaningless (a contract of a type we lack): drop the parent, report nothing in it. */
+  dropParent?: boolean;
+  /** Nothing in a run here would use it (a setting of a feature that never runs): accepted with a warning, not an error. */
+  unused?: boolean;
+  /** The feature does the step's work: what the step would produce is unknown, so references to its artifacts are not checked. */
+  opaqueStep?: boolean;
+}
+
+const STEP = ['steps', '*'];
+const WAVE_ONLY_CONTRACT_TYPES = new Set([
+  'typescript_interface',
+  'markdown_spec',
+  'format',
+  'agent_review',
+  'spec_derived_test',
+  'source_diff',
+  'test_diff',
+  'event_contains',
+  'quality_gate',
+  'test_count_baseline',
+]);
+const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file and llm_judge';
+const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
+
+/** Wave's contract outcomes this version does not have: a rework step, and a run that ends `rejected`. */
+function contractOutcomesAt(at: readonly string[]): UnsupportedFeature[] {
+  return [
+    { at, key: 'on_failure', name: '`on_failure: {value}`', what: 'rework on a failed contract', value: (v) => v === 'rework', example: 'rework', with: ['rework_step'] },
+    { at, key: 'on_failure', name: '`on_failure: {value}`', what: 'runs that end rejected (an intended no-op verdict)', value: (v) => v === 'rejected', example: 'rejected' },
+    { at, key: 'rework_step', name: 'contract `rework_step`', what: 'rework on a failed contract' },
+  ];
+}
+
+/** The `runtime.timeouts` keys of a feature this version does not run: a limit of something that never happens. */
+function timeoutsOf(keys: readonly string[], what: string): UnsupportedFeature[] {
+  return keys.map((key) => ({ at: ['runtime', 'timeouts'], key, name: `\`runtime.timeouts.${key}\``, what, unused: true }));
+}
+
+const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
+  { at: [], key: 'ontology', name: '`ontology`', what: 'project ontology injected into prompts' },
+  { at: [], key: 'hooks', name: '`hooks`', what: 'lifecycle hooks' },
+  { at: [], key: 'server', name: '`server`', what: 'server mode', unused: true },
+  // No run here compacts a context (a step needing compaction is refused on its own), so the setting has nothing to act on.
+  { at: ['runtime'], key: 'relay', name: '`runtime.relay`', what: 'context relay and compaction', unused: true },
+  { at: ['runtime'], key: 'audit', name: '`runtime.audit`', what: 'audit logs', unused: true },
+  { at: ['runtime'], key: 'meta_pipeline', name: '`runtime.meta_pipeline`', what: 'meta pipelines', unused: true },
+  // Without auto_route each step runs on the model its persona, step or tier names, as the warning says.
+  {
+    at: ['runtime', 'routing'],
+    key: 'auto_route',
+    name: '`runtime.routing.auto_route: {value}`',
+    what: 'model routing by step complexity; each step runs on the model its step or persona names',
+    value: (v) => v === true,
+    example: 'true',
+    with: ['complexity_map', 'default_tier'],
+    unused: true,
+  },
+  { at: ['runtime'], key: 'routing', name: '`runtime.routing`', what: 'work-item routing', unused: true },
+  { at: ['runtime'], key: 'circuit_breaker', name: '`runtime.circuit_breaker`', what: 'failure circuit breaking' },
+  { at: ['runtime'], key: 'pipeline_id_hash_length', name: '`runtime.pipeline_id_hash_length`', what: 'run id format' },
+  ...timeoutsOf(['relay_compaction_minutes'], 'context relay and compaction'),
+  ...timeoutsOf(['meta_default_minutes'], 'meta pipelines'),
+  ...timeoutsOf(['skill_install_seconds', 'skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds'], 'skill installation and publishing'),
+  ...timeoutsOf(['gate_approval_hours', 'gate_poll_interval_seconds', 'gate_poll_timeout_minutes'], 'approval, timer and merge gates'),
+  // Wave declares it (internal/manifest/timeouts.go) but no run of Wave reads it either.
+  ...timeoutsOf(['git_command_seconds'], 'a limit on git commands that Wave declares but never applies'),
+  { at: ['adapters', '*'], key: 'hooks_template', name: 'adapter `hooks_template`', what: 'hook templates' },
+  { at: ['personas', '*'], key: 'hooks', name: 'persona `hooks`', what: 'tool-use hooks' },
+];
+
+const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
+  // A skill's installer fetches and runs third-party code on the host, outside any sandbox and egress allowlist: install it yourself.
+  { at: ['requires', 'skills', '*'], key: 'install', name: '`requires.skills.<name>.install`', what: 'installing a missing skill by running its install command' },
+  { at: ['requires', 'skills', '*'], key: 'init', name: '`requires.skills.<name>.init`', what: "running a skill's init command in each new worktree" },
+  { at: [], key: 'chat_context', name: '`chat_context`', what: 'post-run chat sessions', unused: true },
+  { at: [], key: 'max_step_visits', name: '`max_step_visits`', what: 'graph-mode visit limits', unused: true },
+  { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },
+  { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
+  { at: ['input'], key: 'source', name: '`input.source: {value}`', what: 'input read from a file or stdin (use --input-file)', value: (v) => v !== 'cli', example: 'file | stdin' },
+  { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
+  { at: STEP, key: 'gate', name: '`gate`', what: 'approval, timer and merge gates', moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
+  { at: STEP, key: 'pipeline', name: '`pipeline`', what: 'sub-pipelines', with: ['input', 'config'], moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
+  { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
+  // A branch's cases name sub-pipelines: its `input` is theirs.
+  { at: STEP, key: 'branch', name: '`branch`', what: 'conditional branches', with: ['input'], moot: ['exec'], opaqueStep: true },
+  // After `pipeline` and `branch`, which take these with them: alone, each is named.
+  { at: STEP, key: 'input', name: 'step `input`', what: 'sub-pipeline input' },
+  { at: STEP, key: 'config', name: 'step `config`', what: 'sub-pipeline configuration' },
+  { at: STEP, key: 'iterate', name: '`iterate`', what: 'iteration over items', moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
+  { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'script', name: '`script`', what: 'graph-mode command scripts', moot: ['exec'], opaqueStep: true },
+  { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
+  { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits', unused: true },
+  { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
+  { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters', unused: true },
+  { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
+  {
+    at: [...STEP, 'retry'],
+    key: 'on_failure',
+    name: '`retry.on_failure: {value}`',
+    what: 'rework on failure',
+    value: (v) => v === 'rework',
+    example: 'rework',
+    with: ['rework_step'],
+  },
+  ...contractOutcomesAt([...STEP, 'handover', 'contract']),
+  ...contractOutcomesAt([...STEP, 'handover', 'contracts', '*']),
+  { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: 'context compaction' },
+  { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework', unused: true },
+  { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework', unused: true },
+  { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh', example: 'relay, …' },
+  { at: [...STEP, 'workspace'], key: 'ref', name: '`workspace.ref`', what: 'shared workspaces' },
+  { at: [...STEP, 'workspace'], key: 'root', name: '`workspace.root`', what: 'per-step workspace roots (use runtime.workspace_root)' },
+  { at: [...STEP, 'exec'], key: 'type', name: '`exec.type: {value}`', what: 'slash commands', value: (v) => v === 'slash_command', example: 'slash_command', dropParent: true },
+  {
+    at: [...STEP, 'handover', 'contract'],
+    key: 'type',
+    name: 'contract type `{value}`',
+    what: CONTRACTS_WE_RUN,
+    value: waveOnlyContract,
+    example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '),
+    dropParent: true,
+  },
+  {
+    at: [...STEP, 'handover', 'contracts', '*'],
+    key: 'type',
+    name: 'contract type `{value}`',
+    what: CONTRACTS_WE_RUN,
+    value: waveOnlyContract,
+    example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '),
+    dropParent: true,
+  },
+  { at: [...STEP, 'memory', 'inject_artifacts', '*'], key: 'pipeline', name: '`inject_artifacts[].pipeline`', what: 'cross-pipeline artifacts', with: ['step'] },
+];
+
+/** Every unsupported feature by name and purpose, e.g. for the README's compatibility list. */
+export function unsupportedFeatures(): Array<{ kind: 'manifest' | 'pipeline'; name: string; what: string; unused: boolean }> {
+  const list = (kind: 'manifest' | 'pipeline', features: readonly UnsupportedFeature[]) =>
+    features.map((f) => ({ kind, name: f.name.replace('{value}', f.example ?? '…'), what: f.what, unused: f.unused ?? false }));
+  return [...list('manifest', MANIFEST_FEATURES), ...list('pipeline', PIPELINE_FEATURES)];
+}
+
+/** The result of stripping: one error (or warning) per feature, and what the checks after it must not report again. */
+export interface StrippedFeatures {
+  errors: WaveError[];
+  /** Features nothing in a run here would use: accepted, each named once. */
+  warnings: WaveError[];
+  suppressed: Path[];
+  /** Ids of steps set aside whole, or whose work an unsupported feature does: references to them follow from that report. */
+  setAsideSteps: Set<string>;
+}
+
+/**
+ * Finds every unsupported Wave feature in `root`, reports each once and removes it (in place), so the
+ * schema check that follows neither reports it again nor trips over what belongs to it.
+ */
+export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipeline', locator: Locator): StrippedFeatures {
+  const errors: WaveError[] = [];
+  const warnings: WaveError[] = [];
+  const suppressed: Path[] = [];
+  const setAsideSteps = new Set<string>();
+  const features = kind === 'manifest' ? MANIFEST_FEATURES : PIPELINE_FEATURES;
+  // Those that set a whole mapping aside go last, so every other feature inside it is still reported.
+  for (const feature of [...features.filter((f) => !f.dropParent), ...features.filter((f) => f.dropParent)]) {
+    for (const [parentPath, parent] of parentsAt(root, feature.at)) {
+      if (!Object.hasOwn(parent, feature.key)) continue;
+      const value = parent[feature.key];
+      if (feature.value && !feature.value(value)) continue;
+      const path = [...parentPath, feature.key];
+      const location = feature.value ? locator.locate(path) : locator.locateKey(path);
+      if (feature.unused) warnings.push(unusedFeatureWarning(feature, value, location));
+      else errors.push(unsupportedFeatureError(feature, value, location));
+      const isStep = parentPath.length === 2 && parentPath[0] === 'steps';
+      if (isStep && (feature.opaqueStep || feature.dropParent) && typeof parent.id === 'string') setAsideSteps.add(parent.id);
+      if (feature.dropParent) {
+        dropAt(root, parentPath);
+        suppressed.push(parentPath);
+        continue;
+      }
+      for (const key of [feature.key, ...(feature.with ?? [])]) {
+        delete parent[key];
+        suppressed.push([...parentPath, key]);
+      }
+      for (const key of feature.moot ?? []) suppressed.push([...parentPath, key]);
+    }
+  }
+  return { errors, warnings, suppressed, setAsideSteps };
+}
+
+function unsupportedFeatureError(feature: UnsupportedFeature, value: unknown, location: SourceLocation): WaveError {
+  const name = feature.name.replace('{value}', () => shortText(value));
+  return new WaveError('not_supported', `${name} (${feature.what}) is not supported yet`, {
+    location,
+    hint: 'Remove it to load this file; the README section "Wave compatibility" lists what this version runs.',
+  });
+}
+
+function unusedFeatureWarning(feature: UnsupportedFeature, value: unknown, location: SourceLocation): WaveError {
+  const name = feature.name.replace('{value}', () => shortText(value));
+  return new WaveError('not_supported', `${name} (${feature.what}) is not supported yet and is ignored: nothing in a run here uses it`, {
+    location,
+    hint: 'Remove it to silence this warning; `wave validate --strict` treats it as an error.',
+  });
+}
+
+/** A value as it would be written, cut short. */
+function shortText(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** Every mapping matching a path pattern, with its concrete path. */
+function parentsAt(root: unknown, pattern: readonly string[]): Array<[Path, Record<string, unknown>]> {
+  let level: Array<[Path, unknown]> = [[[], root]];
+  for (const segment of pattern) {
+    const next: Array<[Path, unknown]> = [];
+    for (const [path, value] of level) {
+      if (segment === '*' && Array.isArray(value)) value.forEach((item, i) => next.push([[...path, i], item]));
+      else if (segment === '*' && isRecord(value)) for (const [k, v] of Object.entries(value)) next.push([[...path, k], v]);
+      else if (isRecord(value) && Object.hasOwn(value, segment)) next.push([[...path, segment], value[segment]]);
+    }
+    level = next;
+  }
+  return level.filter((entry): entry is [Path, Record<string, unknown>] => isRecord(entry[1]));
+}
+
+/** Removes the value at `path`; a list item becomes a hole, so later indexes keep their positions. */
+function dropAt(root: unknown, path: Path): void {
+  let parent: unknown = root;
+  for (const segment of path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown>)[segment];
+  const last = path[path.length - 1]!;
+  if (Array.isArray(parent)) parent[last as number] = undefined;
+  else if (isRecord(parent)) delete parent[last as string];
+}

@@ -1,0 +1,18 @@
+import type { AdapterType } from '../../core/resolved-adapter.js';
+import type { AdapterConfig } from './manifest-schema.js';
+
+const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ['claude', 'opencode', 'codex', 'gemini', 'cursor', 'llm'];
+
+/** Wave's prefix of OpenCode forks (`opencode-patched`, `opencode-qwen`): OpenCode's runner with the adapter's own binary. */
+const OPENCODE_FORK_PREFIX = 'opencode-';
+
+/**
+ * An adapter's runner: its explicit `type`, else what its name says as Wave reads it (internal/adapter/registry.go,
+ * case-insensitive): claude, …, llm, an `opencode-*` fork, else process.
+ */
+export function adapterTypeOf(name: string, adapter: AdapterConfig): AdapterType {
+  if (adapter.type) return adapter.type;
+  const lower = name.toLowerCase();
+  if (lower.startsWith(OPENCODE_FORK_PREFIX)) return 'opencode';
+  return NAMED_ADAPTER_TYPES.find((type) => type === lower) ?? 'process';
+}

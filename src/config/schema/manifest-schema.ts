@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { ADAPTER_TYPES } from '../../core/resolved-adapter.js';
+import { Duration, EnvMap, Permissions, StringList } from './common-schema.js';
+import { CostSchema } from './cost-schema.js';
+import { TokenScopesSchema } from './token-scopes-schema.js';
+import { FORGE_OVERRIDES } from '../../core/forge.js';
+
+export const Prices = z
+  .strictObject({
+    input: z.number().nonnegative().optional(),
+    output: z.number().nonnegative().optional(),
+    cache_read: z.number().nonnegative().optional(),
+    cache_write: z.number().nonnegative().optional(),
+  })
+  .describe('US dollars per million tokens, used when the CLI reports no cost of its own.');
+
+export const AdapterSchema = z
+  .strictObject({
+    type: z
+      .enum(ADAPTER_TYPES)
+      .optional()
+      .describe("Which runner drives this adapter; defaults from the adapter's name (claude, opencode, codex, gemini, cursor, llm), else process."),
+    binary: z.string().optional().describe('The executable, found on PATH or in node_modules/.bin.'),
+    args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
+    model: z.string().optional().describe('The model used when the persona and step name none.'),
+    default_model: z.string().optional().describe("Wave's name for model."),
+    tier_models: z
+      .strictObject({ cheapest: z.string().optional(), balanced: z.string().optional(), strongest: z.string().optional() })
+      .optional()
+      .describe(
+        "The model each tier (a step, persona or adapter `model: cheapest | balanced | strongest`) names on this adapter; unmapped, claude adapters use Wave's defaults (claude-haiku-4-5, the adapter's model, claude-opus-4) and others only balanced (the adapter's model).",
+      ),
+    env: EnvMap.optional(),
+    isolated: z.boolean().optional().describe('Give each run its own CLI config home, so no user setting leaks in.'),
+    base_url: z.string().optional().describe('A model endpoint (local server or OpenAI-compatible API).'),
+    api_key_env: z.string().optional().describe('The environment variable that holds the API key.'),
+    prices: Prices.optional(),
+    mode: z.string().optional().describe('Accepted for Wave compatibility (headless is the only mode).'),
+    output_format: z.string().optional().describe("Accepted for Wave compatibility; Wave always reads the CLI's stream format."),
+    project_files: StringList.optional().describe('Accepted for Wave compatibility: Wave lists them and reads them nowhere.'),
+    default_permissions: Permissions.optional(),
+  })
+  .describe('An agent CLI, a plain process or an HTTP model.');
+
+export const PersonaSchema = z
+  .strictObject({
+    adapter: z.string().describe('The name of an adapter declared under adapters.'),
+    description: z.string().optional(),
+    system_prompt_file: z.string().optional().describe("A Markdown file with the persona's instructions, relative to the manifest."),
+    model: z.string().optional().describe("A model, or a tier (cheapest, balanced, strongest) resolved through the adapter's tier_models."),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe(
+        "Sampling temperature: sent by llm adapters, written into opencode.json (OpenCode) and, with isolated: true, Gemini CLI's settings; refused for claude, codex and process adapters, which take none.",
+      ),
+    permissions: Permissions.optional(),
+    sandbox: z
+      .strictObject({
+        allowed_domains: StringList.optional().describe(
+          'Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.',
+        ),
+      })
+      .optional(),
+    skills: StringList.optional().describe("Skills (skills/<name>/ or .agents/skills/<name>/ beside wave.yaml) copied into the CLI's skills folder."),
+    fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
+    env: EnvMap.optional(),
+    token_scopes: TokenScopesSchema.optional(),
+  })
+  .describe('An adapter plus a system prompt plus permissions.');
+
+export const TimeoutsSchema = z
+  .strictObject({
+    step_default_minutes: z.number().positive().optional(),
+    process_grace_seconds: z.number().nonnegative().optional(),
+    stdout_drain_seconds: z.number().nonnegative().optional().describe("How long a stopped step's output is still read before its pipes are closed; default 5."),
+    retry_max_delay_seconds: z.number().nonnegative().optional(),
+    forge_api_seconds: z.number().positive().optional().describe('Time limit of each forge API request (the token scope check before a run); default 60.'),
+  })
+  .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
+
+export const SandboxLimitsSchema = z
+  .strictObject({
+    memory_mb: z.number().int().positive().optional().describe('Memory a step may use, in MiB; default 4096. A step past it is stopped with limit_exceeded.'),
+    pids: z.number().int().positive().optional().describe('Processes and threads a step may run at once; default 1024.'),
+    cpus: z.number().positive().optional().describe('CPU cores a step may use (fractions allowed); default 2.'),
+    disk_mb: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Disk a step may fill, in MiB: what it adds to its workspace, HOME and /tmp; default 10240. A step past it is stopped with limit_exceeded.'),
+    connections: z.number().int().positive().optional().describe('Connections a step may hold open to its egress proxy at once; default 256; past it one is refused.'),
+  })
+  .describe('Resource limits of each sandboxed step.');
+
+export const SandboxSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe("Wave's switch: true means bubblewrap when backend is unset."),
+    backend: z.enum(['none', 'docker', 'bubblewrap']).optional().describe('Where steps run: none (on the host), bubblewrap, or docker.'),
+    docker_image: z.string().optional().describe('The image of the docker backend; default wave-sandbox:local (built by `wave sandbox image`). Never pulled.'),
+    default_allowed_domains: StringList.optional().describe('Hosts every sandboxed step may reach through the egress proxy: exact host, *.suffix, optional :port.'),
+    env_passthrough: StringList.optional().describe(
+      'Parent environment variables handed to steps; the values of those whose names say secret (KEY, TOKEN, SECRET, PASSWORD, AUTH, ...) are redacted.',
+    ),
+    secret_env: StringList.optional().describe('Environment variables whose values are secrets whatever their names: redacted from every record and printed line.'),
+    limits: SandboxLimitsSchema.optional(),
+  })
+  .describe('Process isolation and the egress allowlist.');
+
+export const RuntimeSchema = z
+  .strictObject({
+    workspace_root: z.string().optional().describe('Where step workspaces are made; default .wave/workspaces.'),
+    max_concurrency: z.number().int().positive().optional().describe('Steps run at once; default 10.'),
+    max_concurrent_workers: z.number().int().positive().optional().describe("Wave's older name for max_concurrency."),
+    default_timeout_minutes: z.number().positive().optional().describe("Wave's older name for timeouts.step_default_minutes."),
+    timeouts: TimeoutsSchema.optional(),
+    stall_timeout: Duration.optional().describe('End an attempt as stalled after this long without output; unset or 0 disables.'),
+    sandbox: SandboxSchema.optional(),
+    cost: CostSchema.optional(),
+    fallbacks: z.record(z.string(), StringList).optional().describe('Adapter name -> adapters to try when it is rate limited.'),
+    max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
+    artifacts: z
+      .strictObject({
+        max_stdout_size: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest stdout, in bytes, a step with a `source: stdout` artifact may produce; past it the step fails. Default 10 MiB.'),
+        default_artifact_dir: z
+          .string()
+          .optional()
+          .describe("When set, each `source: stdout` artifact is also written into the step's workspace at <dir>/<step-id>/<name> (Wave's default is .agents/artifacts)."),
+      })
+      .optional()
+      .describe('Output artifact limits and locations.'),
+  })
+  .describe('How steps run.');
+
+export const ManifestSchema = z
+  .strictObject({
+    apiVersion: z.string().optional().describe('Format version; v1.'),
+    kind: z.literal('WaveManifest').describe('Always WaveManifest.'),
+    metadata: z
+      .strictObject({
+        name: z.string().describe("The project's name."),
+        description: z.string().optional(),
+        repo: z.string().optional(),
+        forge: z
+          .enum(FORGE_OVERRIDES)
+          .optional()
+          .describe(
+            "The project's forge, overriding the one found from the git remote (none is local): what `{{ forge.type }}` becomes in persona names and templates, and whose token `token_scopes` are checked against.",
+          ),
+      })
+      .optional(),
+    project: z
+      .object({
+        test_file_pattern: StringList.optional().describe(
+          "Pathspecs of the project's test files (Wave's test_diff / test_count_baseline contracts take their own); information only, not a template value.",
+        ),
+      })
+      .catchall(z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe('Project facts (language, test_command, …), available to prompts as {{ project.<key> }}.'),
+    adapters: z.record(z.string(), AdapterSchema).optional().describe('Agent CLIs, processes and HTTP models, by name.'),
+    personas: z.record(z.string(), PersonaSchema).optional().describe('Roles steps run as, by name.'),
+    runtime: RuntimeSchema.optional(),
+    skills: StringList.optional().describe("Skills given to every agent step, beside its persona's and its pipeline's (from skills/<name>/ or .agents/skills/<name>/)."),
+    extract: z
+      .strictObject({ adapter: z.string().optional(), model: z.string().optional() })
+      .optional()
+      .describe('Defaults for steps that declare extract: the adapter and model asked for JSON.'),
+  })
+  .describe('wave.yaml: the adapters, personas and runtime policy of a project.');
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type AdapterConfig = z.infer<typeof AdapterSchema>;
+export type PersonaConfig = z.infer<typeof PersonaSchema>;
+export type RuntimeConfig = z.infer<typeof RuntimeSchema>;

@@ -1,0 +1,58 @@
+import { stat } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import type { InjectArtifact } from '../../config/schema/pipeline-schema.js';
+import { WaveError } from '../../core/errors.js';
+import { copyContained } from './artifact-copy.js';
+import { isInside, resolveInside } from '../workspace/workspace-paths.js';
+
+/** One `memory.inject_artifacts` entry. */
+export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optional'>;
+
+export interface InjectArtifactsOptions {
+  workspace: string;
+  /** The folder they land in, relative to the workspace (the plan's injectedArtifactsDir). */
+  dir: string;
+  refs: readonly InjectRef[];
+  /** Absolute path of a saved artifact of `step`, or undefined when it has none of that name. */
+  locate: (step: string, artifact: string) => string | undefined;
+}
+
+/**
+ * Copies each referenced artifact into `<workspace>/<dir>/<as>` (`as` defaults to the artifact's name)
+ * and returns `as` -> absolute path, the values of `{{ artifacts.<as> }}`. A missing artifact is artifact_missing
+ * unless the reference is optional (then it is left out of the map).
+ */
+export async function injectArtifacts(options: InjectArtifactsOptions): Promise<Record<string, string>> {
+  const folder = resolve(options.workspace, options.dir);
+  const placed: Record<string, string> = {};
+  for (const ref of options.refs) {
+    const as = ref.as ?? ref.artifact;
+    const dest = await destinationOf(options.workspace, folder, as, options.dir);
+    const from = options.locate(ref.step, ref.artifact);
+    const found =
+      from !== undefined &&
+      (await stat(from).then(
+        () => true,
+        () => false,
+      ));
+    if (!found) {
+      if (ref.optional) continue;
+      throw new WaveError('artifact_missing', `artifact \`${ref.artifact}\` of step \`${ref.step}\` is not available${from ? `: looked at ${from}` : ''}`, {
+        hint: `Step \`${ref.step}\` must list \`${ref.artifact}\` in output_artifacts and complete; mark the injection \`optional: true\` to run without it.`,
+      });
+    }
+    await copyContained(from, dest, dirname(from), { artifact: ref.artifact, path: from });
+    placed[as] = dest;
+  }
+  return placed;
+}
+
+async function destinationOf(workspace: string, folder: string, as: string, dir: string): Promise<string> {
+  const lexical = resolve(folder, as);
+  // Checked against the workspace too: a `.wave` symlink left by an earlier step must not lead the copy out.
+  const dest = isInside(folder, lexical, false) ? await resolveInside(workspace, relative(workspace, lexical)) : undefined;
+  if (dest) return dest;
+  throw new WaveError('artifact_path_invalid', `inject_artifacts \`as: ${as}\` leads outside ${dir} of the step workspace`, {
+    hint: 'Use a plain file name for `as`, such as `report.md`.',
+  });
+}

@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { modelEndpoints } from '../../adapters/access-mode.js';
+import type { AdapterRunConfig } from '../../adapters/types.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import type { RunContext } from '../run/context.js';
+import { EVENTS_FILE } from '../../state/run-store.js';
+import { WAVE_COMMAND_DIR, waveCommandPaths } from '../steps/wave-command.js';
+import { stepGitBinds } from '../workspace/git/step-gitdir.js';
+import type { WorktreeGit } from '../workspace/git/worktree-git.js';
+
+export interface AttemptPlace {
+  attempt: number;
+  workspace: string;
+  /** A worktree workspace's git: what of it the sandbox shows comes from here, never from the workspace's `.git`. */
+  git?: WorktreeGit | undefined;
+  attemptDir: string;
+  env: Record<string, string>;
+}
+
+/** The spawn of one attempt inside the run's sandbox, or undefined (the host) when the backend is none. */
+export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: AttemptPlace): AdapterRunConfig['spawn'] {
+  const { sandbox } = context;
+  if (!sandbox || sandbox.backend === 'none') return undefined;
+  const scope = {
+    runId: context.store.record.id,
+    stepId: step.id,
+    attempt: place.attempt,
+    workspace: place.workspace,
+    attemptDir: place.attemptDir,
+    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? [])],
+    endpoints: modelEndpoints(adapter, place.env),
+    // `wave thread` inside reads the run's events and nothing else of its folder.
+    readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],
+    ...(place.git ? { gitBinds: stepGitBinds(place.git) } : {}),
+  };
+  return (spec, signal) => sandbox.spawn(spec, scope, signal);
+}

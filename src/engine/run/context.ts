@@ -1,0 +1,26 @@
+import type { AdapterRegistry } from '../../adapters/registry.js';
+import { EVENT_VERSION, type EventBus, type RunEvent } from '../../events.js';
+import type { Plan } from '../../plan/plan-types.js';
+import type { Sandbox } from '../../sandbox/types.js';
+import type { RunStore } from '../../state/run-store.js';
+
+/** Distributes over the union so each event type keeps its own fields. */
+type WithoutBase<E> = E extends unknown ? Omit<E, 'v' | 'ts' | 'runId'> : never;
+export type EventBody = WithoutBase<RunEvent>;
+
+/** What every part of one run shares. */
+export interface RunContext {
+  readonly plan: Plan;
+  readonly store: RunStore;
+  readonly bus: EventBus;
+  readonly registry: AdapterRegistry;
+  /** The environment Wave was started with; only curated parts of it reach steps. */
+  readonly parentEnv: NodeJS.ProcessEnv;
+  /** Where steps' processes run; on the host when absent. */
+  readonly sandbox?: Sandbox;
+}
+
+/** Stamps an event with the format version, time and run id, and publishes it. */
+export function emit(context: RunContext, body: EventBody, ts = new Date().toISOString()): void {
+  context.bus.emit({ v: EVENT_VERSION, ts, runId: context.store.record.id, ...body });
+}

@@ -1,0 +1,63 @@
+import { KEY_VARIABLES } from '../../adapters/access-mode.js';
+import { BASE_NAMES } from '../../process/environment.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import type { Plan } from '../../plan/plan-types.js';
+import { MIN_SECRET_LENGTH } from '../../redact.js';
+
+// Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
+const NOT_SECRET: ReadonlySet<string> = new Set(BASE_NAMES);
+
+/** Every adapter a plan may call: each step's own, its fallbacks, its extract's and its judges'. */
+function planAdapters(plan: Plan): ResolvedAdapter[] {
+  return plan.steps.flatMap((step) => [
+    step.adapter,
+    ...step.fallbacks,
+    ...(step.extract?.adapter ? [step.extract.adapter] : []),
+    ...step.contracts.flatMap((contract) => (contract.judge ? [contract.judge] : [])),
+  ]);
+}
+
+/** Words of a variable's name that say its value is a secret (`GITHUB_TOKEN`, `DB_PASSWORD`, `X_API_KEY`, `APIKEY`). */
+const SECRET_WORDS = /(?:^|_)(?:[A-Z]*KEYS?|[A-Z]*TOKENS?|[A-Z]*SECRETS?|PASSWORD|PASSWD|PASS|PASSPHRASE|CREDENTIALS?|CREDS|AUTH|AUTHORIZATION|PRIVATE|COOKIE)(?:_|$)/;
+
+/** Whether a variable's name says it holds a secret, or the manifest declares it one (runtime.sandbox.secret_env). */
+export function isSecretVariable(name: string, declared: readonly string[]): boolean {
+  return declared.includes(name) || (!NOT_SECRET.has(name) && SECRET_WORDS.test(name.toUpperCase()));
+}
+
+/**
+ * The secret values a run takes from the environment, for its redactor: of the passthrough variables and what the
+ * manifest's `${VAR}` references took (not their literal defaults), those whose names say they are secret or that
+ * runtime.sandbox.secret_env declares; and the API keys (each adapter's api_key_env, read from the parent by the llm
+ * runner, and the CLIs' own key variables where a step's env sets them). Anything else — a model name, a base URL,
+ * a scenario — is data and stays in the records. The Redactor adds each value's URL-encoded form.
+ */
+export function runSecretValues(plan: Plan, env: NodeJS.ProcessEnv): string[] {
+  const values = new Set<string>();
+  const add = (value: string | undefined) => {
+    if (value) values.add(value);
+  };
+  const declared = plan.runtime.secretEnv;
+  for (const name of plan.runtime.envPassthrough) if (isSecretVariable(name, declared)) add(env[name]);
+  for (const [name, value] of Object.entries(plan.envTaken)) if (isSecretVariable(name, declared)) add(value);
+  for (const name of declared) add(env[name]);
+  const stepEnvs = plan.steps.map((step) => step.env);
+  for (const adapter of planAdapters(plan)) {
+    if (adapter.apiKeyEnv) add(env[adapter.apiKeyEnv]);
+    for (const name of [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])]) {
+      add(adapter.env[name]);
+      for (const stepEnv of stepEnvs) add(stepEnv[name]);
+    }
+  }
+  return [...values];
+}
+
+/** A warning for each variable runtime.sandbox.secret_env declares whose value is too short to be redacted. */
+export function shortSecretWarnings(plan: Plan, env: NodeJS.ProcessEnv): string[] {
+  return plan.runtime.secretEnv.flatMap((name) => {
+    const length = env[name]?.length ?? 0;
+    return length > 0 && length < MIN_SECRET_LENGTH
+      ? [`warning: runtime.sandbox.secret_env \`${name}\` holds ${length} characters, fewer than the ${MIN_SECRET_LENGTH} Wave redacts: it is not hidden\n`]
+      : [];
+  });
+}

@@ -1,0 +1,61 @@
+import { valueReference } from '../../adapters/process/command-values.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import { templateValue, type TemplateSource } from '../../plan/template-vars.js';
+import { renderTemplate } from '../../plan/templates.js';
+import { outputValue } from './step-output.js';
+
+export interface TemplateValues {
+  runId: string;
+  pipelineName: string;
+  input: string;
+  project: Readonly<Record<string, string>>;
+  /** as -> absolute path in this step's workspace. */
+  artifacts: Readonly<Record<string, string>>;
+  /** step id -> its output text. */
+  outputs: ReadonlyMap<string, string>;
+  /** `forge.<name>` -> its value for the project's forge. */
+  forge: Readonly<Record<string, string>>;
+}
+
+/** A command step's text with references in place of its values, and the values, slot n at index n - 1. */
+export interface RenderedCommand {
+  command: string;
+  values: string[];
+}
+
+/** Renders a prompt (or a branch name) from the run's values, each inserted once as it is. */
+export function renderStepTemplate(step: PlannedStep, template: string, values: TemplateValues): string {
+  return renderTemplate(template, lookupIn(step, values));
+}
+
+/**
+ * Renders a command step: each value becomes a quoted reference to a shell variable ("$WAVE_VALUE_n", one slot per
+ * variable name) and is returned apart, so no value's text is ever part of what the shell parses.
+ */
+export function renderStepCommand(step: PlannedStep, template: string, values: TemplateValues): RenderedCommand {
+  const slots = new Map<string, number>();
+  const list: string[] = [];
+  const command = renderTemplate(template, lookupIn(step, values), (value, name) => {
+    let slot = slots.get(name);
+    if (slot === undefined) {
+      slot = list.push(value);
+      slots.set(name, slot);
+    }
+    return valueReference(slot);
+  });
+  return { command, values: list };
+}
+
+function lookupIn(step: PlannedStep, values: TemplateValues): (name: string) => string | undefined {
+  const source: TemplateSource = {
+    input: values.input,
+    runId: values.runId,
+    pipelineName: values.pipelineName,
+    stepId: step.id,
+    project: (key) => values.project[key],
+    artifact: (as) => values.artifacts[as],
+    stepOutput: (id, fieldPath) => outputValue(id, values.outputs.get(id) ?? '', fieldPath),
+    forge: (name) => values.forge[name],
+  };
+  return (name) => templateValue(name, source);
+}

@@ -1,0 +1,90 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Failure } from '../../core/failure.js';
+import { checkContract } from '../../contracts/check-contract.js';
+import { contractAction, stopsChecking } from '../../contracts/policy.js';
+import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type TargetRef } from '../../contracts/types.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import { attemptEnv, modelAsker } from '../attempt/ask-model.js';
+import { emit, type RunContext } from '../run/context.js';
+import type { PreparedStep } from '../workspace/step-files.js';
+import { resolveInside } from '../workspace/workspace-paths.js';
+
+/** What the step's contracts decided about one attempt. */
+export interface ContractsVerdict {
+  /** pass: the step completes; fail: it fails; continue: it fails but dependents run; retry: run it again. */
+  outcome: 'pass' | 'fail' | 'continue' | 'retry';
+  /** The step's output, with recovered JSON in place when a json_schema contract recovered it. */
+  output: string;
+  failure?: Failure;
+  /** For retry: which contract, and its errors for the next prompt. */
+  retry?: { index: number; label: string; errors: string[] };
+}
+
+/** Reads a contract's target: a workspace file, or the step's output. */
+async function readTarget(target: TargetRef, workspace: string, output: string): Promise<ContractTarget & { path?: string }> {
+  if (target.kind === 'output') return { text: output, label: STEP_OUTPUT_LABEL };
+  const path = await resolveInside(workspace, target.path);
+  if (!path) return { label: `${target.path} (outside the workspace)` };
+  try {
+    return { text: await readFile(path, 'utf8'), label: target.path, path };
+  } catch {
+    return { label: target.path, path };
+  }
+}
+
+/** Writes recovered JSON back: into the workspace file and its saved artifact, or as the output and its stdout artifacts. */
+async function writeBack(context: RunContext, step: PlannedStep, target: { path?: string; label: string }, json: string): Promise<void> {
+  const { store } = context;
+  const names = new Set(step.outputArtifacts.filter((a) => (target.path ? a.source !== 'stdout' && a.path === target.label : a.source === 'stdout')).map((a) => a.name));
+  if (target.path) await writeFile(target.path, json);
+  for (const saved of store.record.steps[step.id]!.artifacts.filter((a) => names.has(a.name))) {
+    await writeFile(join(store.dir, saved.path), json);
+    const bytes = (await stat(join(store.dir, saved.path))).size;
+    store.update((r) => void (r.steps[step.id]!.artifacts.find((a) => a.name === saved.name)!.bytes = bytes));
+  }
+}
+
+/**
+ * Checks the step's contracts in order after a successful attempt and applies each one's on_failure. Every
+ * decision is a `contract_checked` event and an entry of the step's `contracts` in run.json.
+ */
+export async function checkStepContracts(
+  context: RunContext,
+  step: PlannedStep,
+  prepared: PreparedStep,
+  attempt: number,
+  output: string,
+  retriesUsed: ReadonlyMap<number, number>,
+  signal: AbortSignal,
+): Promise<ContractsVerdict> {
+  const env = attemptEnv(context, step, step.adapter, prepared);
+  const ask = modelAsker(context, step, attempt, prepared, signal);
+  for (const [index, contract] of step.contracts.entries()) {
+    const label = contractLabel(contract, index);
+    const target = await readTarget(contract.target, prepared.workspace, output);
+    const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask });
+    if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
+    if (result.recovered !== undefined) {
+      await writeBack(context, step, target, result.recovered);
+      if (!target.path) output = result.recovered;
+    }
+    const action = contractAction(contract, result.passed, retriesUsed.get(index) ?? 0);
+    const errors = result.recovered !== undefined ? [`recovered JSON from ${target.label} and wrote it back`] : result.errors;
+    context.store.update((r) => void r.steps[step.id]!.contracts.push({ attempt, contract: label, passed: result.passed, action, errors }));
+    emit(context, { type: 'contract_checked', stepId: step.id, attempt, contract: label, passed: result.passed, action, errors });
+    if (!stopsChecking(action)) continue;
+    if (action === 'skip') return { outcome: 'pass', output };
+    if (action === 'retry') return { outcome: 'retry', output, retry: { index, label, errors: result.errors } };
+    const failure: Failure = {
+      class: 'contract_failed',
+      message: `contract ${label} failed: ${result.errors.join('; ')}`,
+      hint:
+        contract.on_failure === 'retry'
+          ? `The step was re-run ${retriesUsed.get(index) ?? 0} time(s) with these errors; raise max_retries or fix the prompt.`
+          : "Fix the step's output, or set on_failure: retry to let the agent fix it.",
+    };
+    return { outcome: action === 'continue' ? 'continue' : 'fail', output, failure };
+  }
+  return { outcome: 'pass', output };
+}

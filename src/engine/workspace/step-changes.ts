@@ -1,0 +1,85 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CHANGES_DIFF_FILE, type FileChange } from '../../core/file-change.js';
+import type { AdapterType } from '../../core/resolved-adapter.js';
+import { artifactRedactor } from '../artifacts/artifact-redaction.js';
+import { emit, type RunContext } from '../run/context.js';
+import { folderChanges, folderDiff, snapshotFolder } from './folder-changes.js';
+import { isWaveOwnedPath } from './wave-owned-paths.js';
+import { snapshotWorktree, worktreeChanges, worktreeDiff } from './worktree-changes.js';
+import type { WorktreeGit } from './git/worktree-git.js';
+
+/** The diff file is cut at this many bytes, so one huge generated file cannot fill the run folder. */
+export const CHANGES_DIFF_LIMIT = 4 * 1024 * 1024;
+
+export interface ChangeWatch {
+  workspace: string;
+  /** A worktree's git: its changes are read through Wave's snapshot repository; a plain folder has none. */
+  git?: WorktreeGit;
+  adapterType: AdapterType;
+  attemptDir: string;
+}
+
+type Measure = () => Promise<{ changes: FileChange[]; diff: (kept: FileChange[]) => Promise<string> }>;
+
+/** Takes the workspace's before-state; the function returned measures what changed since. */
+async function startWatch(watch: ChangeWatch): Promise<Measure> {
+  const scratch = join(watch.attemptDir, 'before');
+  await mkdir(scratch, { recursive: true });
+  const { git } = watch;
+  if (git) {
+    const before = await snapshotWorktree(git, join(scratch, 'index'));
+    return async () => {
+      const after = await snapshotWorktree(git, join(scratch, 'index'));
+      await rm(scratch, { recursive: true, force: true });
+      const changes = await worktreeChanges(git, before, after);
+      return {
+        changes,
+        diff: (kept) =>
+          worktreeDiff(
+            git,
+            before,
+            after,
+            kept.map((c) => c.path),
+          ),
+      };
+    };
+  }
+  const before = await snapshotFolder(watch.workspace, scratch);
+  return async () => {
+    const changes = await folderChanges(watch.workspace, before);
+    return { changes, diff: (kept) => folderDiff(watch.workspace, before, scratch, kept) };
+  };
+}
+
+/**
+ * Runs `attempt` and records the files it created, modified and deleted in the workspace (Wave's own files left
+ * out): a file_change event each, the step's filesChanged in run.json, and the unified diff in the attempt folder.
+ */
+export async function withFileChanges<T>(context: RunContext, stepId: string, attempt: number, watch: ChangeWatch, run: () => Promise<T>): Promise<T> {
+  // What changed is a report on the attempt, never its outcome: a workspace that cannot be measured still runs.
+  let problem: unknown;
+  const measure = await startWatch(watch).catch((error: unknown) => void (problem = error));
+  context.store.update((r) => void (r.steps[stepId]!.filesChanged = undefined));
+  const result = await run();
+  try {
+    if (!measure) throw problem;
+    const { changes, diff } = await measure();
+    const kept: FileChange[] = [];
+    for (const change of changes) if (!(await isWaveOwnedPath(watch.workspace, change.path, watch.adapterType))) kept.push(change);
+    // The diff holds the workspace's text: a secret Wave knows is stored redacted, as in artifacts.
+    const raw = await diff(kept);
+    const text = artifactRedactor(context)?.redact(raw) ?? raw;
+    const capped =
+      Buffer.byteLength(text) > CHANGES_DIFF_LIMIT ? `${Buffer.from(text).subarray(0, CHANGES_DIFF_LIMIT).toString('utf8')}\n[diff cut at ${CHANGES_DIFF_LIMIT} bytes]\n` : text;
+    await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), capped);
+    context.store.update((r) => void (r.steps[stepId]!.filesChanged = kept));
+    for (const change of kept) emit(context, { type: 'file_change', stepId, attempt, ...change });
+  } catch (error) {
+    // Said where `wave diff` looks, rather than failing a step whose work is done.
+    const said = error instanceof Error ? error.message : String(error);
+    const message = artifactRedactor(context)?.redact(said) ?? said;
+    await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), `[the files this attempt changed could not be listed: ${message}]\n`).catch(() => undefined);
+  }
+  return result;
+}
