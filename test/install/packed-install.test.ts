@@ -12,10 +12,11 @@ import { ROOT } from '../support/cli.js';
 const NPM_TIMEOUT_MS = 240_000;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** What the tarball may hold: what runs, what `wave init` copies, and the package's documents. */
+/** What the tarball may hold: what runs, what `wave init` copies, and the package's documents (README and the docs/ pages it links to). */
 const SHIPPED = [
   /^package\.json$/,
   /^README\.md$/,
+  /^docs\/[\w-]+\.md$/,
   /^LICENSE$/,
   /^bin\/wave\.cjs$/,
   /^dist\/bundle\/(wave|dockerode)\.cjs$/,
@@ -81,6 +82,8 @@ describe('the packed package', () => {
   it('holds only what runs: no tests, no sources, no source maps, no code cache, no install scripts', () => {
     expect(packed.filter((path) => !SHIPPED.some((pattern) => pattern.test(path)))).toEqual([]);
     expect(packed).toEqual(expect.arrayContaining(['bin/wave.cjs', 'dist/bundle/wave.cjs', 'LICENSE', 'templates/init/pipelines/hello.yaml']));
+    // README.md links to the docs/ pages, so an installed package carries them all.
+    expect(packed).toEqual(expect.arrayContaining(readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)));
     const contents = join(work, 'contents');
     mkdirSync(contents);
     execFileSync('tar', ['-xzf', tarball, '-C', contents]);
