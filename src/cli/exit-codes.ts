@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { ERROR_KINDS, type ErrorCode, type ErrorKind } from '../core/error-codes.js';
 
-/** Exit codes, documented in README.md. */
+/** Exit codes, documented in docs/errors-and-exit-codes.md. */
 export const EXIT = {
   ok: 0,
   runFailed: 1,

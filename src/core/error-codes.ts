@@ -5,7 +5,7 @@ export type ErrorKind = 'input' | 'failure' | 'interrupted';
 export type AttemptFate = 'retried' | 'final';
 
 interface ErrorCodeRow {
-  /** One sentence, as README.md's error table gives it. */
+  /** One sentence, as the error table of docs/errors-and-exit-codes.md gives it. */
   description: string;
   /** Decides the exit code (src/cli/exit-codes.ts). */
   kind: ErrorKind;

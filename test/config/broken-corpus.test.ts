@@ -84,7 +84,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       '`runtime.routing`',
       '`runtime.routing.auto_route: true` (model routing',
       '`runtime.circuit_breaker`',
-      'README',
+      'docs/pipelines.md',
       'is ignored: nothing in a run here uses it',
     ],
     [

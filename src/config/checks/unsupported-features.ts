@@ -158,7 +158,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: [...STEP, 'memory', 'inject_artifacts', '*'], key: 'pipeline', name: '`inject_artifacts[].pipeline`', what: 'cross-pipeline artifacts', with: ['step'] },
 ];
 
-/** Every unsupported feature by name and purpose, e.g. for the README's compatibility list. */
+/** Every unsupported feature by name and purpose, e.g. for the compatibility list of docs/pipelines.md. */
 export function unsupportedFeatures(): Array<{ kind: 'manifest' | 'pipeline'; name: string; what: string; unused: boolean }> {
   const list = (kind: 'manifest' | 'pipeline', features: readonly UnsupportedFeature[]) =>
     features.map((f) => ({ kind, name: f.name.replace('{value}', f.example ?? '…'), what: f.what, unused: f.unused ?? false }));
@@ -216,7 +216,7 @@ function unsupportedFeatureError(feature: UnsupportedFeature, value: unknown, lo
   const name = feature.name.replace('{value}', () => shortText(value));
   return new WaveError('not_supported', `${name} (${feature.what}) is not supported yet`, {
     location,
-    hint: 'Remove it to load this file; the README section "Wave compatibility" lists what this version runs.',
+    hint: 'Remove it to load this file; the section "Wave compatibility" of docs/pipelines.md lists what this version runs.',
   });
 }
 
