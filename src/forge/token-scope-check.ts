@@ -59,7 +59,7 @@ export async function checkTokenScopes(plan: Pick<Plan, 'forge' | 'runtime'>, en
     }
     const needed = forgeScopesFor(scope, forge);
     const missing = missingScopes(needed, told.scopes, forge);
-    if (missing.length) violations.push(missingScope(entry, forge, host, variable, missing, told.scopes));
+    if (missing.length) violations.push(missingScope(entry, { forge, host, variable }, missing, told.scopes));
   }
   if (violations.length === 1) throw violations[0]!;
   if (violations.length > 1) throw new WaveErrors(violations);
@@ -86,18 +86,25 @@ function unreachableToken(entry: PlannedTokenScope, variable: string): WaveError
   );
 }
 
-function missingScope(entry: PlannedTokenScope, type: ScopedForge, host: string | undefined, variable: string, missing: string[], granted: string[]): WaveError {
+/** The token a scope was checked on: the forge that issued it, its host (none for the default) and the variable holding it. */
+interface CheckedToken {
+  forge: ScopedForge;
+  host: string | undefined;
+  variable: string;
+}
+
+function missingScope(entry: PlannedTokenScope, token: CheckedToken, missing: string[], granted: string[]): WaveError {
   const list = (scopes: string[]) => scopes.map((s) => `\`${s}\``).join(', ');
   const has = granted.length ? `has only ${list(granted)}` : 'has no scopes';
   return new WaveError(
     'token_scope_missing',
-    `persona \`${entry.persona}\` needs token scope \`${entry.scope}\`, which ${FORGE_NAME[type]} grants as ${list(missing)}; the token in ${variable} ${has}`,
-    { location: entry.location, hint: grantHint(type, host, variable, missing) },
+    `persona \`${entry.persona}\` needs token scope \`${entry.scope}\`, which ${FORGE_NAME[token.forge]} grants as ${list(missing)}; the token in ${token.variable} ${has}`,
+    { location: entry.location, hint: grantHint(token, missing) },
   );
 }
 
 /** How to give a token the scopes it lacks, on each forge. */
-function grantHint(type: ScopedForge, host: string | undefined, variable: string, missing: string[]): string {
+function grantHint({ forge: type, host, variable }: CheckedToken, missing: string[]): string {
   const scopes = missing.join(',');
   if (type === 'github') {
     const site = host && host !== 'github.com' ? `https://${host}` : 'https://github.com';

@@ -44,7 +44,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((step, index) => {
-    const { template, location } = readTemplate(step, index, pipeline, projectRoot);
+    const source = readTemplate(step, index, pipeline, projectRoot);
+    const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
     const refs = templateReferences(template);
     for (const ref of refs) {
@@ -65,7 +66,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       }
     }
     const thread = planThread(step, pipeline.value.steps, ancestors);
-    const planned = planStep(step, template, location, manifest, options, pipeline.value);
+    const planned = planStep(step, source, manifest, options, pipeline.value);
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
     return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
@@ -109,21 +110,21 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   });
 }
 
-function planStep(
-  step: Step,
-  template: string,
-  templateLocation: SourceLocation,
-  manifest: Located<Manifest>,
-  options: PlanOptions,
-  pipeline: Pipeline,
-): Omit<PlannedStep, 'location'> {
+/** A step's prompt or command text and where it starts. */
+interface StepTemplate {
+  template: string;
+  location: SourceLocation;
+}
+
+function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>, options: PlanOptions, pipeline: Pipeline): Omit<PlannedStep, 'location'> {
+  const { template, location: templateLocation } = source;
   const m = manifest.value;
   const execType = step.exec.type ?? 'prompt';
   const personaName = step.persona;
   const resolved = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
   const persona = resolved && withConcurrencySection(resolved, step.max_concurrent_agents);
   // A command step runs no agent: it gets no skills.
-  const skills = execType === 'prompt' ? resolveStepSkills(m, manifest.dir, pipeline, step, resolved?.skills ?? [], projectFacts(m.project)) : [];
+  const skills = execType === 'prompt' ? resolveStepSkills(manifest, pipeline, step, resolved?.skills ?? [], projectFacts(m.project)) : [];
   const adapterName = step.adapter ?? (personaName ? m.personas?.[personaName]?.adapter : undefined);
   const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
   const fallbackNames = (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
@@ -163,7 +164,7 @@ function planThread(step: Step, all: readonly Step[], ancestors: ReadonlySet<str
 }
 
 /** The step's prompt or command text and where it starts. */
-function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, projectRoot: string) {
+function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, projectRoot: string): StepTemplate {
   if (step.exec.source_path) {
     const file = resolve(projectRoot, step.exec.source_path);
     return { template: readFileSync(file, 'utf8'), location: { file, line: 1, column: 1 } };

@@ -94,7 +94,7 @@ export function shellContexts(script: string, refs: readonly TemplateReference[]
       i = readHeredocOperator(script, i + 2, pending);
       continue;
     } else if (c === '\n' && pending.length > 0) {
-      i = readHeredocBodies(script, i + 1, pending.splice(0), at, refs, contexts);
+      i = readHeredocBodies(script, i + 1, pending.splice(0), at, contexts);
       continue;
     }
     i++;
@@ -157,14 +157,7 @@ function readHeredocOperator(script: string, i: number, pending: PendingHeredoc[
 }
 
 /** Marks every reference in the heredoc bodies starting at `i`; returns the offset after the last terminator line. */
-function readHeredocBodies(
-  script: string,
-  i: number,
-  heredocs: readonly PendingHeredoc[],
-  at: ReadonlyMap<number, number>,
-  refs: readonly TemplateReference[],
-  contexts: Array<QuotedContext | undefined>,
-): number {
+function readHeredocBodies(script: string, i: number, heredocs: readonly PendingHeredoc[], at: ReadonlyMap<number, number>, contexts: Array<QuotedContext | undefined>): number {
   for (const heredoc of heredocs) {
     while (i < script.length) {
       const end = script.indexOf('\n', i);

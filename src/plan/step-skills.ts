@@ -1,3 +1,4 @@
+import type { Located } from '../config/load/located.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
 import { fillProjectPlaceholders } from '../config/load/project-placeholders.js';
@@ -11,8 +12,7 @@ import { WaveError } from '../core/errors.js';
  * first; a name left empty (an unset key) is dropped, as in Wave. The loader has checked each one is there.
  */
 export function resolveStepSkills(
-  manifest: Manifest,
-  manifestDir: string,
+  { value: manifest, dir: manifestDir }: Pick<Located<Manifest>, 'value' | 'dir'>,
   pipeline: Pipeline,
   step: Step,
   personaSkills: readonly string[],

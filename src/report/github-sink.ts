@@ -1,19 +1,14 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import * as core from '@actions/core';
 import type { SourceLocation } from '../core/errors.js';
 import type { RunEvent } from '../events.js';
-import { attemptLogPath } from '../state/step-logs.js';
-import { describeFailure } from './describe.js';
 import { formatClock } from './format.js';
 import { printAnnotations, type Annotation } from './github-annotations.js';
 import { commandFreeLog } from './github-command-free.js';
+import { eventAnnotation } from './github-event-annotation.js';
+import { GithubStepGroups } from './github-step-groups.js';
 import { safeValues } from './safe-values.js';
 import type { RunSink } from './sink-types.js';
 import { describeEvent } from './text.js';
-import { safeText } from '../core/terminal-safe.js';
-
-/** The most of a step's stdout and stderr its log group shows: the tail, where failures are. */
-const LOG_TAIL_BYTES = 64 * 1024;
 
 export interface GithubSinkOptions {
   /** The run folder, where each attempt's stdout and stderr are stored. */
@@ -31,40 +26,9 @@ export interface GithubSinkOptions {
  * steps wrote is printed inside `::stop-commands::` regions, Wave's own groups and annotations outside them.
  */
 export function createGithubSink(options: GithubSinkOptions): RunSink {
-  const lines = new Map<string, string[]>();
-  // The step whose group is open and streaming; any other step's lines wait in `lines`, and its finished group in `waiting`.
-  let liveStep: string | undefined;
-  const waiting: Array<() => void> = [];
   const annotations: Annotation[] = [];
   const log = commandFreeLog((line) => core.info(line));
-  const startGroup = (title: string) => {
-    log.resume();
-    core.startGroup(title);
-  };
-  const at = (stepId: string) => {
-    const location = options.stepLocations.get(stepId);
-    return location ? { file: location.file, line: location.line, column: location.column } : {};
-  };
-  const flush = (stepId: string, heading: string, attempt?: number) => {
-    if (liveStep !== undefined && liveStep !== stepId) {
-      waiting.push(() => flush(stepId, heading, attempt));
-      return;
-    }
-    if (liveStep === undefined) startGroup(`${stepId}: ${heading}`);
-    for (const line of lines.get(stepId) ?? []) log.untrusted(line);
-    if (attempt !== undefined) {
-      for (const stream of ['stdout', 'stderr'] as const) {
-        const text = readTail(attemptLogPath(options.runDir, stepId, attempt, stream));
-        if (text.trim()) log.untrusted(`--- ${stream} (attempt ${attempt}) ---\n${safeText(text.trimEnd())}`);
-      }
-    }
-    log.resume();
-    core.endGroup();
-    lines.delete(stepId);
-    if (liveStep !== stepId) return;
-    liveStep = undefined;
-    for (const next of waiting.splice(0)) next();
-  };
+  const groups = new GithubStepGroups(log, options.runDir, options.live ?? false);
 
   return {
     handle(untrusted: RunEvent) {
@@ -75,55 +39,28 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
         if (text !== undefined) log.untrusted(`${formatClock(event.ts)} ${text}`);
         return;
       }
-      if (options.live && liveStep === undefined && !lines.has(event.stepId)) {
-        liveStep = event.stepId;
-        startGroup(event.stepId);
-      }
-      if (text !== undefined) {
-        const line = `${formatClock(event.ts)} ${text}`;
-        if (liveStep === event.stepId) log.untrusted(line);
-        else lines.set(event.stepId, [...(lines.get(event.stepId) ?? []), line]);
-      }
+      groups.add(event.stepId, text === undefined ? undefined : `${formatClock(event.ts)} ${text}`);
+      const annotation = eventAnnotation(event, options.stepLocations);
+      if (annotation) annotations.push(annotation);
       switch (event.type) {
-        case 'step_failed': {
-          const failure = [describeFailure(event.failure), event.failure.message.trim(), event.failure.hint ? `Hint: ${event.failure.hint}` : ''];
-          const level = event.optional ? 'warning' : 'error';
-          annotations.push({ level, title: `Step ${event.stepId} failed${event.optional ? ' (optional)' : ''}`, message: failure.filter(Boolean).join('\n'), ...at(event.stepId) });
-          flush(event.stepId, 'failed', event.attempt);
-          break;
-        }
-        case 'contract_checked':
-          if (!event.passed && event.action === 'warn') {
-            annotations.push({
-              level: 'warning',
-              title: `Step ${event.stepId}: contract ${event.contract} failed`,
-              message: event.errors.join('\n') || 'The contract failed.',
-              ...at(event.stepId),
-            });
-          }
-          break;
-        case 'egress':
-          if (!event.allowed) {
-            const reason = event.reason ? ` (${event.reason})` : '';
-            annotations.push({ level: 'warning', title: `Step ${event.stepId}: egress denied`, message: `${event.host}:${event.port} was refused${reason}.`, ...at(event.stepId) });
-          }
+        case 'step_failed':
+          groups.flush(event.stepId, 'failed', event.attempt);
           break;
         case 'step_completed':
-          flush(event.stepId, 'completed', event.attempt);
+          groups.flush(event.stepId, 'completed', event.attempt);
           break;
         case 'step_skipped':
-          flush(event.stepId, 'skipped');
+          groups.flush(event.stepId, 'skipped');
           break;
         case 'step_cancelled':
-          flush(event.stepId, 'cancelled');
+          groups.flush(event.stepId, 'cancelled');
           break;
         default:
           break;
       }
     },
     summarize() {
-      if (liveStep !== undefined) flush(liveStep, 'unfinished');
-      for (const stepId of [...lines.keys()]) flush(stepId, 'unfinished');
+      groups.flushUnfinished();
       log.resume();
       printAnnotations(annotations);
       annotations.length = 0;
@@ -133,24 +70,4 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
       log.resume();
     },
   };
-}
-
-/** The last LOG_TAIL_BYTES of a file, or '' when it does not exist. */
-function readTail(path: string): string {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return '';
-  }
-  try {
-    const size = statSync(path).size;
-    const start = Math.max(0, size - LOG_TAIL_BYTES);
-    const buffer = Buffer.alloc(size - start);
-    readSync(fd, buffer, 0, buffer.length, start);
-    const text = buffer.toString('utf8');
-    return start > 0 ? `[${start} bytes before this are in the run folder]\n${text.slice(text.indexOf('\n') + 1)}` : text;
-  } finally {
-    closeSync(fd);
-  }
 }

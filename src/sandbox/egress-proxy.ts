@@ -1,26 +1,19 @@
 import { promises as dns } from 'node:dns';
 import { once } from 'node:events';
 import { chmod, rm } from 'node:fs/promises';
-import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { WaveError } from '../core/errors.js';
 import { normalizeHost } from '../config/schema/egress-pattern.js';
 import { DEFAULT_SANDBOX_LIMITS } from './defaults.js';
-import { ConnectionCap, type RefusalTarget } from './connection-cap.js';
+import type { RefusalTarget } from './connection-cap.js';
+import { EgressGate, type EgressDecision, type Resolver } from './egress-gate.js';
+import { createProxyServer } from './egress-http-server.js';
 import { EgressPolicy, addressClass } from './egress-policy.js';
+import { createEndpointForwarder } from './endpoint-forwarder.js';
+import { hostPort } from './proxy-plumbing.js';
 
-export interface EgressDecision {
-  host: string;
-  port: number;
-  allowed: boolean;
-  reason?: string;
-  via: 'connect' | 'http' | 'endpoint';
-}
-
-/** Resolves a host name to its addresses. */
-export type Resolver = (host: string) => Promise<string[]>;
+export type { EgressDecision, Resolver } from './egress-gate.js';
 
 export interface EgressProxyOptions {
   /** Folder for the unix sockets (created by the caller; a socket path must stay under 108 bytes). */
@@ -48,208 +41,37 @@ export interface EgressProxy {
 
 const defaultResolver: Resolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-// Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-/** Copies headers without hop-by-hop ones, Proxy-* ones and those the Connection header names. */
-function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
-  const named = String(headers.connection ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((s) => s.trim());
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k) && !k.startsWith('proxy-') && !named.includes(k)));
-}
-
-/** host:port, with IPv6 in brackets. */
-const hostPort = (host: string, port: number): string => (net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
-
-/** Pipes two sockets both ways; an error or close on either side ends both. */
-function splice(a: Duplex, b: Duplex): void {
-  const end = (): void => void (a.destroy(), b.destroy());
-  for (const s of [a, b]) s.on('error', end).on('close', end);
-  a.pipe(b).pipe(a);
-}
-
-type Verdict = { address: string } | { denied: string };
-
 /** Starts the allowlisting HTTP proxy and the endpoint forwarders on unix sockets under options.dir. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const { dir, policy, onDecision, allowlistHint } = options;
-  const resolve = options.resolver ?? defaultResolver;
+  const { dir } = options;
   const targets = options.endpoints.map(endpointTarget);
-  const endpointPolicy = new EgressPolicy(targets.map((t) => hostPort(t.host, t.port)));
-  const open = new Set<Duplex>();
-  const maxConnections = options.maxConnections ?? DEFAULT_SANDBOX_LIMITS.connections;
-  let denied = 0;
-
-  /** Applies the allowlist, then the address rule to the resolved addresses; the address is the one to connect to. */
-  async function judge(host: string, port: number): Promise<Verdict> {
-    const exact = endpointPolicy.listsExactly(host, port) || policy.listsExactly(host, port);
-    if (!exact && !policy.match(host, port)) return { denied: 'no entry matches it' };
-    const name = normalizeHost(host);
-    if (net.isIP(name)) return exact ? { address: name } : { denied: 'an IP address must be listed exactly' };
-    const addresses = await resolve(name);
-    if (addresses.length === 0) throw new Error(`${name} resolves to no address`);
-    for (const address of addresses) {
-      const kind = addressClass(address);
-      // A wildcard must not reach internal services through a name someone points at them.
-      if (kind !== 'public' && !exact) return { denied: `it resolves to ${address}, a ${kind} address, which must be listed exactly` };
-    }
-    // Connect to the address that was checked; resolving again would let DNS rebinding slip past.
-    return { address: addresses[0] as string };
-  }
-
-  function decide(decision: EgressDecision): void {
-    if (!decision.allowed) denied += 1;
-    try {
-      onDecision(decision);
-    } catch {
-      // An audit callback that throws must not take the proxy down.
-    }
-  }
-
-  function refusal(host: string, port: number, reason: string): string {
-    const allowed = policy.entries.length > 0 ? policy.entries.join(', ') : 'nothing';
-    return `Wave egress proxy: ${hostPort(host, port)} is not on this step's allowlist (${reason}). Allowed: ${allowed}. To allow it, add it to ${allowlistHint}.\n`;
-  }
-
-  /** Connects to address:port; resolves with the socket once connected, rejects on failure. */
-  function dial(address: string, port: number): Promise<net.Socket> {
-    return new Promise((ok, fail) => {
-      const socket = net.connect({ host: address, port });
-      open.add(socket.on('close', () => open.delete(socket)));
-      // The listener stays: a later error (after ok) must not go unhandled before the socket is piped.
-      socket.once('connect', () => ok(socket)).on('error', fail);
-    });
-  }
-
-  /** Judges host:port, records the decision and connects: the upstream socket, or the status and body to answer. */
-  async function admit(host: string, port: number, via: EgressDecision['via']): Promise<net.Socket | { status: number; body: string }> {
-    const unreachable = (reason: string) => ({ status: 502, body: `Wave egress proxy: cannot reach ${hostPort(host, port)}: ${reason}\n` });
-    let verdict: Verdict;
-    try {
-      verdict = await judge(host, port);
-    } catch (error) {
-      // Not resolved, so never checked against the address rule: nothing was reached, and it is not counted as allowed.
-      const reason = `not resolved: ${(error as Error).message}`;
-      decide({ host, port, allowed: false, reason, via });
-      return unreachable(reason);
-    }
-    if ('denied' in verdict) {
-      decide({ host, port, allowed: false, reason: verdict.denied, via });
-      return { status: 403, body: refusal(host, port, verdict.denied) };
-    }
-    try {
-      const upstream = await dial(verdict.address, port);
-      decide({ host, port, allowed: true, via });
-      return upstream;
-    } catch (error) {
-      const reason = (error as Error).message;
-      decide({ host, port, allowed: true, reason, via });
-      return unreachable(reason);
-    }
-  }
-
-  const cap = new ConnectionCap(maxConnections, (target, reason) => decide({ ...target, allowed: false, reason }));
-
-  /** Takes a new connection from the sandbox into the open set, unless the cap refuses it; false when refused. */
-  function admitClient(socket: Duplex, target: RefusalTarget): boolean {
-    if (!cap.admit(socket, target)) return false;
-    open.add(socket.on('close', () => open.delete(socket)));
-    return true;
-  }
-
-  async function onConnect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
-    // After CONNECT the socket is ours: answers are written raw.
-    const raw = (status: number, body: string): void =>
-      void client.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    const target = /^(\[[^\]]+\]|[^:[\]/@]+):(\d{1,5})$/.exec(req.url ?? '');
-    const port = Number(target?.[2]);
-    if (!target || !(port >= 1 && port <= 65535)) return raw(400, 'Wave egress proxy: CONNECT needs host:port.\n');
-    const host = normalizeHost(target[1] as string);
-    const upstream = await admit(host, port, 'connect');
-    if (!(upstream instanceof net.Socket)) return raw(upstream.status, upstream.body);
-    if (client.destroyed) return void upstream.destroy();
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) upstream.write(head);
-    splice(client, upstream);
-  }
-
-  async function onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const reply = (status: number, body: string): void => {
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(body);
-    };
-    const url = URL.canParse(req.url ?? '') ? new URL(req.url ?? '') : undefined;
-    if (url?.protocol !== 'http:') return reply(400, 'Wave egress proxy: expected CONNECT host:port or an absolute http:// URL.\n');
-    const host = normalizeHost(url.hostname);
-    const port = Number(url.port || 80);
-    const upstream = await admit(host, port, 'http');
-    if (!(upstream instanceof net.Socket)) return reply(upstream.status, upstream.body);
-    if (req.socket.destroyed) return void upstream.destroy();
-    // A forward proxy replaces Host with the authority of the request target (RFC 9112 §3.2.2).
-    const headers = { ...endToEnd(req.headers), host: url.host };
-    const forward = http.request({ createConnection: () => upstream, method: req.method, path: url.pathname + url.search, headers });
-    forward.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-      answer.on('error', () => res.destroy()).pipe(res);
-    });
-    forward.on('error', (error) => reply(502, `Wave egress proxy: ${hostPort(host, port)} failed: ${error.message}\n`));
-    res.on('close', () => forward.destroy()).on('error', () => forward.destroy());
-    req.on('error', () => forward.destroy()).pipe(forward);
-  }
+  const gate = new EgressGate({
+    policy: options.policy,
+    endpointPolicy: new EgressPolicy(targets.map((t) => hostPort(t.host, t.port))),
+    resolve: options.resolver ?? defaultResolver,
+    onDecision: options.onDecision,
+    allowlistHint: options.allowlistHint,
+    maxConnections: options.maxConnections ?? DEFAULT_SANDBOX_LIMITS.connections,
+  });
 
   // A request the sandbox cannot name is counted under this target: the proxy has not read it yet.
   const proxyTarget: RefusalTarget = { host: '*', port: 0, via: 'connect' };
-  const server = http.createServer((req, res) => void onRequest(req, res));
-  server.on('connection', (socket: net.Socket) => void admitClient(socket, proxyTarget));
-  // The server stops watching a socket for errors once it hands it over for CONNECT.
-  server.on(
-    'connect',
-    (req: http.IncomingMessage, client: Duplex, head: Buffer) =>
-      void onConnect(
-        req,
-        client.on('error', () => client.destroy()),
-        head,
-      ),
-  );
-  // A malformed request gets 400 rather than Node's default, and never an unhandled error.
-  server.on('clientError', (_error, socket: Duplex) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-
   const socketPath = join(dir, 'proxy.sock');
-  const listening: Array<[net.Server, string, RefusalTarget]> = [[server, socketPath, proxyTarget]];
+  const listening: Array<[net.Server, string, RefusalTarget]> = [[createProxyServer(gate, proxyTarget), socketPath, proxyTarget]];
   const forwards: Array<{ port: number; socketPath: string }> = [];
   for (const { host, port } of targets) {
     if (!isLoopbackHost(host) || forwards.some((f) => f.port === port)) continue;
-    const forwarder = net.createServer((client) => {
-      if (!admitClient(client, { host, port, via: 'endpoint' })) return;
-      dial(host, port).then(
-        (upstream) => {
-          decide({ host, port, allowed: true, via: 'endpoint' });
-          if (client.destroyed) return void upstream.destroy();
-          splice(client, upstream);
-        },
-        (error: Error) => {
-          decide({ host, port, allowed: true, reason: error.message, via: 'endpoint' });
-          client.destroy();
-        },
-      );
-    });
+    const forwarder = createEndpointForwarder(gate, host, port);
     forwards.push({ port, socketPath: join(dir, `endpoint-${port}.sock`) });
     listening.push([forwarder, join(dir, `endpoint-${port}.sock`), { host, port, via: 'endpoint' }]);
   }
 
-  for (const [s, , target] of listening) cap.watch(s, target);
+  for (const [s, , target] of listening) gate.watch(s, target);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      for (const socket of open) socket.destroy();
+      gate.destroyOpen();
       await Promise.all(listening.map(([s]) => new Promise<void>((done) => s.close(() => done()))));
     })().catch(() => undefined));
 
@@ -266,7 +88,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     socketPath,
     forwards,
     get deniedCount() {
-      return denied;
+      return gate.deniedCount;
     },
     close,
   };

@@ -1,17 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
 import { abortFailure } from '../../process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
-import { attemptCost } from '../../core/attempt-cost.js';
 import { fetchFailureCause } from '../../core/http-status.js';
-import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
+import { finishLlmAttempt } from './attempt-result.js';
 import { httpFailure } from './http-failure.js';
 import { SseDecoder } from './sse.js';
-
-const TAIL_CHARS = 2_000;
 
 export interface LlmRunnerOptions {
   /** Hides the run's secrets in the files it writes and in messages. */
@@ -47,29 +42,7 @@ export class LlmRunner implements AdapterRunner {
     const started = Date.now();
     const state = newChatStreamState();
     let stderr = '';
-    const finish = async (failure?: Failure): Promise<AdapterResult> => {
-      const text = this.redactor.redact(state.text);
-      await mkdir(config.attemptDir, { recursive: true });
-      await writeFile(join(config.attemptDir, 'stdout'), text);
-      await writeFile(join(config.attemptDir, 'stderr'), this.redactor.redact(stderr));
-      const tokens = state.tokens ?? { ...NO_TOKENS };
-      const costUsd = await attemptCost(tokens, undefined, config.adapter, config.model);
-      if (failure) failure = { ...failure, message: this.redactor.redact(failure.message) };
-      onEvent({ kind: 'result', ok: !failure, text, tokens, ...(costUsd !== undefined ? { costUsd } : {}) });
-      return {
-        ok: !failure,
-        exitCode: failure ? null : 0,
-        signal: null,
-        text,
-        tokens,
-        ...(costUsd !== undefined ? { costUsd } : {}),
-        ...(state.finishReason ? { subtype: state.finishReason } : {}),
-        ...(failure ? { failure } : {}),
-        skippedLines: state.skipped,
-        outputTail: (text + (stderr ? `\n${this.redactor.redact(stderr)}` : '')).slice(-TAIL_CHARS),
-        durationMs: Date.now() - started,
-      };
-    };
+    const finish = (failure?: Failure): Promise<AdapterResult> => finishLlmAttempt({ config, state, stderr, started, redactor: this.redactor, onEvent }, failure);
     const { adapter } = config;
     if (!adapter.baseUrl) {
       return finish({
@@ -108,16 +81,7 @@ export class LlmRunner implements AdapterRunner {
       const apply = (payloads: string[]) => payloads.forEach((p) => applyChatChunk(state, p).forEach(onEvent));
       for await (const chunk of response.body ?? []) apply(decoder.push(chunk as Uint8Array));
       apply(decoder.end());
-      if (state.error) return await finish({ class: 'server_error', message: `the stream reported an error: ${state.error}` });
-      if (!state.done && !state.finishReason) {
-        return await finish({
-          class: 'server_error',
-          message: `the stream from ${url} ended before the answer was complete`,
-          hint: 'The server cut the connection; a retry policy on the step retries it.',
-        });
-      }
-      if (state.finishReason === 'length') return await finish({ class: 'context_exhausted', message: "the answer was cut at the model's token limit" });
-      return await finish();
+      return await finish(streamEndFailure(state, url));
     } catch (error) {
       if (signal.aborted) return finish(abortFailure(signal.reason));
       return finish({
@@ -127,6 +91,20 @@ export class LlmRunner implements AdapterRunner {
       });
     }
   }
+}
+
+/** What is wrong with an answer once its stream has ended: an error it reported, a cut connection or the token limit; nothing when it is whole. */
+function streamEndFailure(state: ChatStreamState, url: string): Failure | undefined {
+  if (state.error) return { class: 'server_error', message: `the stream reported an error: ${state.error}` };
+  if (!state.done && !state.finishReason) {
+    return {
+      class: 'server_error',
+      message: `the stream from ${url} ended before the answer was complete`,
+      hint: 'The server cut the connection; a retry policy on the step retries it.',
+    };
+  }
+  if (state.finishReason === 'length') return { class: 'context_exhausted', message: "the answer was cut at the model's token limit" };
+  return undefined;
 }
 
 /** A server that ignored `stream: true` and answered with one JSON completion. */

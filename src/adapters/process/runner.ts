@@ -10,6 +10,12 @@ import { buildProcessInvocation } from './invocation.js';
 /** The part of stdout kept as a command's result text. */
 export const RESULT_TEXT_BYTES = 1024 * 1024;
 
+/** A command's values as its attempt receives them: variables for its environment, and the script lines reading the larger ones from files. */
+interface DeliveredValues {
+  env: Record<string, string>;
+  prelude: string;
+}
+
 export interface ProcessRunnerOptions {
   /** Hides the run's secrets in the stdout and stderr files, the tail and messages; token shapes only by default. */
   redactor?: Redactor;
@@ -39,28 +45,21 @@ export class ProcessRunner implements AdapterRunner {
       return { ...emptyResult(Date.now() - started), failure: { class: 'spawn_failed', message } };
     }
     try {
-      return await this.start(config, shellValues.env, written.prelude, started, signal, onEvent);
+      return await this.start(config, { env: shellValues.env, prelude: written.prelude }, started, signal, onEvent);
     } finally {
       await written.remove();
     }
   }
 
-  private async start(
-    config: AdapterRunConfig,
-    valueEnv: Record<string, string>,
-    prelude: string,
-    started: number,
-    signal: AbortSignal,
-    onEvent: (event: StreamEvent) => void,
-  ): Promise<AdapterResult> {
-    const invocation = buildProcessInvocation(config, prelude);
+  private async start(config: AdapterRunConfig, values: DeliveredValues, started: number, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
+    const invocation = buildProcessInvocation(config, values.prelude);
     if ('failure' in invocation) return { ...emptyResult(Date.now() - started), failure: invocation.failure };
     const spec = {
       command: invocation.command,
       args: invocation.args,
       cwd: config.workspace,
       // The values come last: a step's own WAVE_VALUE_n must not replace what its command refers to.
-      env: { ...config.env, ...valueEnv },
+      env: { ...config.env, ...values.env },
       stdin: invocation.stdin,
       stdoutPath: join(config.attemptDir, 'stdout'),
       stderrPath: join(config.attemptDir, 'stderr'),

@@ -48,7 +48,8 @@ export function registerLogs(program: Command): void {
       const printer = new LogPrinter(stepIds.length > 1, stream, options.raw === true);
       const raw = options.raw === true || options.stderr === true;
       const transcripts = new TranscriptLogs(store.dir, stepIds, { attempt: options.attempt, color: shouldColor(process.stdout) });
-      const sourcesNow = () => currentSources(store.dir, store.record, stepIds, stream, options.attempt, raw ? undefined : transcripts);
+      const selection: LogSelection = { stepIds, stream, attempt: options.attempt, transcripts: raw ? undefined : transcripts };
+      const sourcesNow = () => currentSources(store.dir, store.record, selection);
       // A transcript is rendered again from the events each time; a file is printed whole, or what grew when following.
       const print = (source: LogSource, live: boolean) =>
         'transcript' in source ? printer.printLines(source.stepId, transcripts.lines(source.stepId, live)) : options.follow ? printer.printNew(source) : printer.printWhole(source);
@@ -88,8 +89,17 @@ function selectSteps(record: RunRecord, options: LogsOptions): string[] {
 
 type FileSource = Extract<LogSource, { file: string }>;
 
+/** What is shown of the run: its steps, the stream, the attempt named (else each step's latest), and the transcripts unless raw. */
+interface LogSelection {
+  stepIds: string[];
+  stream: LogStream;
+  attempt?: number;
+  transcripts?: TranscriptLogs;
+}
+
 /** For each step, its transcript (an agent step, unless raw) or the file of its chosen attempt (the latest unless one is named); steps not started yet have none. */
-function currentSources(runDir: string, record: RunRecord, stepIds: string[], stream: LogStream, attempt?: number, transcripts?: TranscriptLogs): LogSource[] {
+function currentSources(runDir: string, record: RunRecord, selection: LogSelection): LogSource[] {
+  const { stepIds, stream, attempt, transcripts } = selection;
   const sources: LogSource[] = [];
   for (const stepId of stepIds) {
     const attempts = attemptsOf(runDir, record, stepId);

@@ -10,8 +10,14 @@ function tierModelsOf(adapter: Record<string, unknown>): Record<string, string> 
   return Object.fromEntries(Object.entries(tiers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
-/** An unmapped tier at `path`, asked by `who` on adapter `name`. */
-function unmapped(tier: ModelTier, who: string, name: string, adapter: Record<string, unknown>, path: Path, locator: Locator): WaveError {
+/** An adapter of the manifest: its name and its mapping as written. */
+interface AdapterEntry {
+  name: string;
+  adapter: Record<string, unknown>;
+}
+
+/** An unmapped tier at `path`, asked by `who` on the adapter. */
+function unmapped(tier: ModelTier, who: string, { name, adapter }: AdapterEntry, path: Path, locator: Locator): WaveError {
   const type = adapterTypeOf(name, adapter);
   return new WaveError('model_tier_unmapped', `${who} asks for model tier \`${tier}\`, which adapter \`${name}\` (${type}) does not map to a model`, {
     location: locator.locate(path),
@@ -42,7 +48,7 @@ export function modelTierErrors(root: unknown, locator: Locator): WaveError[] {
     }
     for (const key of ['model', 'default_model']) {
       const model = adapter[key];
-      if (isModelTier(model) && !maps(model, name, adapter)) errors.push(unmapped(model, `adapter \`${name}\``, name, adapter, ['adapters', name, key], locator));
+      if (isModelTier(model) && !maps(model, name, adapter)) errors.push(unmapped(model, `adapter \`${name}\``, { name, adapter }, ['adapters', name, key], locator));
     }
   }
   if (!isRecord(root.personas)) return errors;
@@ -50,7 +56,7 @@ export function modelTierErrors(root: unknown, locator: Locator): WaveError[] {
     if (!isRecord(persona) || !isModelTier(persona.model) || typeof persona.adapter !== 'string') continue;
     const adapter = adapters[persona.adapter];
     if (isRecord(adapter) && !maps(persona.model, persona.adapter, adapter))
-      errors.push(unmapped(persona.model, `persona \`${name}\``, persona.adapter, adapter, ['personas', name, 'model'], locator));
+      errors.push(unmapped(persona.model, `persona \`${name}\``, { name: persona.adapter, adapter }, ['personas', name, 'model'], locator));
   }
   return errors;
 }

@@ -8,13 +8,21 @@ import { isRecord, type Path } from '../load/value-path.js';
 /** Says what is wrong with a JSON Schema (schemaProblems of src/contracts, loaded only by commands that read pipelines). */
 export type SchemaInspector = (schema: unknown) => SchemaProblem[];
 
+/** Where schemas are checked: the manifest's folder (schema_path resolves from it), its locator and the inspector. */
+export interface SchemaCheckContext {
+  manifestDir: string;
+  locator: Locator;
+  inspect: SchemaInspector;
+}
+
 const HINT = 'Give a JSON Schema mapping (draft-07, or 2020-12 with `$schema`), e.g. `{ type: object, required: [verdict] }`.';
 
 /**
  * The JSON Schema of a json_schema contract or an extract, checked where it is written: an inline mapping at the very
  * key that is wrong, JSON text or a schema_path file at that key. A missing schema is reported at the contract.
  */
-export function checkSchemaSource(spec: Record<string, unknown>, at: Path, what: string, manifestDir: string, locator: Locator, inspect: SchemaInspector): WaveError[] {
+export function checkSchemaSource(spec: Record<string, unknown>, at: Path, what: string, context: SchemaCheckContext): WaveError[] {
+  const { manifestDir, locator, inspect } = context;
   const { schema, schema_path: schemaPath } = spec;
   const problem = (message: string, path: Path) => new WaveError('pipeline_invalid', `${what}: ${message}`, { location: locator.locate(path), hint: HINT });
   if (schema === undefined && schemaPath === undefined) {

@@ -70,7 +70,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     // Wave's `validate: false` switches a contract off; its schema is never read.
     if (view.inspectSchema && (isExtract || (contract.type === 'json_schema' && contract.validate !== false))) {
       const what = isExtract ? `${label} extract` : `${label} contract ${contractNumber(path)} (json_schema)`;
-      errors.push(...checkSchemaSource(contract, path, what, view.dir, locator, view.inspectSchema));
+      errors.push(...checkSchemaSource(contract, path, what, { manifestDir: view.dir, locator, inspect: view.inspectSchema }));
     }
   }
   const memory = isRecord(step.memory) ? step.memory : {};

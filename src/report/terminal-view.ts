@@ -1,0 +1,157 @@
+import { NO_TOKENS, type TokenUsage } from '../core/tokens.js';
+import type { RunEvent, StepStatus } from '../events.js';
+import type { ColorName } from './color.js';
+import { describeFailure, describeToolUse, oneLine } from './describe.js';
+import { formatCost, formatDuration } from './format.js';
+
+/** One step as the live view shows it. */
+export interface StepView {
+  status: StepStatus;
+  startedAt?: number;
+  durationMs?: number;
+  attempt: number;
+  tokens: TokenUsage;
+  costUsd?: number;
+  /** The latest tool activity, or what the step is waiting for. */
+  activity?: string;
+  /** Why a step failed or was skipped. */
+  note?: string;
+}
+
+/** The run as the footer shows it: its clock, and run-wide notes (a budget warning, an unchecked token). */
+export interface RunView {
+  startedAt?: number;
+  durationMs?: number;
+  notes?: Segment[];
+}
+
+/** A piece of a drawn line, in its colour. */
+export interface Segment {
+  text: string;
+  color?: ColorName;
+}
+
+/** What a frame draws: the steps in the order they are drawn, each one's view, and the run's. */
+export interface TerminalView {
+  order: readonly string[];
+  steps: ReadonlyMap<string, StepView>;
+  run: RunView;
+}
+
+/** A step that has not started yet. */
+export function pendingView(): StepView {
+  return { status: 'pending', attempt: 0, tokens: { ...NO_TOKENS } };
+}
+
+/** Events about the run as a whole, drawn in the footer. */
+const RUN_EVENT_TYPES = ['run_started', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
+type RunLevelEvent = Extract<RunEvent, { type: (typeof RUN_EVENT_TYPES)[number] }>;
+type StepLevelEvent = Exclude<RunEvent, RunLevelEvent>;
+
+function isRunLevel(event: RunEvent): event is RunLevelEvent {
+  return (RUN_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+/** Folds one event into the view of its step (or of the run). */
+export function applyEvent(event: RunEvent, view: (id: string) => StepView, run: RunView): void {
+  if (isRunLevel(event)) applyRunEvent(event, view, run);
+  else applyStepEvent(event, view);
+}
+
+function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run: RunView): void {
+  switch (event.type) {
+    case 'run_started':
+      run.startedAt = Date.parse(event.ts);
+      for (const id of event.steps) view(id);
+      return;
+    case 'run_finished':
+      run.durationMs = event.durationMs;
+      return;
+    case 'budget_warning':
+      run.notes = [...(run.notes ?? []), { text: `budget warning: ${formatCost(event.spentUsd)} spent, warn_at ${formatCost(event.warnAtUsd)}`, color: 'yellow' }];
+      return;
+    case 'budget_exhausted':
+      run.notes = [...(run.notes ?? []), { text: `budget exhausted: ${formatCost(event.spentUsd)} spent, budget_ceiling ${formatCost(event.ceilingUsd)}`, color: 'red' }];
+      return;
+    case 'token_scopes_unchecked':
+      run.notes = [...(run.notes ?? []), { text: `token scopes of ${event.persona} not checked`, color: 'yellow' }];
+      return;
+  }
+}
+
+function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): void {
+  switch (event.type) {
+    case 'step_started': {
+      const step = view(event.stepId);
+      Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
+      step.startedAt ??= Date.parse(event.ts);
+      return;
+    }
+    case 'step_event': {
+      const step = view(event.stepId);
+      const e = event.event;
+      if (e.kind === 'tool_use') step.activity = describeToolUse(e);
+      return;
+    }
+    // The executor sums the stream's usage into the step's running totals; the view only shows them.
+    case 'step_tokens':
+      Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });
+      return;
+    case 'step_retrying':
+      Object.assign(view(event.stepId), {
+        status: 'retrying',
+        activity: `retry in ${formatDuration(event.delayMs)} after ${describeFailure(event.failure)}`,
+      });
+      return;
+    case 'step_fallback':
+      view(event.stepId).activity = `falling back to ${event.to} (${event.failure.class})`;
+      return;
+    case 'session_continued':
+      view(event.stepId).activity = `continuing session ${event.sessionId}`;
+      return;
+    case 'session_fresh':
+      view(event.stepId).activity = `starting a fresh session: ${oneLine(event.reason)}`;
+      return;
+    case 'step_completed':
+      Object.assign(view(event.stepId), {
+        status: 'completed',
+        durationMs: event.durationMs,
+        tokens: { ...event.tokens },
+        costUsd: event.costUsd,
+        activity: undefined,
+      });
+      return;
+    case 'step_failed':
+      Object.assign(view(event.stepId), {
+        status: 'failed',
+        durationMs: event.durationMs,
+        activity: undefined,
+        note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
+      });
+      return;
+    case 'step_skipped':
+      Object.assign(view(event.stepId), { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
+      return;
+    case 'step_cancelled': {
+      const step = view(event.stepId);
+      Object.assign(step, { status: 'cancelled', activity: undefined });
+      if (step.startedAt !== undefined && step.durationMs === undefined) step.durationMs = Math.max(0, Date.parse(event.ts) - step.startedAt);
+      return;
+    }
+    case 'artifact_redacted':
+      // Kept beside the step once it completes: its stored artifact differs from the workspace file.
+      view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
+      return;
+    // Not drawn live: denied connections are counted per step, and changed files listed, in the closing summary.
+    case 'mount_subset':
+    case 'egress':
+    case 'file_change':
+    case 'artifact_saved':
+    case 'contract_checked':
+    case 'attempt_finished':
+    case 'thread_context':
+    case 'step_outcomes': // listed in the closing summary, under their step and after the steps
+    case 'run_outputs':
+      return;
+  }
+}
