@@ -1,4 +1,5 @@
 import { WaveError } from '../../core/errors.js';
+import { AGENT_CLI_MODELS } from '../../core/agent-cli-models.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
@@ -6,10 +7,19 @@ import { isRecord } from '../load/value-path.js';
 
 /** Why an adapter type cannot take a persona's temperature; absent for the types that pass it on. */
 function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
-  if (type === 'llm' || type === 'opencode') return undefined;
-  if (type === 'gemini') return adapter.isolated === true ? undefined : 'gemini takes a temperature only in the settings.json Wave writes with `isolated: true`';
+  if (type === 'llm') return undefined;
   if (type === 'process') return 'a process adapter has no model to give a temperature to';
-  return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+  const takes = AGENT_CLI_MODELS[type].temperature;
+  switch (takes) {
+    case 'always':
+      return undefined;
+    case 'isolated':
+      return adapter.isolated === true ? undefined : `${type} takes a temperature only in the settings.json Wave writes with \`isolated: true\``;
+    case 'never':
+      return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+    default:
+      return takes satisfies never;
+  }
 }
 
 /** Personas whose temperature their adapter would drop: refused by name, never silently ignored. */
