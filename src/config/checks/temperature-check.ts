@@ -1,6 +1,6 @@
 import { WaveError } from '../../core/errors.js';
-import { AGENT_CLI_MODELS } from '../../core/agent-cli-models.js';
-import type { AdapterType } from '../../core/resolved-adapter.js';
+import { AGENT_CLI_MODELS, type AgentCliModels } from '../../core/agent-cli-models.js';
+import { AGENT_CLI_TYPES, type AdapterType } from '../../core/resolved-adapter.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord } from '../load/value-path.js';
@@ -22,6 +22,19 @@ function noTemperature(type: AdapterType, adapter: Record<string, unknown>): str
   }
 }
 
+/** The CLI types whose temperature support is `takes`. */
+const takingTemperature = (takes: AgentCliModels['temperature']): string[] => AGENT_CLI_TYPES.filter((type) => AGENT_CLI_MODELS[type].temperature === takes);
+
+/** `a`, `a or b`, `a, b or c`. */
+const eitherOf = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+
+/** Where a temperature can go: the llm runner and the CLIs that take one, as the refusal's hint says. */
+function temperatureHint(): string {
+  const isolated = takingTemperature('isolated');
+  const withIsolated = isolated.length > 0 ? ` (or ${eitherOf(isolated)} with isolated: true)` : '';
+  return `Remove the temperature, or run the persona on an ${eitherOf(['llm', ...takingTemperature('always')])} adapter${withIsolated}.`;
+}
+
 /** Personas whose temperature their adapter would drop: refused by name, never silently ignored. */
 export function temperatureErrors(root: unknown, locator: Locator): WaveError[] {
   if (!isRecord(root) || !isRecord(root.personas) || !isRecord(root.adapters)) return [];
@@ -35,7 +48,7 @@ export function temperatureErrors(root: unknown, locator: Locator): WaveError[] 
     return [
       new WaveError('not_supported', `persona \`${name}\` sets a temperature, but its adapter \`${persona.adapter}\` cannot use it: ${why}`, {
         location: locator.locateKey(['personas', name, 'temperature']),
-        hint: 'Remove the temperature, or run the persona on an llm or opencode adapter (or gemini with isolated: true).',
+        hint: temperatureHint(),
       }),
     ];
   });
