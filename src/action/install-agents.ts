@@ -2,16 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { execa } from 'execa';
+import { AGENT_PACKAGES } from '../adapters/agent-clis.js';
 import { WaveError } from '../core/errors.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-
-/** The npm package of each agent CLI `install-agents` accepts. */
-export const AGENT_PACKAGES: Readonly<Record<string, string>> = {
-  claude: '@anthropic-ai/claude-code',
-  codex: '@openai/codex',
-  gemini: '@google/gemini-cli',
-  opencode: 'opencode-ai',
-};
 
 /** `name@version` of each agent, at the exact version Wave is tested with (its devDependency pin in package.json). */
 export function agentPackageSpecs(agents: readonly string[], packageRoot = PACKAGE_ROOT): string[] {

@@ -1,57 +1,21 @@
-import { modelEndpoints } from './access-mode.js';
 import { join } from 'node:path';
-import type { AdapterType } from '../core/resolved-adapter.js';
+import type { AgentCliType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
-import { CLI_INSTALLERS, CLI_PACKAGES, resolveBinary } from '../process/binary.js';
+import { resolveBinary } from '../process/binary.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from '../process/spawn-failure.js';
 import { spawnInGroup } from '../process/spawn.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
+import type { AgentCliDescriptor, AgentInvocation, CliInstall } from './agent-cli.js';
+import { cliEndpoints } from './model-endpoints.js';
 import { attemptCost } from '../core/attempt-cost.js';
 import { NO_TOKENS } from '../core/tokens.js';
 import type { Failure } from '../core/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
 
-/** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */
-export interface AgentInvocation {
-  args: string[];
-  /** The complete environment of the process. */
-  env: Record<string, string>;
-  /** Written to stdin, then stdin is closed; otherwise stdin is /dev/null. */
-  stdin?: string;
-}
-
-/** What a finished agent run amounts to, read from its stream and exit. */
-export type AgentOutcome = Pick<AdapterResult, 'ok' | 'text' | 'sessionId' | 'tokens' | 'costUsd' | 'subtype' | 'failure'>;
-
-/** The stateful reader of one attempt's stdout. */
-export interface AgentStream {
-  /** The events of one stdout line; never throws. */
-  line(line: string): StreamEvent[];
-  /** The outcome once the process has exited on its own. */
-  finish(spawn: SpawnResult): AgentOutcome;
-  /** The events of one stderr line, for a CLI that reports some activity only there. */
-  stderrLine?(line: string): StreamEvent[];
-  /** Non-blank stdout lines that were not JSON objects: counted into the result's skippedLines. */
-  readonly malformedLines?: number;
-}
-
-/** One agent CLI as the shared runner sees it. */
-export interface AgentCli {
-  /** The binary used when the adapter names none. */
-  defaultBinary: string;
-  /** Prepares workspace files and config home; returns argv and env. */
-  prepare(config: AdapterRunConfig): Promise<AgentInvocation>;
-  stream(config: AdapterRunConfig): AgentStream;
-  /** What the CLI says (failure message or stderr) when it cannot resume a session it does not know, before any work. */
-  refusedResume?: RegExp;
-}
-
 /** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */
-export function missingBinaryFailure(binary: string, defaultBinary: string, adapterName: string): Failure {
-  const pkg = CLI_PACKAGES[defaultBinary];
-  const installer = CLI_INSTALLERS[defaultBinary];
-  const install = pkg ? `Install it: npm install --save-dev ${pkg} (or globally with -g), or set` : installer ? `Install it: ${installer}, or set` : 'Set';
+export function missingBinaryFailure(binary: string, how: CliInstall, adapterName: string): Failure {
+  const install = 'package' in how ? `Install it: npm install --save-dev ${how.package} (or globally with -g), or set` : `Install it: ${how.command}, or set`;
   return {
     class: 'spawn_failed',
     message: `could not start "${binary}": not found on PATH or in node_modules/.bin`,
@@ -63,7 +27,14 @@ export function missingBinaryFailure(binary: string, defaultBinary: string, adap
  * Runs one attempt of an agent CLI: resolves its binary, prepares, spawns it in its own group with stdin
  * closed, turns each stdout line into events, and folds the outcome into an AdapterResult. Never rejects.
  */
-export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void, redactor: Redactor): Promise<AdapterResult> {
+export async function runAgentCli(
+  descriptor: AgentCliDescriptor,
+  config: AdapterRunConfig,
+  signal: AbortSignal,
+  onEvent: (event: StreamEvent) => void,
+  redactor: Redactor,
+): Promise<AdapterResult> {
+  const cli = descriptor.runner;
   const started = Date.now();
   const failed = (failure: Failure, fields: Partial<AdapterResult> = {}): AdapterResult => ({
     ok: false,
@@ -77,9 +48,9 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
     failure,
     durationMs: Date.now() - started,
   });
-  const binary = config.adapter.binary ?? cli.defaultBinary;
+  const binary = config.adapter.binary ?? descriptor.binary;
   const command = resolveBinary(binary, config.env);
-  if (!command) return failed(missingBinaryFailure(binary, cli.defaultBinary, config.adapter.name));
+  if (!command) return failed(missingBinaryFailure(binary, descriptor.install, config.adapter.name));
   try {
     // The session lives in the CLI's config home: an isolated or sandboxed attempt's own home starts as a copy of the last one's.
     if (config.continueFrom) await copySessionHome(isolatedHome({ attemptDir: config.continueFrom.previousAttemptDir }), isolatedHome(config));
@@ -119,7 +90,7 @@ export async function runAgentCli(cli: AgentCli, config: AdapterRunConfig, signa
   if (result.aborted) return failed(abortFailure(result.abortReason), base);
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
-  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, modelEndpoints(config.adapter, config.env));
+  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, cliEndpoints(config.adapter, config.env, descriptor.endpoint));
   const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;
@@ -155,16 +126,19 @@ export class AgentCliRunner implements AdapterRunner {
   /** Every agent CLI reports its session and can resume one. */
   readonly continuesSessions = true;
 
+  /** The adapter type the CLI's descriptor stands for. */
+  readonly type: AgentCliType;
+
   constructor(
-    readonly type: AdapterType,
-    private readonly cli: AgentCli,
+    private readonly descriptor: AgentCliDescriptor,
     options: { redactor?: Redactor } = {},
   ) {
+    this.type = descriptor.type;
     this.redactor = options.redactor ?? new Redactor([]);
   }
 
   /** Runs one attempt; resolves with its result and never rejects. */
   run(config: AdapterRunConfig, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AdapterResult> {
-    return runAgentCli(this.cli, config, signal, onEvent, this.redactor);
+    return runAgentCli(this.descriptor, config, signal, onEvent, this.redactor);
   }
 }

@@ -1,10 +1,6 @@
 import type { ResolvedAdapter } from '../core/resolved-adapter.js';
-import { claudeLoginStatus } from './claude/login-status.js';
-import { codexLoginStatus } from './codex/login-status.js';
 import { buildCuratedEnv } from '../process/environment.js';
-import { geminiLoginStatus } from './gemini/login-status.js';
-import { LOGIN_HINTS } from './login-hints.js';
-import { openCodeLoginStatus } from './opencode/login-status.js';
+import { agentCliOf } from './agent-clis.js';
 import type { LoginStatus } from './login-status.js';
 import type { CliEnvInput } from './types.js';
 
@@ -30,24 +26,10 @@ export async function loginStatus(input: LoginCheckInput): Promise<LoginStatus |
   const { adapter, scratchDir } = input;
   const env = buildCuratedEnv({ parent: input.parent, passthrough: input.passthrough, stepEnv: adapter.env, runId: 'doctor', stepId: 'doctor', workspace: scratchDir });
   const cli: CliEnvInput = { adapter, env, attemptDir: scratchDir };
-  const status = await statusOf(cli, input);
+  const descriptor = agentCliOf(adapter.type);
+  const status = await descriptor?.loginStatus?.(cli, input);
   if (!status || status.state !== 'missing') return status;
   // An isolated CLI gets a config home of its own, so the user's login never reaches it: only a key does.
   const isolated = adapter.isolated ? ' (isolated: true keeps the CLI from its own login, so only a key helps)' : '';
-  return { ...status, detail: `${status.detail}${isolated}`, hint: status.hint ?? LOGIN_HINTS[adapter.type] };
-}
-
-function statusOf(cli: CliEnvInput, input: LoginCheckInput): Promise<LoginStatus> | LoginStatus | undefined {
-  switch (cli.adapter.type) {
-    case 'claude':
-      return claudeLoginStatus(cli, input.binaryPath);
-    case 'codex':
-      return codexLoginStatus(cli, input.binaryPath);
-    case 'gemini':
-      return geminiLoginStatus(cli, input.projectDir);
-    case 'opencode':
-      return openCodeLoginStatus(cli);
-    default:
-      return undefined;
-  }
+  return { ...status, detail: `${status.detail}${isolated}`, hint: status.hint ?? descriptor?.loginHint };
 }

@@ -2,11 +2,7 @@ import { WaveError } from '../core/errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
 import { AgentCliRunner } from './agent-process.js';
-import { CLAUDE_CLI } from './claude/runner.js';
-import { CODEX_CLI } from './codex/runner.js';
-import { CURSOR_CLI } from './cursor/runner.js';
-import { GEMINI_CLI } from './gemini/runner.js';
-import { OPENCODE_CLI } from './opencode/runner.js';
+import { AGENT_CLIS } from './agent-clis.js';
 import { ProcessRunner } from './process/runner.js';
 import type { AdapterRunner } from './types.js';
 
@@ -42,12 +38,7 @@ export interface DefaultRegistryOptions {
 
 /** A registry with every built-in runner: the process runner and the agent CLIs. */
 export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRegistry {
-  return new AdapterRegistry()
-    .register(new ProcessRunner({ redactor: options.redactor }))
-    .register(new LlmRunner({ redactor: options.redactor }))
-    .register(new AgentCliRunner('claude', CLAUDE_CLI, options))
-    .register(new AgentCliRunner('opencode', OPENCODE_CLI, options))
-    .register(new AgentCliRunner('codex', CODEX_CLI, options))
-    .register(new AgentCliRunner('gemini', GEMINI_CLI, options))
-    .register(new AgentCliRunner('cursor', CURSOR_CLI, options));
+  const registry = new AdapterRegistry().register(new ProcessRunner({ redactor: options.redactor })).register(new LlmRunner({ redactor: options.redactor }));
+  for (const cli of AGENT_CLIS) registry.register(new AgentCliRunner(cli, options));
+  return registry;
 }

@@ -1,19 +1,10 @@
 import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WaveError } from '../core/errors.js';
-import type { AdapterType } from '../core/resolved-adapter.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 
 /** The file Wave leaves in every skill folder it installs: only folders carrying it are ever replaced or removed. */
 export const SKILL_MARKER_FILE = '.wave-skill';
-
-/** Where each agent CLI reads project skills (`<folder>/<name>/SKILL.md`), relative to its working directory. */
-export const CLI_SKILLS_FOLDERS: Readonly<Partial<Record<AdapterType, string>>> = Object.freeze({
-  claude: '.claude/skills',
-  opencode: '.opencode/skills',
-  codex: '.agents/skills',
-  gemini: '.gemini/skills',
-});
 
 /** What one installation did, by skill name. */
 export interface SkillInstallReport {
@@ -72,9 +63,11 @@ export async function installSkills(skills: readonly ResolvedSkill[], targetDir:
   return report;
 }
 
-/** Installs the step's skills into the skills folder of CLI `type` inside `workspace`, removing Wave's that it no longer has. */
-export async function installStepSkills(type: AdapterType, skills: readonly ResolvedSkill[] | undefined, workspace: string): Promise<SkillInstallReport | undefined> {
-  const folder = CLI_SKILLS_FOLDERS[type];
+/**
+ * Installs the step's skills into a CLI's skills folder (relative to `workspace`), removing Wave's that it no longer
+ * has; nothing for a CLI without one (`folder` undefined).
+ */
+export async function installStepSkills(folder: string | undefined, skills: readonly ResolvedSkill[] | undefined, workspace: string): Promise<SkillInstallReport | undefined> {
   if (!folder) return undefined;
   return installSkills(skills ?? [], join(workspace, folder));
 }

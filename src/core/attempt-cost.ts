@@ -1,9 +1,15 @@
-import type { ResolvedAdapter } from './resolved-adapter.js';
+import { AGENT_CLI_MODELS } from './agent-cli-models.js';
+import { AGENT_CLI_TYPES, type ResolvedAdapter } from './resolved-adapter.js';
 import { isLocalEndpoint } from './local-endpoint.js';
 import { hasTokens, priceTableCost, roundUsd, type TokenUsage } from './tokens.js';
 
-/** Whose public prices a bare model id of each agent CLI is looked up under. */
-const PROVIDER_OF: Partial<Record<ResolvedAdapter['type'], string>> = { claude: 'anthropic', codex: 'openai', gemini: 'google' };
+/** Whose public prices a bare model id of each agent CLI is looked up under (its `priceProvider`). */
+export const PROVIDER_OF: Partial<Record<ResolvedAdapter['type'], string>> = Object.fromEntries(
+  AGENT_CLI_TYPES.flatMap((type) => {
+    const provider = AGENT_CLI_MODELS[type].priceProvider;
+    return provider === null ? [] : [[type, provider] as const];
+  }),
+);
 
 /** Whether every endpoint the attempt's model is reached at is on this machine: a local model server, which no public price (nor the CLI's own estimate) applies to. */
 export function servedLocally(endpoints: readonly string[]): boolean {

@@ -1,4 +1,5 @@
-import type { AdapterType, ResolvedAdapter } from './resolved-adapter.js';
+import { AGENT_CLI_MODELS } from './agent-cli-models.js';
+import { AGENT_CLI_TYPES, type AdapterType, type ResolvedAdapter } from './resolved-adapter.js';
 
 /**
  * Wave's model tiers (internal/pipeline/routing.go). A model value that is exactly one of these names a tier; any
@@ -13,12 +14,12 @@ export function isModelTier(model: unknown): model is ModelTier {
 }
 
 /**
- * Wave's DefaultComplexityMap (internal/manifest/types.go): Claude's model ids, so they stand for claude adapters
- * only (Wave would hand `claude-haiku-4-5` to any CLI); `balanced` is the adapter's own default there.
+ * Wave's DefaultComplexityMap (internal/manifest/types.go) by adapter type: the agent CLIs' `tierDefaults` that map
+ * any tier (Claude's model ids, for claude adapters only); `balanced` is the adapter's own default there.
  */
-export const WAVE_TIER_DEFAULTS: Readonly<Partial<Record<AdapterType, Readonly<Partial<Record<ModelTier, string>>>>>> = {
-  claude: { cheapest: 'claude-haiku-4-5', strongest: 'claude-opus-4' },
-};
+export const WAVE_TIER_DEFAULTS: Readonly<Partial<Record<AdapterType, Readonly<Partial<Record<ModelTier, string>>>>>> = Object.fromEntries(
+  AGENT_CLI_TYPES.map((type) => [type, AGENT_CLI_MODELS[type].tierDefaults] as const).filter(([, defaults]) => Object.keys(defaults).length > 0),
+);
 
 /** An adapter's `tier_models`: the model each tier stands for on it. */
 export type TierModels = Readonly<Partial<Record<ModelTier, string>>>;
@@ -61,7 +62,7 @@ export function resolveTier(tier: ModelTier, target: TierTarget): TierResolution
 }
 
 /** The adapter types whose CLI Wave runs without `--model` for the model `default` (opencode.go, gemini.go): their own choice. */
-const DEFAULT_MEANS_NONE: ReadonlySet<AdapterType> = new Set(['opencode', 'gemini']);
+const DEFAULT_MEANS_NONE: ReadonlySet<AdapterType> = new Set(AGENT_CLI_TYPES.filter((type) => AGENT_CLI_MODELS[type].defaultMeansNone));
 
 /** A resolved model as the CLI gets it: `default` on OpenCode and Gemini means none, as in Wave. */
 export function modelForCli(model: string | undefined, type: AdapterType): string | undefined {

@@ -1,8 +1,17 @@
 import type { PriceTable } from './tokens.js';
 
+/** The agent CLIs Wave drives; each has one descriptor in src/adapters/<type>/descriptor.ts. */
+export const AGENT_CLI_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor'] as const;
+export type AgentCliType = (typeof AGENT_CLI_TYPES)[number];
+
 /** The runners an adapter can be driven by; the manifest's `adapters.<name>.type` takes one of these. */
-export const ADAPTER_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor', 'process', 'llm'] as const;
+export const ADAPTER_TYPES = [...AGENT_CLI_TYPES, 'process', 'llm'] as const;
 export type AdapterType = (typeof ADAPTER_TYPES)[number];
+
+/** Whether an adapter type is one of the agent CLIs. */
+export function isAgentCliType(type: AdapterType): type is AgentCliType {
+  return (AGENT_CLI_TYPES as readonly string[]).includes(type);
+}
 
 /** The resolved adapter a step runs on: the plan builds it, the executor and the runners read it. */
 export interface ResolvedAdapter {

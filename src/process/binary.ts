@@ -5,27 +5,6 @@ import { fileURLToPath } from 'node:url';
 /** Wave's own package folder, whose node_modules/.bin holds CLIs installed as its dependencies. */
 const WAVE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The npm package that installs each agent CLI, for hints when its binary is missing. */
-export const CLI_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
-  claude: '@anthropic-ai/claude-code',
-  opencode: 'opencode-ai',
-  codex: '@openai/codex',
-  gemini: '@google/gemini-cli',
-});
-
-/** Cursor's headless CLI: not on npm, installed by Cursor's own script into ~/.local/bin. */
-export const CURSOR_BINARY = 'cursor-agent';
-
-/** How to install an agent CLI that no npm package provides, for hints when its binary is missing. */
-export const CLI_INSTALLERS: Readonly<Record<string, string>> = Object.freeze({
-  [CURSOR_BINARY]: 'curl https://cursor.com/install -fsS | bash',
-});
-
-/** The binary an adapter of `type` runs when it names none: the type's own name, except Cursor's cursor-agent. */
-export function defaultBinaryOf(type: string): string {
-  return type === 'cursor' ? CURSOR_BINARY : type;
-}
-
 function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClaudeStream, claudeFailure } from '../../src/adapters/claude/outcome.js';
 import { parseClaudeLine } from '../../src/adapters/claude/parse.js';
-import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
+import { LOGIN_HINTS } from '../../src/adapters/agent-clis.js';
 import type { SpawnResult } from '../../src/process/spawn-spec.js';
 import { parseJsonLines } from '../../src/stream/lines.js';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AgentCliRunner } from '../../src/adapters/agent-process.js';
 import { PROMPT_ARGUMENT_BYTES } from '../../src/process/argument-limit.js';
-import { CURSOR_CLI } from '../../src/adapters/cursor/runner.js';
+import { cursorCli } from '../../src/adapters/cursor/descriptor.js';
 import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';
 
@@ -35,7 +35,7 @@ function cursorConfig(scenario: string, extra: Partial<AdapterRunConfig> = {}): 
 
 async function run(config: AdapterRunConfig): Promise<{ result: AdapterResult; events: StreamEvent[]; record?: StandInRecord }> {
   const events: StreamEvent[] = [];
-  const result = await new AgentCliRunner('cursor', CURSOR_CLI).run(config, new AbortController().signal, (event) => {
+  const result = await new AgentCliRunner(cursorCli).run(config, new AbortController().signal, (event) => {
     if (event.kind !== 'output') events.push(event);
   });
   const log = join(dir, 'stand-in.ndjson');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodexStream } from '../../src/adapters/codex/outcome.js';
 import { codexErrorClass, parseCodexLine } from '../../src/adapters/codex/parse.js';
-import { LOGIN_HINTS } from '../../src/adapters/login-hints.js';
+import { LOGIN_HINTS } from '../../src/adapters/agent-clis.js';
 import { OpenCodeStream } from '../../src/adapters/opencode/outcome.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
 import type { SpawnResult } from '../../src/process/spawn-spec.js';

@@ -3,7 +3,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentCliRunner, type AgentCli } from '../../src/adapters/agent-process.js';
+import type { AgentCli } from '../../src/adapters/agent-cli.js';
+import { AgentCliRunner } from '../../src/adapters/agent-process.js';
+import { claudeCli } from '../../src/adapters/claude/descriptor.js';
 import { buildClaudeArgs } from '../../src/adapters/claude/invocation.js';
 import { CLAUDE_CLI } from '../../src/adapters/claude/runner.js';
 import { buildCodexArgs } from '../../src/adapters/codex/invocation.js';
@@ -163,7 +165,6 @@ describe('a continued attempt through the shared agent runner', () => {
 
   /** A CLI played by /bin/sh: prints its session file from the isolated home, or refuses as OpenCode does when it has none. */
   const SHELL_CLI: AgentCli = {
-    defaultBinary: 'sh',
     async prepare(config) {
       const script = 'if [ -f "$H/session" ]; then cat "$H/session"; else echo "Error: Session not found" >&2; exit 1; fi';
       return { args: ['-c', script], env: { ...config.env, H: join(config.attemptDir, 'home') } };
@@ -177,6 +178,8 @@ describe('a continued attempt through the shared agent runner', () => {
     }),
     refusedResume: /Session not found/,
   };
+  /** Claude's descriptor with the shell as its binary and runner. */
+  const SHELL_DESCRIPTOR = { ...claudeCli, binary: 'sh', runner: SHELL_CLI };
 
   const attempt = (n: number, extra: Partial<AdapterRunConfig>) =>
     commandRunConfig(dir, groups, {
@@ -191,7 +194,7 @@ describe('a continued attempt through the shared agent runner', () => {
     mkdirSync(join(dir, 'attempt-1', 'home'), { recursive: true });
     writeFileSync(join(dir, 'attempt-1', 'home', 'session'), 'the earlier conversation');
     mkdirSync(join(dir, 'attempt-2'), { recursive: true });
-    const result = await new AgentCliRunner('claude', SHELL_CLI).run(
+    const result = await new AgentCliRunner(SHELL_DESCRIPTOR).run(
       attempt(2, { continueFrom: { ...continueFrom(), previousAttemptDir: join(dir, 'attempt-1') } }),
       new AbortController().signal,
       () => {},
@@ -202,7 +205,7 @@ describe('a continued attempt through the shared agent runner', () => {
 
   it('reports a refused resume (the CLI does not know the session) with its reason', async () => {
     mkdirSync(join(dir, 'attempt-2'), { recursive: true });
-    const result = await new AgentCliRunner('claude', SHELL_CLI).run(
+    const result = await new AgentCliRunner(SHELL_DESCRIPTOR).run(
       attempt(2, { continueFrom: { ...continueFrom(), previousAttemptDir: join(dir, 'attempt-1') } }),
       new AbortController().signal,
       () => {},
@@ -212,7 +215,7 @@ describe('a continued attempt through the shared agent runner', () => {
 
   it('a failure of an attempt that was not continuing is never a refused resume', async () => {
     mkdirSync(join(dir, 'attempt-1'), { recursive: true });
-    const result = await new AgentCliRunner('claude', SHELL_CLI).run(attempt(1, {}), new AbortController().signal, () => {});
+    const result = await new AgentCliRunner(SHELL_DESCRIPTOR).run(attempt(1, {}), new AbortController().signal, () => {});
     expect(result.ok).toBe(false);
     expect(result.resumeRefused).toBeUndefined();
   });

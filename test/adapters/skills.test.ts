@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_SKILLS_FOLDERS, installStepSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
+import { CLI_SKILLS_FOLDERS } from '../../src/adapters/agent-clis.js';
+import { installStepSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
 import type { ResolvedSkill } from '../../src/core/resolved-skill.js';
 import { loadManifest } from '../../src/config/load/load.js';
 import { WaveErrors } from '../../src/core/errors.js';
@@ -82,18 +83,18 @@ describe("installSkills: copies skill folders with a marker, never touching fold
     const skills = skillsIn(source, ['review']);
     for (const type of ['claude', 'opencode', 'codex', 'gemini'] as const) {
       const workspace = folder({});
-      await installStepSkills(type, skills, workspace);
+      await installStepSkills(CLI_SKILLS_FOLDERS[type], skills, workspace);
       expect(read(join(workspace, CLI_SKILLS_FOLDERS[type]!, 'review', 'SKILL.md'))).toBe('review\n');
     }
     expect(CLI_SKILLS_FOLDERS).toMatchObject({ claude: '.claude/skills', opencode: '.opencode/skills', codex: '.agents/skills', gemini: '.gemini/skills' });
     const empty = folder({});
-    expect(await installStepSkills('claude', [], empty)).toEqual({ installed: [], skippedForeign: [], removed: [] });
+    expect(await installStepSkills(CLI_SKILLS_FOLDERS.claude, [], empty)).toEqual({ installed: [], skippedForeign: [], removed: [] });
     expect(existsSync(join(empty, '.claude'))).toBe(false);
     const earlier = folder({ '.claude/skills/mine/SKILL.md': 'mine\n' });
-    await installStepSkills('claude', skills, earlier);
-    expect(await installStepSkills('claude', undefined, earlier)).toEqual({ installed: [], skippedForeign: [], removed: ['review'] });
+    await installStepSkills(CLI_SKILLS_FOLDERS.claude, skills, earlier);
+    expect(await installStepSkills(CLI_SKILLS_FOLDERS.claude, undefined, earlier)).toEqual({ installed: [], skippedForeign: [], removed: ['review'] });
     expect(read(join(earlier, '.claude', 'skills', 'mine', 'SKILL.md'))).toBe('mine\n');
-    expect(await installStepSkills('process', skills, folder({}))).toBeUndefined();
+    expect(await installStepSkills(CLI_SKILLS_FOLDERS.process, skills, folder({}))).toBeUndefined();
   });
 
   it('copies skills from different source folders in one installation', async () => {

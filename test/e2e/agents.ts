@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { CLI_PACKAGES, resolveBinary } from '../../src/process/binary.js';
+import { AGENT_PACKAGES } from '../../src/adapters/agent-clis.js';
+import { resolveBinary } from '../../src/process/binary.js';
 import type { RunRecord } from '../../src/state/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
@@ -45,7 +46,7 @@ export function param(text: string): string {
  */
 export function cliAvailable(binary: string): boolean {
   if (resolveBinary(binary, process.env)) return true;
-  const message = `${binary} is not installed: npm install --save-dev ${CLI_PACKAGES[binary] ?? binary}`;
+  const message = `${binary} is not installed: npm install --save-dev ${AGENT_PACKAGES[binary] ?? binary}`;
   if (process.env.CI === 'true') throw new Error(message);
   console.warn(`skipping ${binary} end-to-end tests: ${message}`);
   return false;

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { resolveBinary } from '../../src/process/binary.js';
-import { GEMINI_GATEWAY_HINT, LOGIN_HINTS } from '../../src/adapters/login-hints.js';
+import { LOGIN_HINTS } from '../../src/adapters/agent-clis.js';
+import { GEMINI_GATEWAY_HINT } from '../../src/adapters/login-hints.js';
 import { runDoctor } from '../support/doctor.js';
 import { cliAvailable } from './agents.js';
 

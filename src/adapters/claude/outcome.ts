@@ -1,19 +1,18 @@
-import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { num, parseJsonLine, str, type Json } from '../stream-json.js';
+import { exitedWithoutResult } from '../agent-process.js';
+import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { httpStatusClass } from '../../core/http-status.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import type { FailureClass } from '../../core/error-codes.js';
-import { LOGIN_HINTS } from '../login-hints.js';
+import { REACH_THE_STEP } from '../login-hints.js';
 import { ClaudeMessageUsage, claudeObjectEvents, claudeTokens } from './parse.js';
 import { costOfAttempt } from '../session.js';
 
-type Json = Record<string, unknown>;
-
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** What to do when Claude Code has no credentials, or had them refused: its own login, or a key the step sees. */
+export const CLAUDE_LOGIN_HINT = `Run \`claude\` and log in with /login (or \`claude auth login\`), or set a valid API key in ANTHROPIC_API_KEY and ${REACH_THE_STEP}.`;
 
 /** Subtypes and terminal reasons that name their own failure class. */
 const REASON_CLASSES: Record<string, Failure['class']> = {
@@ -47,7 +46,7 @@ export function claudeFailure(result: Json, lastRetryDelayMs?: number, apiError?
   const status = num(result.api_error_status);
   const byStatus = httpStatusClass(status) ?? apiError?.failureClass;
   if (byStatus === 'rate_limited') return { class: byStatus, message, ...(lastRetryDelayMs !== undefined ? { retryAfterMs: lastRetryDelayMs } : {}) };
-  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: LOGIN_HINTS.claude };
+  if (byStatus === 'auth_failed') return { class: byStatus, message, hint: CLAUDE_LOGIN_HINT };
   if (byStatus) return { class: byStatus, message };
   const reason = REASON_CLASSES[str(result.subtype) ?? ''] ?? REASON_CLASSES[str(result.terminal_reason) ?? ''];
   return { class: reason ?? 'non_zero_exit', message };

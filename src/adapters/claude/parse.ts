@@ -1,25 +1,16 @@
-import { parseJsonLine } from '../../stream/lines.js';
+import { count, isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
 import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
-
-/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
-const MAX_TOOL_CONTENT_CHARS = 2_000;
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Tokens of a Claude `result.usage`, kept separate. */
 export function claudeTokens(usage: unknown): TokenUsage {
   const u = isObject(usage) ? usage : {};
   return {
-    input: num(u.input_tokens) ?? 0,
-    output: num(u.output_tokens) ?? 0,
-    cacheRead: num(u.cache_read_input_tokens) ?? 0,
-    cacheWrite: num(u.cache_creation_input_tokens) ?? 0,
+    input: count(u.input_tokens),
+    output: count(u.output_tokens),
+    cacheRead: count(u.cache_read_input_tokens),
+    cacheWrite: count(u.cache_creation_input_tokens),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AgentCli } from '../agent-process.js';
+import type { AgentCli } from '../agent-cli.js';
 import type { AdapterRunConfig } from '../types.js';
 import { buildClaudeArgs, buildClaudeEnv } from './invocation.js';
 import { ClaudeStream } from './outcome.js';
@@ -6,7 +6,6 @@ import { prepareClaudeWorkspace } from './workspace.js';
 
 /** Claude Code as the shared agent runner drives it: `claude -p` with the prompt on stdin. */
 export const CLAUDE_CLI: AgentCli = {
-  defaultBinary: 'claude',
   async prepare(config: AdapterRunConfig) {
     await prepareClaudeWorkspace(config);
     const args = buildClaudeArgs(config, config.persona?.systemPrompt ?? '');

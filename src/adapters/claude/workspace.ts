@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import type { AdapterRunConfig } from '../types.js';
 import { isolatedHome } from '../agent-process.js';
 import { readJsonObject } from '../json-file.js';
+import { isObject } from '../stream-json.js';
 import { installStepSkills } from '../skills.js';
 import { installClaudeSkillCommands } from './skill-commands.js';
+
+/** Where Claude Code reads project skills (`<folder>/<name>/SKILL.md`), relative to its working directory. */
+export const CLAUDE_SKILLS_FOLDER = '.claude/skills';
 
 /** The project settings file Claude Code reads from its working directory. */
 export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');
@@ -16,7 +20,7 @@ export const CLAUDE_SETTINGS_PATH = join('.claude', 'settings.json');
  */
 export async function prepareClaudeWorkspace(config: AdapterRunConfig): Promise<void> {
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
-  await installStepSkills('claude', config.skills, config.workspace);
+  await installStepSkills(CLAUDE_SKILLS_FOLDER, config.skills, config.workspace);
   await installClaudeSkillCommands(config.skillCommands ?? [], config.workspace);
   if (config.spawn === undefined) return;
   const path = join(config.workspace, CLAUDE_SETTINGS_PATH);
@@ -24,8 +28,4 @@ export async function prepareClaudeWorkspace(config: AdapterRunConfig): Promise<
   const settings = await readJsonObject(path);
   settings.sandbox = { ...(isObject(settings.sandbox) ? settings.sandbox : {}), enabled: false };
   await writeFile(path, `${JSON.stringify(settings, null, 2)}\n`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,12 +1,16 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { exitedWithoutResult } from '../agent-process.js';
+import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { CodexEventReader, codexErrorClass } from './parse.js';
 import { usageOfAttempt } from '../session.js';
-import { withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+
+/** What to do when Codex has no credentials, or had them refused: its own login, or a key the step sees. */
+export const CODEX_LOGIN_HINT = `Log in with \`codex login\` (for an API key: \`printenv OPENAI_API_KEY | codex login --with-api-key\`), or set an API key in CODEX_API_KEY and ${REACH_THE_STEP}.`;
 
 /**
  * Reads one attempt of `codex exec --json`. Success is `turn.completed`; `turn.failed` (or an exit without
@@ -38,7 +42,7 @@ export class CodexStream implements AgentStream {
     if (object.type === 'turn.completed') this.completed = true;
     if (object.type === 'turn.failed') {
       const message = events[0]?.kind === 'error' ? events[0].message : 'the turn failed';
-      this.failure = withLoginHint({ class: codexErrorClass(message), message }, 'codex');
+      this.failure = withLoginHint({ class: codexErrorClass(message), message }, CODEX_LOGIN_HINT);
     }
     return events;
   }
@@ -47,7 +51,7 @@ export class CodexStream implements AgentStream {
   finish(spawn: SpawnResult): AgentOutcome {
     let failure = this.failure;
     if (!failure && !(this.completed && spawn.exitCode === 0)) {
-      failure = this.lastError ? withLoginHint({ class: codexErrorClass(this.lastError), message: this.lastError }, 'codex') : exitedWithoutResult(spawn, 'Codex');
+      failure = this.lastError ? withLoginHint({ class: codexErrorClass(this.lastError), message: this.lastError }, CODEX_LOGIN_HINT) : exitedWithoutResult(spawn, 'Codex');
     }
     return { ok: failure === undefined, text: this.lastText, tokens: this.tokens, ...(this.sessionId ? { sessionId: this.sessionId } : {}), ...(failure ? { failure } : {}) };
   }

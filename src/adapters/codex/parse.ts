@@ -1,24 +1,15 @@
-import { parseJsonLine } from '../../stream/lines.js';
+import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json } from '../stream-json.js';
 import { errorMessageClass } from '../error-message-class.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
 import type { FailureClass } from '../../core/error-codes.js';
 import type { TokenUsage } from '../../core/tokens.js';
 
-/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
-const MAX_TOOL_CONTENT_CHARS = 2_000;
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
 /** Tokens of a Codex `turn.completed.usage`; OpenAI counts cached tokens inside input, Wave keeps them apart. */
 export function codexTokens(usage: unknown): TokenUsage {
   const u = isObject(usage) ? usage : {};
-  const cached = num(u.cached_input_tokens);
-  return { input: Math.max(0, num(u.input_tokens) - cached), output: num(u.output_tokens), cacheRead: cached, cacheWrite: num(u.cache_write_input_tokens) };
+  const cached = count(u.cached_input_tokens);
+  return { input: Math.max(0, count(u.input_tokens) - cached), output: count(u.output_tokens), cacheRead: cached, cacheWrite: count(u.cache_write_input_tokens) };
 }
 
 /** The failure class a Codex error message names (its messages carry the HTTP status or the kind of break). */

@@ -1,20 +1,20 @@
-import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { parseJsonLine, str, type Json } from '../stream-json.js';
+import { exitedWithoutResult } from '../agent-process.js';
+import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { errorMessageClass } from '../error-message-class.js';
-import { withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { cursorObjectEvents, cursorTokens } from './parse.js';
 
-type Json = Record<string, unknown>;
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** What to do when cursor-agent has no credentials, or had them refused: its own login, or a key the step sees. */
+export const CURSOR_LOGIN_HINT = `Set an API key in CURSOR_API_KEY and ${REACH_THE_STEP}, or log in with \`cursor-agent login\`.`;
 
 /** A Failure classed from its message and stderr (cursor-agent reports failures only as text), with the login hint when it is one. */
 function cursorFailure(failure: Failure, stderr: string): Failure {
-  return withLoginHint({ ...failure, class: errorMessageClass(`${failure.message}\n${stderr}`) }, 'cursor');
+  return withLoginHint({ ...failure, class: errorMessageClass(`${failure.message}\n${stderr}`) }, CURSOR_LOGIN_HINT);
 }
 
 /**

@@ -1,19 +1,10 @@
-import { parseJsonLine } from '../../stream/lines.js';
+import { isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
 import type { TokenUsage } from '../../core/tokens.js';
 
 // cursor-agent is not installable offline and talks only to Cursor's backend: this parser follows its documented
 // `--output-format stream-json` format (cursor.com/docs/cli/reference/output-format) and is tested on that, not on a live binary.
-
-/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
-const MAX_TOOL_CONTENT_CHARS = 2_000;
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /**
  * Tokens of a `result.usage`, when the CLI reports one: the documented result carries none, so a missing or empty

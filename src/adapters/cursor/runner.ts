@@ -1,5 +1,4 @@
-import type { AgentCli } from '../agent-process.js';
-import { CURSOR_BINARY } from '../../process/binary.js';
+import type { AgentCli } from '../agent-cli.js';
 import type { AdapterRunConfig } from '../types.js';
 import { buildCursorArgs, buildCursorEnv, cursorPromptOnStdin } from './invocation.js';
 import { CursorStream } from './outcome.js';
@@ -7,7 +6,6 @@ import { prepareCursorWorkspace } from './workspace.js';
 
 /** Cursor's headless CLI as the shared agent runner drives it: `cursor-agent -p --output-format stream-json <prompt>` (a large prompt on stdin). */
 export const CURSOR_CLI: AgentCli = {
-  defaultBinary: CURSOR_BINARY,
   async prepare(config: AdapterRunConfig) {
     await prepareCursorWorkspace(config);
     return { args: buildCursorArgs(config), env: buildCursorEnv(config), ...(cursorPromptOnStdin(config) ? { stdin: config.prompt } : {}) };

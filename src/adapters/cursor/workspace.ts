@@ -6,6 +6,9 @@ import { readJsonObject } from '../json-file.js';
 import type { AdapterRunConfig } from '../types.js';
 import { cursorPermissions } from './permissions.js';
 
+/** The file Cursor reads the persona's prompt from, in its working directory. */
+export const CURSOR_INSTRUCTIONS_FILE = 'AGENTS.md';
+
 /** Cursor's project config, read from the working directory; Wave sets only its `permissions`. */
 export const CURSOR_CONFIG_PATH = join('.cursor', 'cli.json');
 
@@ -15,7 +18,7 @@ export const CURSOR_CONFIG_PATH = join('.cursor', 'cli.json');
  */
 export async function prepareCursorWorkspace(config: AdapterRunConfig): Promise<void> {
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
-  await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
+  await writeInstructionFile(join(config.workspace, CURSOR_INSTRUCTIONS_FILE), config.persona?.systemPrompt ?? '');
   const persona = config.persona;
   if (!persona || (persona.allowedTools.length === 0 && persona.deniedTools.length === 0)) return;
   const path = join(config.workspace, CURSOR_CONFIG_PATH);

@@ -1,12 +1,16 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { exitedWithoutResult } from '../agent-process.js';
+import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { httpStatusClass } from '../../core/http-status.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { geminiObjectEvents, geminiTokens } from './parse.js';
-import { GEMINI_GATEWAY_HINT, withLoginHint } from '../login-hints.js';
+import { GEMINI_GATEWAY_HINT, REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+
+/** What to do when Gemini CLI has no credentials, or had them refused: its own login, or a key the step sees. */
+export const GEMINI_LOGIN_HINT = `Set an API key in GEMINI_API_KEY and ${REACH_THE_STEP}, or run \`gemini\` once and sign in with Google.`;
 
 /** Gemini exits with the HTTP status of a failed request, mod 256. */
 const EXIT_STATUSES: Record<number, number> = { 145: 401, 147: 403, 173: 429, 244: 500, 246: 502, 247: 503 };
@@ -19,7 +23,7 @@ function geminiExitFailure(spawn: SpawnResult): Failure {
   const failure = exitedWithoutResult(spawn, 'Gemini CLI');
   if (spawn.exitCode !== AUTH_EXIT) return failure;
   if (/invalid auth method/i.test(spawn.stderrTail)) return { ...failure, class: 'auth_failed', hint: GEMINI_GATEWAY_HINT };
-  return withLoginHint({ ...failure, class: 'auth_failed' }, 'gemini');
+  return withLoginHint({ ...failure, class: 'auth_failed' }, GEMINI_LOGIN_HINT);
 }
 
 /** The failure class of a Gemini error: from its exit code (an HTTP status mod 256), else from the message. */
@@ -29,7 +33,7 @@ export function geminiFailure(message: string, exitCode: number | null): Failure
   // A stream cut off mid-answer is the model server's failure, as Codex's "stream disconnected" is.
   const truncated = /incomplete json segment/i.test(message);
   const failureClass = httpStatusClass(status) ?? (exitCode === 53 ? 'max_turns' : truncated ? 'server_error' : 'non_zero_exit');
-  return withLoginHint({ class: failureClass, message }, 'gemini');
+  return withLoginHint({ class: failureClass, message }, GEMINI_LOGIN_HINT);
 }
 
 /**

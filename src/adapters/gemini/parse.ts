@@ -1,16 +1,7 @@
-import { parseJsonLine } from '../../stream/lines.js';
+import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
 import type { TokenUsage } from '../../core/tokens.js';
-
-/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
-const MAX_TOOL_CONTENT_CHARS = 2_000;
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /**
  * What Gemini's shell tool shows for a failed command that printed nothing: its stream has no exit code, and a failed
@@ -21,9 +12,9 @@ const FAILED_COMMAND = /^Command (exited with code: -?[1-9]\d*|terminated by sig
 /** Tokens of a Gemini `result.stats`: `input` is the uncached part of `input_tokens`, `cached` the rest. */
 export function geminiTokens(stats: unknown): TokenUsage {
   const s = isObject(stats) ? stats : {};
-  const cached = num(s.cached);
-  const input = typeof s.input === 'number' ? num(s.input) : Math.max(0, num(s.input_tokens) - cached);
-  return { input, output: num(s.output_tokens), cacheRead: cached, cacheWrite: 0 };
+  const cached = count(s.cached);
+  const input = typeof s.input === 'number' ? count(s.input) : Math.max(0, count(s.input_tokens) - cached);
+  return { input, output: count(s.output_tokens), cacheRead: cached, cacheWrite: 0 };
 }
 
 /** The StreamEvents of one parsed `gemini --output-format stream-json` object; unknown types give none. */

@@ -1,4 +1,4 @@
-import type { AgentCli } from '../agent-process.js';
+import type { AgentCli } from '../agent-cli.js';
 import type { AdapterRunConfig } from '../types.js';
 import { buildGeminiArgs, buildGeminiEnv, geminiPrompt } from './invocation.js';
 import { GeminiStream } from './outcome.js';
@@ -6,7 +6,6 @@ import { prepareGeminiWorkspace } from './workspace.js';
 
 /** Gemini CLI as the shared agent runner drives it: `gemini -p <prompt> --output-format stream-json` (a large prompt as its words). */
 export const GEMINI_CLI: AgentCli = {
-  defaultBinary: 'gemini',
   async prepare(config: AdapterRunConfig) {
     await prepareGeminiWorkspace(config);
     const prompt = geminiPrompt(config);

@@ -1,5 +1,6 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import { exitedWithoutResult, type AgentOutcome, type AgentStream } from '../agent-process.js';
+import { exitedWithoutResult } from '../agent-process.js';
+import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { httpStatusClass, retryAfterMs } from '../../core/http-status.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
@@ -7,7 +8,10 @@ import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
 import type { Failure } from '../../core/failure.js';
 import { openCodeError, openCodeObjectEvents } from './parse.js';
 import { OpenCodeRetryLog } from './logs.js';
-import { withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+
+/** What to do when OpenCode has no credentials, or had them refused: its own login, or a key the step sees. */
+export const OPENCODE_LOGIN_HINT = `Log in with \`opencode auth login\`, or set the provider's API key variable (such as ANTHROPIC_API_KEY or OPENAI_API_KEY) and ${REACH_THE_STEP}.`;
 
 /**
  * Reads one attempt of `opencode run --format json`. There is no result event: success is exit 0 without an
@@ -68,5 +72,5 @@ function failureOf(object: Record<string, unknown>): Failure {
   const error = openCodeError(object);
   const failureClass = httpStatusClass(error.status) ?? 'non_zero_exit';
   const wait = failureClass === 'rate_limited' ? retryAfterMs(error.retryAfter) : undefined;
-  return withLoginHint({ class: failureClass, message: error.message, ...(wait !== undefined ? { retryAfterMs: wait } : {}) }, 'opencode');
+  return withLoginHint({ class: failureClass, message: error.message, ...(wait !== undefined ? { retryAfterMs: wait } : {}) }, OPENCODE_LOGIN_HINT);
 }

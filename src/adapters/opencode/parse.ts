@@ -1,23 +1,14 @@
-import { parseJsonLine } from '../../stream/lines.js';
+import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json } from '../stream-json.js';
 import { httpStatusClass } from '../../core/http-status.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
 import type { TokenUsage } from '../../core/tokens.js';
 
-/** Tool output kept in a tool_result event; the whole output stays in the stdout file. */
-const MAX_TOOL_CONTENT_CHARS = 2_000;
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
 /** Tokens of one OpenCode `step_finish` part, kept separate. */
 export function openCodeTokens(part: Json): TokenUsage {
   const tokens = isObject(part.tokens) ? part.tokens : {};
   const cache = isObject(tokens.cache) ? tokens.cache : {};
-  return { input: num(tokens.input), output: num(tokens.output), cacheRead: num(cache.read), cacheWrite: num(cache.write) };
+  return { input: count(tokens.input), output: count(tokens.output), cacheRead: count(cache.read), cacheWrite: count(cache.write) };
 }
 
 /** The HTTP status and message of an OpenCode `error` event. */

@@ -1,4 +1,4 @@
-import type { AgentCli } from '../agent-process.js';
+import type { AgentCli } from '../agent-cli.js';
 import type { AdapterRunConfig } from '../types.js';
 import { buildOpenCodeArgs, buildOpenCodeEnv, openCodePromptOnStdin } from './invocation.js';
 import { OpenCodeStream } from './outcome.js';
@@ -6,7 +6,6 @@ import { prepareOpenCodeWorkspace } from './workspace.js';
 
 /** OpenCode as the shared agent runner drives it: `opencode run --format json <prompt>` (a large prompt on stdin). */
 export const OPENCODE_CLI: AgentCli = {
-  defaultBinary: 'opencode',
   async prepare(config: AdapterRunConfig) {
     await prepareOpenCodeWorkspace(config);
     return { args: buildOpenCodeArgs(config), env: buildOpenCodeEnv(config), ...(openCodePromptOnStdin(config) ? { stdin: config.prompt } : {}) };

@@ -7,6 +7,15 @@ import { OPENCODE_PROVIDER, openCodeModel } from './invocation.js';
 import { installStepSkills } from '../skills.js';
 import { openCodePermissions } from './permissions.js';
 
+/** OpenCode's project config, which Wave writes whole into the workspace. */
+export const OPENCODE_CONFIG_PATH = 'opencode.json';
+
+/** Where OpenCode reads project skills (`<folder>/<name>/SKILL.md`), relative to its working directory. */
+export const OPENCODE_SKILLS_FOLDER = '.opencode/skills';
+
+/** The file OpenCode reads the persona's prompt from, in its working directory. */
+export const OPENCODE_INSTRUCTIONS_FILE = 'AGENTS.md';
+
 /** opencode.json: Wave's OpenAI-compatible provider when the adapter has a base_url, the model, permissions. */
 export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown> {
   const model = openCodeModel(config);
@@ -44,7 +53,7 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
 /** Writes opencode.json and the persona's AGENTS.md into the workspace, and the isolated home when asked. */
 export async function prepareOpenCodeWorkspace(config: AdapterRunConfig): Promise<void> {
   if (config.adapter.isolated) await mkdir(isolatedHome(config), { recursive: true });
-  await writeFile(join(config.workspace, 'opencode.json'), `${JSON.stringify(openCodeConfig(config), null, 2)}\n`);
-  await writeInstructionFile(join(config.workspace, 'AGENTS.md'), config.persona?.systemPrompt ?? '');
-  await installStepSkills('opencode', config.skills, config.workspace);
+  await writeFile(join(config.workspace, OPENCODE_CONFIG_PATH), `${JSON.stringify(openCodeConfig(config), null, 2)}\n`);
+  await writeInstructionFile(join(config.workspace, OPENCODE_INSTRUCTIONS_FILE), config.persona?.systemPrompt ?? '');
+  await installStepSkills(OPENCODE_SKILLS_FOLDER, config.skills, config.workspace);
 }

@@ -1,15 +1,38 @@
 import { WaveError } from '../../core/errors.js';
-import type { AdapterType } from '../../core/resolved-adapter.js';
+import { AGENT_CLI_MODELS, type AgentCliModels } from '../../core/agent-cli-models.js';
+import { AGENT_CLI_TYPES, type AdapterType } from '../../core/resolved-adapter.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord } from '../load/value-path.js';
 
 /** Why an adapter type cannot take a persona's temperature; absent for the types that pass it on. */
 function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
-  if (type === 'llm' || type === 'opencode') return undefined;
-  if (type === 'gemini') return adapter.isolated === true ? undefined : 'gemini takes a temperature only in the settings.json Wave writes with `isolated: true`';
+  if (type === 'llm') return undefined;
   if (type === 'process') return 'a process adapter has no model to give a temperature to';
-  return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+  const takes = AGENT_CLI_MODELS[type].temperature;
+  switch (takes) {
+    case 'always':
+      return undefined;
+    case 'isolated':
+      return adapter.isolated === true ? undefined : `${type} takes a temperature only in the settings.json Wave writes with \`isolated: true\``;
+    case 'never':
+      return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+    default:
+      return takes satisfies never;
+  }
+}
+
+/** The CLI types whose temperature support is `takes`. */
+const takingTemperature = (takes: AgentCliModels['temperature']): string[] => AGENT_CLI_TYPES.filter((type) => AGENT_CLI_MODELS[type].temperature === takes);
+
+/** `a`, `a or b`, `a, b or c`. */
+const eitherOf = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+
+/** Where a temperature can go: the llm runner and the CLIs that take one, as the refusal's hint says. */
+function temperatureHint(): string {
+  const isolated = takingTemperature('isolated');
+  const withIsolated = isolated.length > 0 ? ` (or ${eitherOf(isolated)} with isolated: true)` : '';
+  return `Remove the temperature, or run the persona on an ${eitherOf(['llm', ...takingTemperature('always')])} adapter${withIsolated}.`;
 }
 
 /** Personas whose temperature their adapter would drop: refused by name, never silently ignored. */
@@ -25,7 +48,7 @@ export function temperatureErrors(root: unknown, locator: Locator): WaveError[] 
     return [
       new WaveError('not_supported', `persona \`${name}\` sets a temperature, but its adapter \`${persona.adapter}\` cannot use it: ${why}`, {
         location: locator.locateKey(['personas', name, 'temperature']),
-        hint: 'Remove the temperature, or run the persona on an llm or opencode adapter (or gemini with isolated: true).',
+        hint: temperatureHint(),
       }),
     ];
   });

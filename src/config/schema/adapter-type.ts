@@ -1,7 +1,8 @@
-import type { AdapterType } from '../../core/resolved-adapter.js';
+import { ADAPTER_TYPES, type AdapterType } from '../../core/resolved-adapter.js';
 import type { AdapterConfig } from './manifest-schema.js';
 
-const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ['claude', 'opencode', 'codex', 'gemini', 'cursor', 'llm'];
+/** The types an adapter's name selects: every runner but `process`, which is what any other name gets. */
+const NAMED_ADAPTER_TYPES: readonly AdapterType[] = ADAPTER_TYPES.filter((type) => type !== 'process');
 
 /** Wave's prefix of OpenCode forks (`opencode-patched`, `opencode-qwen`): OpenCode's runner with the adapter's own binary. */
 const OPENCODE_FORK_PREFIX = 'opencode-';

@@ -2,19 +2,10 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WAVE_MARKER } from '../../adapters/instructions.js';
-import { CLI_SKILLS_FOLDERS, SKILL_MARKER_FILE } from '../../adapters/skills.js';
-import { CLAUDE_COMMANDS_FOLDER, COMMANDS_MARKER_FILE, waveCommandNames } from '../../adapters/claude/skill-commands.js';
+import { ADAPTER_CONFIG_FILES, CLI_COMMANDS_FOLDERS, CLI_SKILLS_FOLDERS, INSTRUCTION_FILES } from '../../adapters/agent-clis.js';
+import { SKILL_MARKER_FILE } from '../../adapters/skills.js';
+import { COMMANDS_MARKER_FILE, waveCommandNames } from '../../adapters/claude/skill-commands.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
-
-/** The configuration files each adapter writes into the workspace for its CLI. */
-const ADAPTER_CONFIG_FILES: Readonly<Partial<Record<AdapterType, readonly string[]>>> = {
-  claude: ['.claude/settings.json'],
-  opencode: ['opencode.json'],
-  cursor: ['.cursor/cli.json'],
-};
-
-/** Instruction files Wave writes, recognised by their first line. */
-const INSTRUCTION_FILES = new Set(['AGENTS.md', 'GEMINI.md']);
 
 async function startsWithMarker(file: string): Promise<boolean> {
   const handle = await open(file, 'r').catch(() => undefined);
@@ -42,9 +33,10 @@ export async function isWaveOwnedPath(workspace: string, path: string, adapterTy
     return existsSync(join(workspace, skills, name, SKILL_MARKER_FILE));
   }
   // The command files of the pipeline's required skills, as Wave's list in that folder names them.
-  if (adapterType === 'claude' && path.startsWith(`${CLAUDE_COMMANDS_FOLDER}/`)) {
-    const name = path.slice(CLAUDE_COMMANDS_FOLDER.length + 1);
-    return name === COMMANDS_MARKER_FILE || (await waveCommandNames(join(workspace, CLAUDE_COMMANDS_FOLDER))).has(name);
+  const commands = CLI_COMMANDS_FOLDERS[adapterType];
+  if (commands && path.startsWith(`${commands}/`)) {
+    const name = path.slice(commands.length + 1);
+    return name === COMMANDS_MARKER_FILE || (await waveCommandNames(join(workspace, commands))).has(name);
   }
   return false;
 }
