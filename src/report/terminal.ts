@@ -116,6 +116,14 @@ function applyEvent(event: RunEvent, view: (id: string) => StepView, run: RunVie
       if (e.kind === 'tool_use') step.activity = describeToolUse(e);
       return;
     }
+    // What only the record keeps: the view follows the events around them.
+    case 'run_created':
+    case 'steps_reset':
+    case 'step_began':
+    case 'attempt_spawned':
+    case 'attempt_interrupted':
+    case 'model_request':
+      return;
     // The executor sums the stream's usage into the step's running totals; the view only shows them.
     case 'step_tokens':
       Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });
