@@ -6,6 +6,7 @@ import { OUTCOME_TYPES } from './core/deliverables.js';
 import { FAILURE_CLASSES, type FailureClass } from './core/error-codes.js';
 import type { TokenUsage } from './core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from './events.js';
+import { ADAPTER_TYPES } from './core/resolved-adapter.js';
 
 const Count = z.number().int().nonnegative();
 
@@ -83,19 +84,91 @@ const base = {
 const Attempt = z.number().int().positive();
 const Duration = z.number().nonnegative();
 
+const PlannedStepEntrySchema = z.strictObject({ id: z.string(), optional: z.boolean(), dependencies: z.array(z.string()) });
+
+const RunOptionsSchema = z
+  .strictObject({
+    steps: z.array(z.string()).optional(),
+    exclude: z.array(z.string()).optional(),
+    onFailure: z.enum(['halt', 'continue']),
+    timeoutMinutes: z.number().positive().optional(),
+    keepWorkspaces: z.boolean(),
+  })
+  .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
+
+const StepResultSchema = z
+  .strictObject({ kind: z.enum(['answer', 'output', 'fields']), lines: z.array(z.string()), total: Count, cut: z.boolean() })
+  .describe("An attempt's result in brief, as the run summary shows it.");
+
 /** One event of a run, as written to events.ndjson and printed by `--json`. */
 export const RunEventSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ ...base, type: z.literal('run_started'), pipeline: z.string(), steps: z.array(z.string()), resumed: z.boolean() }),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('run_created'),
+        pipeline: z.string(),
+        pipelineFile: z.string(),
+        manifestFile: z.string(),
+        input: z.string(),
+        options: RunOptionsSchema,
+        steps: z.array(PlannedStepEntrySchema),
+        parentId: z.string().optional().describe('The run whose step started this one.'),
+      })
+      .describe('The run was recorded: what it runs and how. The first line of events.ndjson; `ts` is when the run started.'),
+    z.strictObject({
+      ...base,
+      type: z.literal('run_started'),
+      pipeline: z.string(),
+      steps: z.array(z.string()),
+      resumed: z.boolean(),
+      pid: z.number().int().positive().optional().describe('The Wave process driving the run.'),
+    }),
+    z
+      .strictObject({ ...base, type: z.literal('steps_reset'), steps: z.array(PlannedStepEntrySchema) })
+      .describe('A resume put these steps back to pending (their attempts kept), and the run with them.'),
+    z
+      .strictObject({ ...base, type: z.literal('step_began'), stepId: z.string() })
+      .describe('The step began: its earlier results are set aside (its attempts are kept), before its workspace is prepared.'),
     z.strictObject({
       ...base,
       type: z.literal('step_started'),
       stepId: z.string(),
       attempt: Attempt,
       adapter: z.string(),
+      adapterType: z.enum(ADAPTER_TYPES).optional(),
       model: z.string().optional(),
       workspace: z.string(),
     }),
+    z
+      .strictObject({ ...base, type: z.literal('attempt_spawned'), stepId: z.string(), attempt: Attempt, pid: z.number().int().positive() })
+      .describe("The attempt's process started, leading its own process group."),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('attempt_interrupted'),
+        stepId: z.string(),
+        attempt: Attempt,
+        adapter: z.string(),
+        model: z.string().optional(),
+        startedAt: z.iso.datetime(),
+        pid: z.number().int().positive().optional(),
+      })
+      .describe('The Wave process driving the attempt was killed before it ended; recorded by the resume or cancel that found it.'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('model_request'),
+        stepId: z.string(),
+        attempt: Attempt,
+        purpose: z.string(),
+        adapter: z.string(),
+        model: z.string().optional(),
+        ok: z.boolean(),
+        tokens: TokenUsageSchema,
+        costUsd: z.number().optional(),
+      })
+      .describe('A model asked for the step outside its attempts (an extract, a judge, a thread summary), and what it cost.'),
     z.strictObject({ ...base, type: z.literal('step_event'), stepId: z.string(), attempt: Attempt, event: StreamEventSchema }),
     z
       .strictObject({ ...base, type: z.literal('step_tokens'), stepId: z.string(), attempt: Attempt, tokens: TokenUsageSchema, costUsd: z.number().optional() })
@@ -129,7 +202,15 @@ export const RunEventSchema = z
     z
       .strictObject({ ...base, type: z.literal('session_fresh'), stepId: z.string(), attempt: Attempt, reason: z.string() })
       .describe('A retry that could have continued its agent session starts a fresh one with the whole prompt, and why.'),
-    z.strictObject({ ...base, type: z.literal('artifact_saved'), stepId: z.string(), name: z.string(), path: z.string(), bytes: Count }),
+    z.strictObject({
+      ...base,
+      type: z.literal('artifact_saved'),
+      stepId: z.string(),
+      name: z.string(),
+      path: z.string(),
+      bytes: Count,
+      artifactType: z.string().optional().describe("The artifact's declared type."),
+    }),
     z
       .strictObject({
         ...base,
@@ -186,6 +267,8 @@ export const RunEventSchema = z
         failure: FailureSchema.optional(),
         text: z.string().describe("The attempt's result: an agent's final answer or a command's output tail, its last characters when long."),
         output: z.record(z.string(), z.unknown()).optional().describe("The fields of the step's JSON output, when its output is a JSON object."),
+        result: StepResultSchema.optional(),
+        sessionId: z.string().optional().describe('The agent session it ran in (only an id safe to resume).'),
       })
       .describe('One attempt of a step ended: a round of `wave thread`.'),
     z.strictObject({
@@ -232,8 +315,10 @@ export const RunEventSchema = z
     z
       .strictObject({ ...base, type: z.literal('run_outputs'), outputs: z.record(z.string(), RunOutputSchema), warnings: z.array(z.string()) })
       .describe('The pipeline_outputs as the run ended: those resolved, and why the others are absent.'),
-    z.strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string() }),
-    z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string() }),
+    z
+      .strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() })
+      .describe('The step was set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept).'),
+    z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() }),
     z.strictObject({
       ...base,
       type: z.literal('run_finished'),

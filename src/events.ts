@@ -1,9 +1,11 @@
 import type { StreamEvent } from './adapters/types.js';
+import type { AdapterType } from './core/resolved-adapter.js';
 import type { Fidelity } from './config/schema/pipeline-schema.js';
 import type { Failure } from './core/failure.js';
 import type { Outcome, RunOutput } from './core/deliverables.js';
 import type { FileChange } from './core/file-change.js';
 import type { TokenUsage } from './core/tokens.js';
+import type { StepResult } from './state/step-result.js';
 
 /** The version of the event format; bumped when a field changes meaning. */
 export const EVENT_VERSION = 1;
@@ -19,9 +21,30 @@ interface Base {
 }
 
 export type RunEvent = Base &
+  /** The run was recorded: what it runs and how; the first line of events.ndjson. `ts` is when it started. */
   (
-    | { type: 'run_started'; pipeline: string; steps: string[]; resumed: boolean }
-    | { type: 'step_started'; stepId: string; attempt: number; adapter: string; model?: string; workspace: string }
+    | {
+        type: 'run_created';
+        pipeline: string;
+        pipelineFile: string;
+        manifestFile: string;
+        input: string;
+        options: RunOptions;
+        steps: PlannedStepEntry[];
+        parentId?: string;
+      }
+    | { type: 'run_started'; pipeline: string; steps: string[]; resumed: boolean; pid?: number }
+    /** A resume puts these steps back to pending (their attempts kept) and the run with them. */
+    | { type: 'steps_reset'; steps: PlannedStepEntry[] }
+    /** The step began: its earlier results are set aside (attempts are kept), before its workspace is prepared. */
+    | { type: 'step_began'; stepId: string }
+    | { type: 'step_started'; stepId: string; attempt: number; adapter: string; adapterType?: AdapterType; model?: string; workspace: string }
+    /** The attempt's process started, leading its own process group. */
+    | { type: 'attempt_spawned'; stepId: string; attempt: number; pid: number }
+    /** The Wave process driving the attempt was killed before it ended: recorded by the resume or cancel that found it. */
+    | { type: 'attempt_interrupted'; stepId: string; attempt: number; adapter: string; model?: string; startedAt: string; pid?: number }
+    /** A model asked for the step outside its attempts (an extract, a judge, a thread summary): what it cost. */
+    | { type: 'model_request'; stepId: string; attempt: number; purpose: string; adapter: string; model?: string; ok: boolean; tokens: TokenUsage; costUsd?: number }
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
     /** The step's running tokens and cost (its earlier attempts included), published as they change while an attempt runs. */
     | { type: 'step_tokens'; stepId: string; attempt: number; tokens: TokenUsage; costUsd?: number }
@@ -33,7 +56,7 @@ export type RunEvent = Base &
     | { type: 'session_continued'; stepId: string; attempt: number; sessionId: string; from: number }
     /** A retry that could have continued its agent session starts a fresh one with the whole prompt, and why. */
     | { type: 'session_fresh'; stepId: string; attempt: number; reason: string }
-    | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number }
+    | { type: 'artifact_saved'; stepId: string; name: string; path: string; bytes: number; artifactType?: string }
     /** A file the attempt created, modified or deleted in the step's workspace. */
     | ({ type: 'file_change'; stepId: string; attempt: number } & FileChange)
     /** The stored copy at `path` had `count` of the run's secrets replaced by [REDACTED]; the workspace file keeps them. */
@@ -66,6 +89,10 @@ export type RunEvent = Base &
         failure?: Failure;
         text: string;
         output?: Record<string, unknown>;
+        /** Its result in brief, as the summary shows it. */
+        result?: StepResult;
+        /** The agent session it ran in (only an id safe to resume). */
+        sessionId?: string;
       }
     | {
         type: 'step_completed';
@@ -94,12 +121,29 @@ export type RunEvent = Base &
     | { type: 'step_outcomes'; stepId: string; outcomes: Outcome[]; warnings: string[] }
     /** The pipeline_outputs as the run ended: those resolved, and why the others are absent. */
     | { type: 'run_outputs'; outputs: Record<string, RunOutput>; warnings: string[] }
-    | { type: 'step_skipped'; stepId: string; reason: string }
-    | { type: 'step_cancelled'; stepId: string }
+    /** Set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept). */
+    | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
+    | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );
 
 export type RunEventType = RunEvent['type'];
+
+/** How a run was asked to run: kept so a resume runs it the same way. */
+export interface RunOptions {
+  steps?: string[];
+  exclude?: string[];
+  onFailure: 'halt' | 'continue';
+  timeoutMinutes?: number;
+  keepWorkspaces: boolean;
+}
+
+/** A step as the run record first knows it. */
+export interface PlannedStepEntry {
+  id: string;
+  optional: boolean;
+  dependencies: string[];
+}
 
 /** Distributes the same events to every subscriber (store, terminal, --json, GitHub). */
 export class EventBus {

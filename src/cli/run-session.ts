@@ -52,7 +52,6 @@ export function runRedactor(plan: Plan, env: NodeJS.ProcessEnv = process.env): R
 export async function driveRun(plan: Plan, store: RunStore, options: SessionOptions): Promise<number> {
   const { redactor } = options;
   const bus = new EventBus();
-  const detachStore = store.attach(bus);
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const unsubscribe = bus.subscribe((event) => sink.handle(event));
   const extraSinks = (options.sinks ?? []).map((extra) => bus.subscribe((event) => extra.handle(redactValues(event, redactor))));
@@ -87,7 +86,6 @@ export async function driveRun(plan: Plan, store: RunStore, options: SessionOpti
     for (const detach of extraSinks) detach();
     sink.close();
     for (const extra of options.sinks ?? []) extra.close();
-    detachStore();
   }
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId: store.record.id, projectRoot: plan.projectRoot });

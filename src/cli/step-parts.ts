@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { WaveError } from '../core/errors.js';
 import type { Plan } from '../plan/plan-types.js';
-import { mergeStepParts } from '../state/assemble-run.js';
-import { readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';
+import { eventsOfPart, readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';
 import type { RunRecord } from '../state/run-record.js';
 import type { RunStore } from '../state/run-store.js';
 
@@ -24,16 +23,14 @@ export function partSteps(plan: Plan, runId: string): Set<string> {
   return new Set(readStepParts(join(plan.runtime.runsRoot, runId)).keys());
 }
 
-/** Adds to a new record the parts other jobs left in `<runsRoot>/<id>/parts/`; returns them by step id. */
+/** The parts other jobs left in `<runsRoot>/<id>/parts/`, by step id. */
 export function takeStepParts(plan: Plan, record: RunRecord): ReadonlyMap<string, StepPart> {
-  const parts = readStepParts(join(plan.runtime.runsRoot, record.id));
-  mergeStepParts(record, parts);
-  return parts;
+  return readStepParts(join(plan.runtime.runsRoot, record.id));
 }
 
-/** Appends the events of parts brought in to this job's events.ndjson, so threads and `wave thread` see the steps run elsewhere. */
+/** Appends the events of parts brought in to this job's run: their fold is the steps run elsewhere, and threads and `wave thread` see them. */
 export function replayPartEvents(store: RunStore, parts: ReadonlyMap<string, StepPart>): void {
-  for (const part of parts.values()) for (const event of part.events) store.appendEvent(event);
+  for (const part of parts.values()) for (const event of eventsOfPart(part, store.record.id)) store.appendEvent(event);
 }
 
 /** Leaves a part for every step this process ran (all but those brought in), for the job that assembles the run. */

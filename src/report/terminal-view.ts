@@ -44,7 +44,7 @@ export function pendingView(): StepView {
 }
 
 /** Events about the run as a whole, drawn in the footer. */
-const RUN_EVENT_TYPES = ['run_started', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
+const RUN_EVENT_TYPES = ['run_created', 'run_started', 'steps_reset', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
 type RunLevelEvent = Extract<RunEvent, { type: (typeof RUN_EVENT_TYPES)[number] }>;
 type StepLevelEvent = Exclude<RunEvent, RunLevelEvent>;
 
@@ -76,6 +76,10 @@ function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run
     case 'token_scopes_unchecked':
       run.notes = [...(run.notes ?? []), { text: `token scopes of ${event.persona} not checked`, color: 'yellow' }];
       return;
+    // What only the record keeps: the view follows the events around them.
+    case 'run_created':
+    case 'steps_reset':
+      return;
   }
 }
 
@@ -93,6 +97,12 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
       if (e.kind === 'tool_use') step.activity = describeToolUse(e);
       return;
     }
+    // What only the record keeps: the view follows the events around them.
+    case 'step_began':
+    case 'attempt_spawned':
+    case 'attempt_interrupted':
+    case 'model_request':
+      return;
     // The executor sums the stream's usage into the step's running totals; the view only shows them.
     case 'step_tokens':
       Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });

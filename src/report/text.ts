@@ -41,6 +41,14 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       if (event.event.kind === 'tool_use') return `${step(event.stepId)} tool ${describeToolUse(event.event)}`;
       if (event.event.kind === 'error') return `${step(event.stepId)} error: ${oneLine(event.event.message)}`;
       return undefined;
+    // What only the record keeps: the lines of the events around them say it.
+    case 'run_created':
+    case 'steps_reset':
+    case 'step_began':
+    case 'attempt_spawned':
+    case 'attempt_interrupted':
+    case 'model_request':
+      return undefined;
     case 'step_tokens':
       return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
     case 'step_retrying':

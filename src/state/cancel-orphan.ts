@@ -1,9 +1,11 @@
-import { NO_TOKENS } from '../core/tokens.js';
 import { EVENT_VERSION } from '../events.js';
-import { markInterruptedAttempts } from './interrupted-attempts.js';
+import { interruptedAttemptEvents } from './interrupted-attempts.js';
 import type { RunLock } from './run-lock.js';
 import type { RunStore } from './run-store.js';
 import { stopOrphanedAttempts } from './stop-orphans.js';
+
+/** Milliseconds from an ISO time to `now`; 0 when the time is unreadable. */
+const since = (iso: string, now: Date) => Math.max(0, now.getTime() - Date.parse(iso)) || 0;
 
 /**
  * Records as cancelled a run whose driving process is gone: stops attempts it left behind, records them as
@@ -13,29 +15,13 @@ export function recordOrphanCancelled(store: RunStore, lock: RunLock, now: Date 
   stopOrphanedAttempts(store.record, store.dir, lock);
   const ts = now.toISOString();
   const base = { v: EVENT_VERSION, ts, runId: store.record.id } as const;
-  const cancelled: string[] = [];
-  store.update((record) => {
-    markInterruptedAttempts(record, store.dir);
-    for (const step of Object.values(record.steps)) {
-      if (step.status !== 'running' && step.status !== 'retrying') continue;
-      step.status = 'cancelled';
-      step.finishedAt = ts;
-      if (step.startedAt) step.durationMs = Math.max(0, now.getTime() - Date.parse(step.startedAt)) || 0;
-      cancelled.push(step.id);
-    }
-    record.status = 'cancelled';
-    record.finishedAt = ts;
-    record.durationMs = Math.max(0, now.getTime() - Date.parse(record.startedAt)) || 0;
-  });
-  for (const stepId of cancelled) store.appendEvent({ ...base, type: 'step_cancelled', stepId });
+  for (const event of interruptedAttemptEvents(store.record, store.dir, ts)) store.appendEvent(event);
+  for (const step of Object.values(store.record.steps)) {
+    if (step.status !== 'running' && step.status !== 'retrying') continue;
+    store.appendEvent({ ...base, type: 'step_cancelled', stepId: step.id, ...(step.startedAt ? { durationMs: since(step.startedAt, now) } : {}) });
+  }
   const { record } = store;
-  store.appendEvent({
-    ...base,
-    type: 'run_finished',
-    status: 'cancelled',
-    durationMs: record.durationMs ?? 0,
-    tokens: record.tokens ?? { ...NO_TOKENS },
-    ...(record.costUsd === undefined ? {} : { costUsd: record.costUsd }),
-  });
+  const cost = record.costUsd === undefined ? {} : { costUsd: record.costUsd };
+  store.appendEvent({ ...base, type: 'run_finished', status: 'cancelled', durationMs: since(record.startedAt, now), tokens: record.tokens, ...cost });
   store.close();
 }

@@ -1,53 +1,37 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { NO_TOKENS } from '../core/tokens.js';
-import type { Failure } from '../core/failure.js';
-import type { RunEvent } from '../events.js';
-import type { AttemptRecord, RunRecord } from './run-record.js';
+import { EVENT_VERSION, type RunEvent } from '../events.js';
+import type { RunRecord } from './run-record.js';
 import { attemptsOf } from './step-logs.js';
 
-/** The failure of an attempt whose Wave process was killed before it could record the attempt's end. */
-export const INTERRUPTED_FAILURE: Failure = { class: 'aborted', message: 'interrupted: wave run was killed' };
+type Interrupted = Extract<RunEvent, { type: 'attempt_interrupted' }>;
 
 /**
- * Records as interrupted every attempt of an unfinished step that never recorded its end, including those
- * that reached the disk (an attempt-<n> folder) before run.json was written; returns `step#attempt` of each.
- * Call it only as the run's lock holder, with the Wave process that drove the run gone.
+ * An attempt_interrupted event for every attempt of an unfinished step that never recorded its end, including those
+ * that reached the disk (an attempt-<n> folder) before their step_started event did. Call it only as the run's lock
+ * holder, with the Wave process that drove the run gone.
  */
-export function markInterruptedAttempts(record: RunRecord, runDir: string, events: readonly RunEvent[] = []): string[] {
-  const marked: string[] = [];
+export function interruptedAttemptEvents(record: RunRecord, runDir: string, ts: string = new Date().toISOString()): Interrupted[] {
+  const found: Interrupted[] = [];
   for (const step of Object.values(record.steps)) {
     if (step.status === 'completed' || step.status === 'skipped') continue;
     const known = new Map(step.attempts.map((a) => [a.attempt, a]));
     for (const n of attemptsOf(runDir, record, step.id)) {
-      let attempt = known.get(n);
-      if (!attempt) {
-        attempt = attemptFromDisk(runDir, step.id, n, events);
-        step.attempts.push(attempt);
-      }
-      if (attempt.finishedAt !== undefined || attempt.interrupted) continue;
-      Object.assign(attempt, { interrupted: true, failure: { ...INTERRUPTED_FAILURE } });
-      marked.push(`${step.id}#${n}`);
+      const attempt = known.get(n);
+      if (attempt && (attempt.finishedAt !== undefined || attempt.interrupted)) continue;
+      const { adapter, model, startedAt, pid } = attempt ?? attemptFromDisk(runDir, step.id, n);
+      const named = { ...(model !== undefined ? { model } : {}), ...(pid !== undefined ? { pid } : {}) };
+      found.push({ v: EVENT_VERSION, ts, runId: record.id, type: 'attempt_interrupted', stepId: step.id, attempt: n, adapter, startedAt, ...named });
     }
-    step.attempts.sort((a, b) => a.attempt - b.attempt);
   }
-  return marked;
+  return found;
 }
 
-/** An attempt run.json never heard of, rebuilt from its step_started event and its folder. */
-function attemptFromDisk(runDir: string, stepId: string, n: number, events: readonly RunEvent[]): AttemptRecord {
+/** What the folder of an attempt no event announced says of it. */
+function attemptFromDisk(runDir: string, stepId: string, n: number): { adapter: string; model?: string; startedAt: string; pid?: number } {
   const dir = join(runDir, 'steps', stepId, `attempt-${n}`);
-  const started = events.findLast((e) => e.type === 'step_started' && e.stepId === stepId && e.attempt === n);
-  const attempt: AttemptRecord = {
-    attempt: n,
-    adapter: started?.type === 'step_started' ? started.adapter : 'unknown',
-    startedAt: started?.ts ?? folderTime(dir),
-    tokens: { ...NO_TOKENS },
-  };
-  if (started?.type === 'step_started' && started.model) attempt.model = started.model;
   const pid = Number(readOr(join(dir, 'pid')));
-  if (Number.isInteger(pid) && pid > 0) attempt.pid = pid;
-  return attempt;
+  return { adapter: 'unknown', startedAt: folderTime(dir), ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}) };
 }
 
 function folderTime(dir: string): string {

@@ -1,34 +1,11 @@
-import { NO_TOKENS } from '../core/tokens.js';
-import type { Plan, PlannedStep } from '../plan/plan-types.js';
-import type { RunRecord, StepRecord } from './run-record.js';
+import { EVENT_VERSION } from '../events.js';
+import type { Plan } from '../plan/plan-types.js';
+import { createdRecord } from './apply-event.js';
+import type { RunRecord } from './run-record.js';
 
-/** A step that has not run yet. */
-export function pendingStepRecord(step: PlannedStep): StepRecord {
-  return {
-    id: step.id,
-    status: 'pending',
-    optional: step.optional,
-    dependencies: [...step.dependencies],
-    attempts: [],
-    tokens: { ...NO_TOKENS },
-    artifacts: [],
-    contracts: [],
-  };
-}
-
-/** A fresh run.json for a plan: every step pending. */
+/** A fresh record for a plan, every step pending: what RunStore.create records as the run's run_created event. */
 export function newRunRecord(id: string, plan: Plan, options: RunRecord['options']): RunRecord {
-  return {
-    version: 1,
-    id,
-    pipeline: plan.pipelineName,
-    pipelineFile: plan.pipelineFile,
-    manifestFile: plan.manifestFile,
-    input: plan.input,
-    status: 'pending',
-    startedAt: new Date().toISOString(),
-    options,
-    steps: Object.fromEntries(plan.steps.map((s) => [s.id, pendingStepRecord(s)])),
-    tokens: { ...NO_TOKENS },
-  };
+  const steps = plan.steps.map((s) => ({ id: s.id, optional: s.optional, dependencies: [...s.dependencies] }));
+  const { pipelineName: pipeline, pipelineFile, manifestFile, input } = plan;
+  return createdRecord({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: id, type: 'run_created', pipeline, pipelineFile, manifestFile, input, options, steps });
 }

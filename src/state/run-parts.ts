@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WaveError } from '../core/errors.js';
 import { ioError } from '../io-error.js';
-import type { RunEvent } from '../events.js';
+import { EVENT_VERSION, type RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { StepRecord } from './run-record.js';
 
@@ -59,4 +59,26 @@ function isStepPart(value: unknown): value is StepPart {
   if (value === null || typeof value !== 'object') return false;
   const { step, events } = value as Partial<StepPart>;
   return Array.isArray(events) && step !== null && typeof step === 'object' && typeof step.id === 'string' && typeof step.status === 'string';
+}
+
+const STEP_ENDS: ReadonlySet<RunEvent['type']> = new Set(['step_completed', 'step_failed', 'step_skipped', 'step_cancelled']);
+
+/** The events a part brings: its own, and its step's end taken from its record when no event of its says how the step ended. */
+export function eventsOfPart(part: StepPart, runId: string): RunEvent[] {
+  if (part.events.some((e) => STEP_ENDS.has(e.type))) return part.events;
+  const { step } = part;
+  const base = { v: EVENT_VERSION, ts: step.finishedAt ?? step.startedAt ?? new Date().toISOString(), runId, stepId: step.id } as const;
+  const attempt = Math.max(1, step.attempts.length);
+  const durationMs = step.durationMs ?? 0;
+  const ended: RunEvent | undefined =
+    step.status === 'completed'
+      ? { ...base, type: 'step_completed', attempt, durationMs, tokens: step.tokens, ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}) }
+      : step.status === 'failed' && step.failure
+        ? { ...base, type: 'step_failed', attempt, durationMs, failure: step.failure, optional: step.optional }
+        : step.status === 'skipped'
+          ? { ...base, type: 'step_skipped', reason: step.skipReason ?? 'skipped in its own job' }
+          : step.status === 'cancelled'
+            ? { ...base, type: 'step_cancelled' }
+            : undefined;
+  return ended ? [...part.events, ended] : part.events;
 }

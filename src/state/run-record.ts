@@ -3,7 +3,7 @@ import type { Outcome, RunOutput } from '../core/deliverables.js';
 import type { FileChange } from '../core/file-change.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
 import type { TokenUsage } from '../core/tokens.js';
-import type { RunStatus, StepStatus } from '../events.js';
+import type { RunOptions, RunStatus, StepStatus } from '../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -75,7 +75,7 @@ export interface StepRecord {
   outcomeWarnings?: string[];
 }
 
-/** run.json: the snapshot of a run, rewritten atomically on every change. */
+/** run.json: the fold of a run's events (state/apply-event.ts), written as a snapshot now and then and when the run ends. */
 export interface RunRecord {
   version: 1;
   id: string;
@@ -90,13 +90,11 @@ export interface RunRecord {
   startedAt: string;
   finishedAt?: string;
   durationMs?: number;
-  options: {
-    steps?: string[];
-    exclude?: string[];
-    onFailure: 'halt' | 'continue';
-    timeoutMinutes?: number;
-    keepWorkspaces: boolean;
-  };
+  options: RunOptions;
+  /** The run whose step started this one (a child run); absent for a run started by a person or a job. */
+  parentId?: string;
+  /** How many events of events.ndjson this snapshot folds: a reader folds only those after them onto it. */
+  eventCount?: number;
   steps: Record<string, StepRecord>;
   tokens: TokenUsage;
   costUsd?: number;

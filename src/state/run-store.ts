@@ -2,11 +2,12 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeF
 import { join } from 'node:path';
 import { WaveError } from '../core/errors.js';
 import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
-import type { EventBus, RunEvent } from '../events.js';
+import type { RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { readEventsFile } from './events-file.js';
 import { FaultLatch } from './fault-latch.js';
 import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
+import { applyEvent, creationEvent, foldEvents } from './apply-event.js';
 import { readRunRecord } from './run-record-file.js';
 import type { RunRecord } from './run-record.js';
 
@@ -15,9 +16,11 @@ export const EVENTS_FILE = 'events.ndjson';
 
 // Paths `wave resume` must find again; a passthrough value that happens to be part of one must not break them.
 const UNREDACTED_RECORD_KEYS: ReadonlySet<string> = new Set(['id', 'pipelineFile', 'manifestFile', 'workspace', 'path']);
+// The same in events, but for `path`: an event's path may name a file the agent made.
+const UNREDACTED_EVENT_KEYS: ReadonlySet<string> = new Set(['id', 'pipelineFile', 'manifestFile', 'workspace']);
 
-// Bursts of updates (hundreds of steps) are written at most this often; step ends are flushed at once.
-const WRITE_INTERVAL_MS = 100;
+// run.json is a snapshot of the events: written at most this often while the run runs, and when it ends.
+const SNAPSHOT_INTERVAL_MS = 500;
 
 // Space held on the run's disk while it runs, given back for the run.json that ends it when the disk is full.
 const RESERVE_FILE = '.space-reserve';
@@ -26,9 +29,14 @@ const RESERVE_BYTES = 64 * 1024;
 // Step ids become folder names; the pipeline schema allows exactly these.
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-/** One run's folder: run.json (atomic snapshot), events.ndjson (append-only), step attempts, artifacts. */
+/**
+ * One run's folder: events.ndjson (append-only, the truth), run.json (an atomic snapshot of the events' fold), step
+ * attempts, artifacts. Events are the only write: each is appended, then folded into the live record (applyEvent).
+ */
 export class RunStore {
   private current: RunRecord;
+  /** How many events of events.ndjson the record folds. */
+  private folded: number;
   private lastWrite = 0;
   private pendingWrite: NodeJS.Timeout | undefined;
   private eventsFd: number | undefined;
@@ -48,11 +56,15 @@ export class RunStore {
     redactor?: TextRedactor,
   ) {
     this.current = record;
-    this.redactEvent = redactor ? cachedValueRedactor(redactor) : (value) => value;
+    this.folded = record.eventCount ?? 0;
+    this.redactEvent = redactor ? cachedValueRedactor(redactor, UNREDACTED_EVENT_KEYS) : (value) => value;
     this.recordReplacer = redactor ? redactingReplacer(redactor, UNREDACTED_RECORD_KEYS) : undefined;
   }
 
-  /** Creates `<runsRoot>/<record.id>/` and writes its first run.json; an existing folder is an error unless `partsFolder` allows one without run.json. */
+  /**
+   * Creates `<runsRoot>/<record.id>/` for a fresh record (every step pending), recording its run_created event and
+   * first run.json; an existing folder is an error unless `partsFolder` allows one without run.json.
+   */
   static create(runsRoot: string, record: RunRecord, redactor?: TextRedactor, { partsFolder = false } = {}): RunStore {
     assertSafeSegment(record.id, 'run id');
     const dir = join(runsRoot, record.id);
@@ -73,10 +85,14 @@ export class RunStore {
     return RunStore.begin(dir, record, redactor, true);
   }
 
-  /** Writes the first run.json into `dir`; a failure removes the folder when this call made it. */
+  /** Writes the first event and run.json into `dir`; a failure removes the folder when this call made it. */
   private static begin(dir: string, record: RunRecord, redactor: TextRedactor | undefined, madeDir: boolean): RunStore {
-    const store = new RunStore(dir, record, redactor);
+    const store = new RunStore(dir, { ...record, eventCount: 0 }, redactor);
     try {
+      store.writeEventLine(creationEvent(record));
+      store.folded = 1;
+      // Not held open until the run records more: a folder nobody writes to yet can still be moved or remounted.
+      store.closeEvents();
       writeFileAtomicSync(store.recordFile, store.serialized());
     } catch (cause) {
       // A run without its first run.json is no run: leave no empty folder behind for `wave runs` to trip over.
@@ -95,15 +111,16 @@ export class RunStore {
   static open(runsRoot: string, runId: string, redactor?: TextRedactor): RunStore {
     const id = resolveRunId(runsRoot, runId);
     const dir = join(runsRoot, id);
-    return new RunStore(dir, readRunRecord(join(dir, RUN_FILE)), redactor);
+    return new RunStore(dir, recordOf(dir), redactor);
   }
 
-  /** Every readable run under runsRoot, newest first; folders without a valid run.json are skipped. */
+  /** Every readable run under runsRoot, newest first, as its run.json says (its events when it has none); unreadable folders are skipped. */
   static list(runsRoot: string): RunRecord[] {
     const records: RunRecord[] = [];
     for (const name of runFolderNames(runsRoot)) {
+      const dir = join(runsRoot, name);
       try {
-        records.push(readRunRecord(join(runsRoot, name, RUN_FILE)));
+        records.push(existsSync(join(dir, RUN_FILE)) ? readRunRecord(join(dir, RUN_FILE)) : recordOf(dir));
       } catch {
         // A half-created or foreign folder is not a run; listing goes on.
       }
@@ -128,19 +145,22 @@ export class RunStore {
     return this.faults.report(path === undefined && isErrno(error) && error.path ? ioErrorOf(error, then) : ioError(action, path ?? this.dir, error, then));
   }
 
-  /** The live record; change it only through update() so every change reaches run.json. */
+  /** The live record: the fold of every event appended so far. */
   get record(): RunRecord {
     return this.current;
   }
 
-  /** Applies a change to the record; run.json is rewritten atomically at once, or within WRITE_INTERVAL_MS when writes come faster. */
+  /** run.json follows the record: at once when `now` or the run has ended, else within SNAPSHOT_INTERVAL_MS. */
   // A failed write never throws here (it is a fault, see onFault): the caller is mid-run, with steps to stop first.
-  update(mutate: (record: RunRecord) => void): void {
-    mutate(this.current);
+  private snapshotSoon(now: boolean): void {
     this.dirty = true;
     if (this.current.status === 'running') this.holdReserve();
+    if (now || (this.current.status !== 'running' && this.current.finishedAt !== undefined)) {
+      this.flush();
+      return;
+    }
     if (this.pendingWrite) return;
-    const wait = this.lastWrite + WRITE_INTERVAL_MS - Date.now();
+    const wait = this.lastWrite + SNAPSHOT_INTERVAL_MS - Date.now();
     if (wait <= 0) this.writeRecord();
     else this.pendingWrite = setTimeout(() => this.flushLater(), wait);
   }
@@ -158,32 +178,43 @@ export class RunStore {
     return this.dirty ? this.writeRecord() : true;
   }
 
-  /** Re-reads run.json from disk (another process may have changed it). */
+  /** Re-reads the record from disk (another process may be running it). */
   reload(): RunRecord {
-    this.current = readRunRecord(join(this.dir, RUN_FILE));
+    this.current = recordOf(this.dir);
+    this.folded = this.current.eventCount ?? 0;
     return this.current;
   }
 
-  /** Appends one event, redacted, as a line of events.ndjson; a failed append is a fault (see onFault), never thrown. */
+  /**
+   * Records one event: appended, redacted, as a line of events.ndjson, then folded into the record (run.json follows
+   * as a snapshot). A failed append is a fault (see onFault), never thrown: the record still takes the event.
+   */
   appendEvent(event: RunEvent): void {
-    const file = join(this.dir, EVENTS_FILE);
+    try {
+      this.writeEventLine(event);
+    } catch (error) {
+      this.reportFault(error, join(this.dir, EVENTS_FILE));
+    }
+    applyEvent(this.current, event);
+    this.folded++;
+    // A reader of run.json learns at once that the run started or ended; everything else may wait for the next snapshot.
+    this.snapshotSoon(event.type === 'run_started' || event.type === 'run_finished');
+  }
+
+  /** Appends the event's line to events.ndjson; throws what the write threw. */
+  private writeEventLine(event: RunEvent): void {
     const line = `${JSON.stringify(this.redactEvent(event))}\n`;
     const bytes = Buffer.from(this.tornEvent ? `\n${line}` : line);
     let done = 0;
     try {
-      this.eventsFd ??= openSync(file, 'a');
+      this.eventsFd ??= openSync(join(this.dir, EVENTS_FILE), 'a');
       for (; done < bytes.length;) done += writeSync(this.eventsFd, bytes, done);
       this.tornEvent = false;
     } catch (error) {
       // Part of a line may be on disk; readEvents skips it, and the next append must not extend it.
       if (done > 0) this.tornEvent = true;
-      this.reportFault(error, file);
+      throw error;
     }
-  }
-
-  /** Appends every event the bus emits from now on; returns the unsubscribe function. */
-  attach(bus: EventBus): () => void {
-    return bus.subscribe((event) => this.appendEvent(event));
   }
 
   /** `steps/<stepId>/attempt-<n>/`, created on demand: where the process layer writes stdout and stderr; throws io_error. */
@@ -218,15 +249,19 @@ export class RunStore {
   /** Writes what is pending and closes events.ndjson (later appends reopen it); throws the store's fault, if it had one. */
   close(): void {
     this.flush();
-    if (this.eventsFd !== undefined) {
-      try {
-        closeSync(this.eventsFd);
-      } catch {
-        // Nothing buffered is lost on close: every append was written synchronously.
-      }
-      this.eventsFd = undefined;
-    }
+    this.closeEvents();
     if (this.faults.fault) throw this.faults.fault;
+  }
+
+  /** Closes events.ndjson; the next append reopens it. */
+  private closeEvents(): void {
+    if (this.eventsFd === undefined) return;
+    try {
+      closeSync(this.eventsFd);
+    } catch {
+      // Nothing buffered is lost on close: every append was written synchronously.
+    }
+    this.eventsFd = undefined;
   }
 
   private get recordFile(): string {
@@ -234,6 +269,7 @@ export class RunStore {
   }
 
   private serialized(): string {
+    this.current.eventCount = this.folded;
     return `${JSON.stringify(this.current, this.recordReplacer, 2)}\n`;
   }
 
@@ -297,6 +333,28 @@ export class RunStore {
     }
     return dir;
   }
+}
+
+/**
+ * The record of the run in `dir`: the fold of its events.ndjson, the truth whatever run.json says. run.json is a
+ * snapshot of the fold of its first `eventCount` events, so only the events after those (a kill leaves some) are
+ * folded onto it; without a readable run.json every event is. A run recorded before events began with run_created
+ * (no eventCount) is its run.json.
+ */
+function recordOf(dir: string): RunRecord {
+  const events = readEventsFile(join(dir, EVENTS_FILE));
+  let snapshot: RunRecord;
+  try {
+    snapshot = readRunRecord(join(dir, RUN_FILE));
+  } catch (error) {
+    const folded = foldEvents(events);
+    if (!folded) throw error;
+    return Object.assign(folded, { eventCount: events.length });
+  }
+  const count = snapshot.eventCount;
+  if (count === undefined || count >= events.length || events[0]?.type !== 'run_created') return snapshot;
+  for (const event of events.slice(count)) applyEvent(snapshot, event);
+  return Object.assign(snapshot, { eventCount: events.length });
 }
 
 /** The folder name of the run `idOrPrefix` names: an exact id, else the one id starting with it. */

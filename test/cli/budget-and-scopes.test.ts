@@ -138,7 +138,8 @@ describe('persona token_scopes through the CLI, against a local fake of the GitH
     expect(result.stderr).toContain('warning: the token scopes of persona `second` (issues:write) could not be checked: GH_TOKEN and GITHUB_TOKEN are not set');
     expect(result.stdout).toContain('token scopes of persona second (issues:write) not checked: GH_TOKEN and GITHUB_TOKEN are not set');
     const events = latestEvents(dir);
-    expect(events.findIndex((e) => e.type === 'token_scopes_unchecked')).toBe(1);
-    expect(events[1]).toMatchObject({ persona: 'second', scopes: ['issues:write'], reason: 'GH_TOKEN and GITHUB_TOKEN are not set' });
+    // After the run's run_created and run_started.
+    expect(events.findIndex((e) => e.type === 'token_scopes_unchecked')).toBe(2);
+    expect(events[2]).toMatchObject({ persona: 'second', scopes: ['issues:write'], reason: 'GH_TOKEN and GITHUB_TOKEN are not set' });
   });
 });

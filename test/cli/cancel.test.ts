@@ -1,3 +1,4 @@
+import { EVENT_VERSION } from '../../src/events.js';
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -5,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/state/run-store.js';
-import { sampleAttempt, sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
+import { sampleProject, sampleRecord, sampleStep } from '../state/sample-run.js';
 import { runWave } from '../support/cli.js';
 
 const RUN = 'hello-20240501-120000-abcd';
@@ -74,13 +75,11 @@ describe('wave cancel', () => {
     // A step process the dead run left behind, in its own group and marked with the run id.
     const orphan = spawn('sleep', ['300'], { detached: true, stdio: 'ignore', env: { ...process.env, WAVE_RUN_ID: RUN } });
     const exited = once(orphan, 'exit');
-    store.update((r) => {
-      r.status = 'running';
-      r.pid = 999_999_999;
-      r.steps.a!.startedAt = r.startedAt;
-      r.steps.a!.attempts = [{ ...sampleAttempt(1), pid: orphan.pid }];
-    });
-    store.flush(); // updates within 100 ms of the last write wait for a timer; wave cancel must read this one
+    const at = { v: EVENT_VERSION, ts: store.record.startedAt, runId: RUN } as const;
+    store.appendEvent({ ...at, type: 'run_started', pipeline: 'hello', steps: ['a', 'b'], resumed: false, pid: 999_999_999 });
+    store.appendEvent({ ...at, type: 'step_began', stepId: 'a' });
+    store.appendEvent({ ...at, type: 'step_started', stepId: 'a', attempt: 1, adapter: 'shell', workspace: store.dir });
+    store.appendEvent({ ...at, type: 'attempt_spawned', stepId: 'a', attempt: 1, pid: orphan.pid! });
     const cancelledAfter = new Date().toISOString();
     const result = await runWave(['cancel', RUN.slice(0, 10)], { cwd: dir });
     expect(result.code).toBe(0);
@@ -98,8 +97,9 @@ describe('wave cancel', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(events.map((e) => e.type)).toEqual(['step_cancelled', 'run_finished']);
-    expect(events[1]).toMatchObject({ v: 1, runId: RUN, status: 'cancelled' });
+    // After the run's own events, those of the cancel: its interrupted attempt, its step and the run.
+    expect(events.slice(5).map((e) => e.type)).toEqual(['attempt_interrupted', 'step_cancelled', 'run_finished']);
+    expect(events.at(-1)).toMatchObject({ v: 1, runId: RUN, status: 'cancelled' });
   });
 
   it('a run that is not running is exit 2 with a clear message', async () => {

@@ -1,3 +1,5 @@
+import { EVENT_VERSION } from '../../src/events.js';
+import { NO_TOKENS } from '../../src/core/tokens.js';
 import type { ResultPromise } from 'execa';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,13 +90,11 @@ describe('wave logs', () => {
     appendFileSync(join(store.dir, 'steps', 'b', 'attempt-1', 'stdout'), 'b more\n');
     await waitForOutput(follower, 'b more\n');
     // A retry starts: the follower switches to the new attempt.
-    store.update((r) => r.steps.b!.attempts.push(sampleAttempt(2)));
+    store.appendEvent({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: RUN, type: 'step_started', stepId: 'b', attempt: 2, adapter: 'shell', workspace: store.dir });
     writeFileSync(join(store.attemptDir('b', 2), 'stdout'), 'b retried\n');
     await waitForOutput(follower, 'b retried\n');
     appendFileSync(join(store.dir, 'steps', 'b', 'attempt-2', 'stdout'), 'b last words\n');
-    store.update((r) => {
-      r.status = 'completed';
-    });
+    store.appendEvent({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: RUN, type: 'run_finished', status: 'completed', durationMs: 1, tokens: { ...NO_TOKENS } });
     const result = await follower;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
@@ -123,9 +123,7 @@ describe('wave logs', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     appendFileSync(file, Buffer.concat([Buffer.from([0xa9]), Buffer.from(`${ESCAPES.join('')}\n`)]));
     await waitForOutput(follower, 'OVERWRITE');
-    store.update((r) => {
-      r.status = 'completed';
-    });
+    store.appendEvent({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: RUN, type: 'run_finished', status: 'completed', durationMs: 1, tokens: { ...NO_TOKENS } });
     const result = await follower;
     expect(result.stdout).not.toMatch(RAW_CONTROL);
     expect(result.stdout).toBe('b output\né\\x1b[2J\\x1b[H\\x1b]0;PWNED-TITLE\\x07\\x1b[31m\\rOVERWRITE\\x9b2J\\u2028');
@@ -204,9 +202,7 @@ describe('wave logs of an agent step', () => {
     await waitForOutput(follower, '      b.ts\n');
     append(...FINISH);
     await waitForOutput(follower, '$0.0100\n');
-    store.update((r) => {
-      r.status = 'completed';
-    });
+    store.appendEvent({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: RUN, type: 'run_finished', status: 'completed', durationMs: 1, tokens: { ...NO_TOKENS } });
     const result = await follower;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(TRANSCRIPT.join('\n'));

@@ -44,10 +44,8 @@ async function execute(planned: Awaited<ReturnType<typeof plannedRun>>, scriptFo
   const bus = new EventBus();
   const events: RunEvent[] = [];
   bus.subscribe((event) => events.push(event));
-  const detach = store.attach(bus);
   const started = Date.now();
   const status = await executeRun({ plan, store, bus, registry, parentEnv: process.env }, { onFailure: 'halt', signal: new AbortController().signal });
-  detach();
   return { status, record: store.record, events, runner, elapsedMs: Date.now() - started };
 }
 
@@ -139,7 +137,7 @@ describe('runtime.cost: the run warns once at warn_at and stops at budget_ceilin
     expect(firstRun.status).toBe('failed');
     expect(ofType(firstRun.events, 'budget_warning')).toHaveLength(1);
     const store = RunStore.open(planned.plan.runtime.runsRoot, planned.store.record.id);
-    store.update((r) => resetForResume(r, planned.plan));
+    store.appendEvent(resetForResume(store.record, planned.plan));
     // Resumed: 0.8 + 0.9 already spent; the retry of `second` reports 0.4 more, which reaches the ceiling.
     const resumed = await execute({ ...planned, store }, () => ({ events: [{ kind: 'usage', tokens: tokens(1, 1), costUsd: 0.4 }], delayMs: 60_000 }));
     expect(resumed.status).toBe('failed');
@@ -152,7 +150,7 @@ describe('runtime.cost: the run warns once at warn_at and stops at budget_ceilin
     expect(resumed.record.steps.second!.failure?.class).toBe('budget_exhausted');
     // A third session: the ceiling is already reached, nothing runs.
     const again = RunStore.open(planned.plan.runtime.runsRoot, planned.store.record.id);
-    again.update((r) => resetForResume(r, planned.plan));
+    again.appendEvent(resetForResume(again.record, planned.plan));
     const third = await execute({ ...planned, store: again }, () => ({ result: { text: 'ok' } }));
     expect(third.status).toBe('failed');
     expect(third.runner.calls).toEqual([]);

@@ -24,8 +24,6 @@ async function run(yaml: string, script: (stepId: string, config: AdapterRunConf
   const runner = new MockRunner((config) => script(config.stepId, config), 'claude');
   const registry = new AdapterRegistry().register(runner);
   const bus = new EventBus();
-  // As `wave run` does: the store writes events.ndjson, which a thread step reads at its start.
-  store.attach(bus);
   const events: RunEvent[] = [];
   bus.subscribe((event) => void events.push(event));
   const status = await executeRun({ plan, store, bus, registry, parentEnv: process.env }, { onFailure: 'halt', signal: new AbortController().signal });

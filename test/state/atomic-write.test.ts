@@ -3,6 +3,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { EVENT_VERSION } from '../../src/events.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { sampleRecord, sampleStep, tempDir } from './sample-run.js';
 
@@ -14,7 +15,7 @@ let reads = 0, torn = 0; const seen = new Set();
 while (!existsSync(stopFile)) {
   let text;
   try { text = readFileSync(file, 'utf8'); } catch { continue; }
-  try { seen.add(JSON.parse(text).input); reads++; } catch { torn++; }
+  try { seen.add(JSON.parse(text).eventCount); reads++; } catch { torn++; }
   if (reads === 1) process.stdout.write('ready\\n');
 }
 process.stdout.write(JSON.stringify({ reads, torn, versions: seen.size }) + '\\n');
@@ -28,12 +29,10 @@ describe('run.json atomic writes', () => {
     const reader = execa(process.execPath, ['-e', READER, file, stopFile], { timeout: 120_000 });
     await new Promise<void>((resolve) => reader.stdout.once('data', () => resolve()));
     for (let i = 1; i <= 800; i++) {
-      store.update((r) => {
-        r.input = String(i);
-        // Vary the size so a torn write would show as a truncated or mixed document.
-        r.steps.a!.output = 'x'.repeat((i * 37) % 5000);
-      });
-      // Force every update to disk: bursts are otherwise coalesced.
+      // Vary the size so a torn write would show as a truncated or mixed document.
+      const reason = 'x'.repeat((i * 37) % 5000);
+      store.appendEvent({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: 'atomic', type: 'step_skipped', stepId: 'a', reason });
+      // Force every snapshot to disk: bursts are otherwise coalesced.
       store.flush();
       if (i % 50 === 0) await tick();
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_TOKENS } from '../../src/core/tokens.js';
 import { WaveError } from '../../src/core/errors.js';
-import { EVENT_VERSION, EventBus, type RunEvent } from '../../src/events.js';
+import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
 import { RunStore, resolveRunId } from '../../src/state/run-store.js';
 import { sampleRecord, sampleStep, tempDir } from './sample-run.js';
@@ -25,18 +25,19 @@ function catchError(fn: () => unknown): WaveError {
 }
 
 describe('RunStore', () => {
-  it('creates the run folder with run.json and rewrites it on update (at once, or on flush within a burst)', () => {
+  it('creates the run folder with run.json and its run_created event, and snapshots the fold of later events (on flush within a burst)', () => {
     const root = join(tempDir(), '.wave', 'runs');
     const store = RunStore.create(root, sampleRecord('hello-20240501-120000-aaaa', { status: 'pending' }, [sampleStep('a')]));
     expect(store.dir).toBe(join(root, 'hello-20240501-120000-aaaa'));
     expect(JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8')).status).toBe('pending');
-    store.update((r) => {
-      r.status = 'running';
-      r.steps.a!.status = 'running';
-    });
-    // The create wrote a moment ago, so this update waits for the burst window; flush writes it now.
-    expect(JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8')).status).toBe('pending');
+    expect(store.readEvents()[0]).toMatchObject({ type: 'run_created', runId: 'hello-20240501-120000-aaaa', steps: [{ id: 'a', optional: false, dependencies: [] }] });
+    store.appendEvent(event('hello-20240501-120000-aaaa', { type: 'step_began', stepId: 'a' }));
+    // The create wrote a moment ago, so this snapshot waits for the burst window; flush writes it now.
+    expect(JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8')).steps.a.status).toBe('pending');
     store.flush();
+    expect(JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8')).steps.a.status).toBe('running');
+    // The run starting is written at once.
+    store.appendEvent(event('hello-20240501-120000-aaaa', { type: 'run_started', pipeline: 'hello', steps: ['a'], resumed: false }));
     const onDisk = JSON.parse(readFileSync(join(store.dir, 'run.json'), 'utf8'));
     expect(onDisk.status).toBe('running');
     expect(onDisk.steps.a.status).toBe('running');
@@ -62,31 +63,18 @@ describe('RunStore', () => {
     appendFileSync(join(store.dir, 'events.ndjson'), 'not json\n{"type":"nonsense"}\n');
     store.appendEvent(events[2]!);
     appendFileSync(join(store.dir, 'events.ndjson'), '{"v":1,"ts":"2024-05-01T12:00:0'); // torn by a kill
-    expect(store.readEvents()).toEqual(events);
+    expect(store.readEvents().slice(1)).toEqual(events);
     const lines = readFileSync(join(store.dir, 'events.ndjson'), 'utf8').split('\n');
-    expect(JSON.parse(lines[0]!)).toEqual(events[0]);
-  });
-
-  it('attach appends every event the bus emits until detached', () => {
-    const store = RunStore.create(tempDir(), sampleRecord('r2'));
-    const bus = new EventBus();
-    const detach = store.attach(bus);
-    bus.emit(event('r2', { type: 'step_skipped', stepId: 'a', reason: 'dependency failed' }));
-    bus.emit(event('r2', { type: 'step_cancelled', stepId: 'b' }));
-    detach();
-    bus.emit(event('r2', { type: 'step_cancelled', stepId: 'c' }));
-    expect(store.readEvents().map((e) => (e as { stepId: string }).stepId)).toEqual(['a', 'b']);
+    expect(JSON.parse(lines[1]!)).toEqual(events[0]);
   });
 
   it('redacts secrets in events.ndjson and run.json', () => {
     const secret = 'hunter2-very-secret-value';
     const token = `ghp_${'A1b2C3d4'.repeat(5)}`;
-    const store = RunStore.create(tempDir(), sampleRecord('r3', { input: `use ${secret}` }), new Redactor([secret]));
+    const store = RunStore.create(tempDir(), sampleRecord('r3', { input: `use ${secret}` }, [sampleStep('a')]), new Redactor([secret]));
     store.appendEvent(event('r3', { type: 'step_event', stepId: 'a', attempt: 1, event: { kind: 'text', text: `the key is ${secret} and "${token}"` } }));
-    store.update((r) => {
-      r.steps.a = sampleStep('a', { output: `printed ${token}` });
-    });
-    // The update lands within the burst window; flush writes it so run.json holds the step's output.
+    store.appendEvent(event('r3', { type: 'step_skipped', stepId: 'a', reason: `printed ${token}` }));
+    // The event lands within the burst window; flush writes it so run.json holds the step's reason.
     expect(store.flush()).toBe(true);
     const events = readFileSync(join(store.dir, 'events.ndjson'), 'utf8');
     const run = readFileSync(join(store.dir, 'run.json'), 'utf8');
@@ -95,9 +83,9 @@ describe('RunStore', () => {
       expect(text).not.toContain(token);
       expect(text).toContain('[REDACTED]');
     }
-    expect(store.readEvents()[0]).toMatchObject({ event: { text: 'the key is [REDACTED] and "[REDACTED]"' } });
+    expect(store.readEvents()[1]).toMatchObject({ event: { text: 'the key is [REDACTED] and "[REDACTED]"' } });
     expect(JSON.parse(run).input).toBe('use [REDACTED]');
-    expect(JSON.parse(run).steps.a.output).toBe('printed [REDACTED]');
+    expect(JSON.parse(run).steps.a.skipReason).toBe('printed [REDACTED]');
     // The live record keeps what the run needs; only what is stored is redacted.
     expect(store.record.input).toBe(`use ${secret}`);
   });
@@ -169,10 +157,8 @@ describe('RunStore', () => {
     const again = RunStore.open(root, 'r5');
     expect(again.record.status).toBe('failed');
     again.appendEvent(event('r5', { type: 'step_cancelled', stepId: 'b' }));
-    again.update((r) => {
-      r.status = 'completed';
-    });
-    expect(again.readEvents()).toHaveLength(2);
+    again.appendEvent(event('r5', { type: 'run_finished', status: 'completed', durationMs: 5, tokens: { ...NO_TOKENS } }));
+    expect(again.readEvents()).toHaveLength(4);
     expect(RunStore.open(root, 'r5').record.status).toBe('completed');
   });
 });

@@ -2,12 +2,13 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load/load.js';
-import { EVENT_VERSION, type RunEvent } from '../../events.js';
+import { EVENT_VERSION } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
 import { collectRunOutputs } from '../../engine/run/run-outputs.js';
 import { formatGithubSummary } from '../../report/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
-import { assembleRunRecord } from '../../state/assemble-run.js';
+import { assembledFinish, assembledStart, partEvents, replayAssembled } from '../../state/assemble-run.js';
+import { newRunRecord } from '../../state/new-run-record.js';
 import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
 import { EXIT } from '../exit-codes.js';
@@ -37,30 +38,18 @@ export function registerAssemble(program: Command): void {
       const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
       const plan = buildPlan(manifest, pipeline, { input: flags.input ?? pipeline.value.input?.default ?? '' });
       const parts = readStepParts(join(plan.runtime.runsRoot, flags.runId));
-      const record = assembleRunRecord(plan, flags.runId, parts, { onFailure: flags.onFailure, keepWorkspaces: false });
+      const events = partEvents(parts, flags.runId);
+      const fresh = newRunRecord(flags.runId, plan, { onFailure: flags.onFailure, keepWorkspaces: false });
       const redactor = runRedactor(plan);
-      const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: true });
-      const base = { v: EVENT_VERSION, runId: record.id } as const;
+      const store = RunStore.create(plan.runtime.runsRoot, { ...fresh, startedAt: assembledStart(events) }, redactor, { partsFolder: true });
+      replayAssembled(store, plan, events);
+      const finished = assembledFinish(store.record);
       // The named outputs, from the artifacts the parts brought: as `wave run` resolves them when its run ends.
       const resolved = collectRunOutputs(plan, store.record, store.dir);
-      if (resolved) store.update((r) => Object.assign(r, { outputs: resolved.outputs }, resolved.warnings.length ? { outputWarnings: resolved.warnings } : {}));
-      const stepEvents = [...parts.values()].flatMap((p) => p.events).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
-      const events: RunEvent[] = [
-        { ...base, ts: record.startedAt, type: 'run_started', pipeline: plan.pipelineName, steps: plan.steps.map((s) => s.id), resumed: false },
-        ...stepEvents,
-        ...(resolved ? [{ ...base, ts: record.finishedAt!, type: 'run_outputs' as const, outputs: resolved.outputs, warnings: resolved.warnings }] : []),
-        {
-          ...base,
-          ts: record.finishedAt!,
-          type: 'run_finished',
-          status: record.status as 'completed' | 'failed' | 'cancelled',
-          durationMs: record.durationMs!,
-          tokens: record.tokens,
-          costUsd: record.costUsd,
-        },
-      ];
-      for (const event of events) store.appendEvent(event);
+      if (resolved) store.appendEvent({ v: EVENT_VERSION, ts: finished.ts, runId: fresh.id, type: 'run_outputs', outputs: resolved.outputs, warnings: resolved.warnings });
+      store.appendEvent(finished);
       store.close();
+      const { record } = store;
       process.stdout.write(formatSummary(store.record, store.dir));
       // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
       if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir }));

@@ -4,12 +4,11 @@ import { loadManifest, loadPipeline, loadProjectManifest } from '../../config/lo
 import { runsRootOf } from '../../core/run-paths.js';
 import { WaveError } from '../../core/errors.js';
 import { buildPlan } from '../../plan/plan.js';
-import { markInterruptedAttempts } from '../../state/interrupted-attempts.js';
+import { interruptedAttemptEvents } from '../../state/interrupted-attempts.js';
 import { isProcessAlive } from '../../process/liveness.js';
 import { RunLock } from '../../state/run-lock.js';
 import { RunStore } from '../../state/run-store.js';
 import { resetForResume } from '../../state/reset-for-resume.js';
-import { reconcileWithEvents } from '../../state/reconcile-events.js';
 import { stopOrphanedAttempts } from '../../state/stop-orphans.js';
 import { configWarningsText } from '../config-warnings.js';
 import { driveRun, preflightRun, removeOrphanedContainers, runRedactor } from '../run-session.js';
@@ -76,12 +75,9 @@ async function resumeOwned(runsRoot: string, runId: string, projectManifest: Awa
   const { sandbox, startEvents } = await preflightRun(plan);
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
-  const events = store.readEvents();
-  store.update((r) => {
-    reconcileWithEvents(r, events);
-    markInterruptedAttempts(r, store.dir, events);
-    resetForResume(r, plan, flags.fromStep);
-  });
+  // The record is the fold of the run's events, whatever a kill left of run.json: only what they lack is added.
+  for (const event of interruptedAttemptEvents(store.record, store.dir)) store.appendEvent(event);
+  store.appendEvent(resetForResume(store.record, plan, flags.fromStep));
   const done = new Set(Object.values(store.record.steps).flatMap((s) => (s.status === 'completed' ? [s.id] : [])));
   const selected = selection(plan.steps, { steps: recorded.options.steps, exclude: recorded.options.exclude }, done);
   return driveRun(plan, store, {

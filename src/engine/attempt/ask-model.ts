@@ -5,8 +5,7 @@ import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import type { AskModel } from '../../contracts/types.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { runAttempt } from './attempt.js';
-import type { RunContext } from '../run/context.js';
-import { addTokens } from '../../core/tokens.js';
+import { emit, type RunContext } from '../run/context.js';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import { modelOn, tierHint } from '../../core/model-tiers.js';
@@ -54,6 +53,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
     mkdirSync(attemptDir, { recursive: true });
     const runner = context.registry.resolve(target.type);
     const env = attemptEnv(context, step, target, place);
+    const asked = chosen ? chosen.model : adapter ? adapter.model : step.model;
     const result = await runAttempt(
       runner,
       {
@@ -61,7 +61,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
         stepId: step.id,
         attempt,
         adapter: target,
-        model: chosen ? chosen.model : adapter ? adapter.model : step.model,
+        model: asked,
         prompt,
         execType: 'prompt',
         workspace,
@@ -76,11 +76,9 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
       signal,
       () => {},
     );
-    context.store.update((r) => {
-      const s = r.steps[step.id]!;
-      s.tokens = addTokens(s.tokens, result.tokens);
-      if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
-    });
+    const cost = result.costUsd !== undefined ? { costUsd: result.costUsd } : {};
+    const named = asked !== undefined ? { model: asked } : {};
+    emit(context, { type: 'model_request', stepId: step.id, attempt, purpose, adapter: target.name, ...named, ok: result.ok, tokens: result.tokens, ...cost });
     if (!result.ok) return { ok: false, message: `${target.name}: ${result.failure?.message ?? `exit code ${result.exitCode}`}` };
     return { ok: true, text: result.text };
   };

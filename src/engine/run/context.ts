@@ -20,7 +20,9 @@ export interface RunContext {
   readonly sandbox?: Sandbox;
 }
 
-/** Stamps an event with the format version, time and run id, and publishes it. */
+/** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */
 export function emit(context: RunContext, body: EventBody, ts = new Date().toISOString()): void {
-  context.bus.emit({ v: EVENT_VERSION, ts, runId: context.store.record.id, ...body });
+  const event = { v: EVENT_VERSION, ts, runId: context.store.record.id, ...body } as RunEvent;
+  context.store.appendEvent(event);
+  context.bus.emit(event);
 }

@@ -5,10 +5,4 @@ import { emit, type RunContext } from './context.js';
 export function recordEgress(context: RunContext, record: EgressRecord): void {
   const { scope, host, port, allowed, via, reason } = record;
   emit(context, { type: 'egress', stepId: scope.stepId, attempt: scope.attempt, host, port, allowed, via, ...(reason ? { reason } : {}) });
-  if (!allowed) {
-    context.store.update((r) => {
-      const step = r.steps[scope.stepId];
-      if (step) step.egressDenied = (step.egressDenied ?? 0) + 1;
-    });
-  }
 }

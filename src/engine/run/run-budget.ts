@@ -1,3 +1,4 @@
+import { budgetExhaustedFailure } from '../../state/budget-failure.js';
 import type { Failure } from '../../core/failure.js';
 import type { RunEvent } from '../../events.js';
 import type { RunBudgetLimits } from '../../plan/plan-budget.js';
@@ -69,11 +70,6 @@ export class RunBudget {
   }
 }
 
-/** Dollars as Wave's ledger summary prints them. */
-function usd(amount: number): string {
-  return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
-}
-
 /**
  * Watches the run's cost while it runs: a `budget_warning` once it reaches warn_at, and at the ceiling a
  * `budget_exhausted` event and `onExhausted` (which stops new steps and the running ones). Returns the unsubscribe.
@@ -91,11 +87,7 @@ export function watchBudget(context: RunContext, limits: RunBudgetLimits, onExha
       return;
     }
     emit(context, { type: 'budget_exhausted', spentUsd, ceilingUsd: limits.ceilingUsd!, ...at });
-    onExhausted({
-      class: 'budget_exhausted',
-      message: `the run has spent ${usd(spentUsd)}, reaching its budget_ceiling of ${usd(limits.ceilingUsd!)}`,
-      hint: 'Raise runtime.cost.budget_ceiling in wave.yaml, then `wave resume` the run (what it spent so far still counts).',
-    });
+    onExhausted(budgetExhaustedFailure(spentUsd, limits.ceilingUsd!));
   };
   const unsubscribe = context.bus.subscribe((event) => {
     if (budget.observe(event)) check('stepId' in event ? event.stepId : undefined);

@@ -25,11 +25,6 @@ export function resolveRunOutputs(context: RunContext): void {
   const resolved = collectRunOutputs(context.plan, context.store.record, context.store.dir);
   if (!resolved) return;
   const { outputs, warnings } = resolved;
-  context.store.update((r) => {
-    r.outputs = outputs;
-    if (warnings.length) r.outputWarnings = warnings;
-    else delete r.outputWarnings;
-  });
   emit(context, { type: 'run_outputs', outputs, warnings });
 }
 

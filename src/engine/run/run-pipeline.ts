@@ -110,14 +110,13 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
     pipeline: plan.pipelineName,
     steps: plan.steps.map((s) => s.id),
     resumed: Object.values(store.record.steps).some((s) => s.status === 'completed'),
+    pid: process.pid,
   });
   for (const event of options.startEvents ?? []) emit(context, event);
-  store.update((r) => Object.assign(r, { status: 'running', pid: process.pid, finishedAt: undefined, failure: undefined }));
   // runtime.cost: at the ceiling nothing new starts and the running steps stop with the budget's failure.
   const stopWatchingBudget = plan.runtime.budget
     ? watchBudget(context, plan.runtime.budget, (failure) => {
         failed = true;
-        store.update((r) => void (r.failure = failure));
         if (!halt.signal.aborted) halt.abort(failure);
       })
     : () => {};
@@ -143,7 +142,6 @@ function recordCrash(context: RunContext, step: PlannedStep, error: unknown): un
   const reported = isFileSystemError(error) ? context.store.reportFault(error) : error;
   // A runner that throws is Wave's own fault unless it says otherwise (an io_error from the run folder).
   const failure = failureOfError(reported, 'internal');
-  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'failed', finishedAt: new Date().toISOString(), failure }));
   emit(context, {
     type: 'step_failed',
     stepId: step.id,
@@ -160,7 +158,6 @@ function haltReason(stepId: string, failure?: Failure): Failure {
 }
 
 function skip(context: RunContext, step: PlannedStep, reason: string): void {
-  context.store.update((r) => Object.assign(r.steps[step.id]!, { status: 'skipped', skipReason: reason }));
   emit(context, { type: 'step_skipped', stepId: step.id, reason });
 }
 
@@ -172,9 +169,8 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   const tokens = steps.reduce((sum, s) => addTokens(sum, s.tokens), { ...NO_TOKENS });
   const costs = steps.filter((s) => s.costUsd !== undefined);
   const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
-  store.update((r) => Object.assign(r, { status, finishedAt: new Date().toISOString(), durationMs, tokens, costUsd, pid: undefined }));
-  store.flush();
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
+  store.flush();
 }
 
 /** The outputs of steps recorded earlier (a resumed run, parts of other jobs) whose dependents may run, read back from the run folder. */

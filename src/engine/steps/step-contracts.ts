@@ -41,7 +41,7 @@ async function writeBack(context: RunContext, step: PlannedStep, target: { path?
   for (const saved of store.record.steps[step.id]!.artifacts.filter((a) => names.has(a.name))) {
     await writeFile(join(store.dir, saved.path), json);
     const bytes = (await stat(join(store.dir, saved.path))).size;
-    store.update((r) => void (r.steps[step.id]!.artifacts.find((a) => a.name === saved.name)!.bytes = bytes));
+    emit(context, { type: 'artifact_saved', stepId: step.id, name: saved.name, path: saved.path, bytes, ...(saved.type !== undefined ? { artifactType: saved.type } : {}) });
   }
 }
 
@@ -71,7 +71,6 @@ export async function checkStepContracts(
     }
     const action = contractAction(contract, result.passed, retriesUsed.get(index) ?? 0);
     const errors = result.recovered !== undefined ? [`recovered JSON from ${target.label} and wrote it back`] : result.errors;
-    context.store.update((r) => void r.steps[step.id]!.contracts.push({ attempt, contract: label, passed: result.passed, action, errors }));
     emit(context, { type: 'contract_checked', stepId: step.id, attempt, contract: label, passed: result.passed, action, errors });
     if (!stopsChecking(action)) continue;
     if (action === 'skip') return { outcome: 'pass', output };

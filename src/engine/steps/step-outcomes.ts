@@ -31,7 +31,6 @@ export async function recordStepOutcomes(context: RunContext, step: PlannedStep,
   }
   const redactor = artifactRedactor(context);
   const hidden = redactor ? outcomes.map((o) => ({ ...o, value: redactor.redact(o.value) })) : outcomes;
-  context.store.update((r) => Object.assign(r.steps[step.id]!, { outcomes: hidden, ...(warnings.length ? { outcomeWarnings: warnings } : {}) }));
   emit(context, { type: 'step_outcomes', stepId: step.id, outcomes: hidden, warnings });
 }
 

@@ -6,7 +6,6 @@ import { isRetried } from '../../core/error-codes.js';
 import { failureOfError, type Failure } from '../../core/failure.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { sleep } from '../../core/sleep.js';
-import { addTokens, NO_TOKENS } from '../../core/tokens.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { backoffDelay } from './backoff.js';
 import { collectStepArtifacts, prepareStepWorkspace, type PreparedStep } from '../workspace/step-files.js';
@@ -46,16 +45,7 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
   // A resumed step keeps its earlier attempts; numbering goes on after the highest one run.json or the disk
   // knows (a kill can come before run.json records an attempt), so no attempt folder is ever reused.
   const firstAttempt = Math.max(0, ...attemptsOf(store.dir, store.record, step.id)) + 1;
-  store.update((r) => {
-    const s = r.steps[step.id]!;
-    Object.assign(s, { status: 'running', startedAt: new Date().toISOString(), failure: undefined });
-    s.tokens = { ...NO_TOKENS };
-    s.artifacts = [];
-    s.contracts = [];
-    delete s.outcomes;
-    delete s.outcomeWarnings;
-    delete s.result;
-  });
+  emit(context, { type: 'step_began', stepId: step.id });
   const started = Date.now();
   let prepared;
   try {
@@ -101,7 +91,6 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
         delayMs: 0,
         failure: { class: 'contract_failed', message: `contract ${label} failed: ${errors.join('; ')}` },
       });
-      store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
       // A command is re-run as written (it may be stateful, like a flaky test); an agent is told what failed.
       if (step.execType === 'prompt') feedback = contractFeedback(attempt, label, errors, output);
       attemptOnAdapter = 0;
@@ -128,7 +117,6 @@ export async function runStep(context: RunContext, step: PlannedStep, outputs: R
     if (isRetried(failure.class) && attemptOnAdapter < step.retry.maxAttempts) {
       const delayMs = Math.max(backoffDelay(step.retry, attemptOnAdapter), failure.retryAfterMs ?? 0);
       emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
-      store.update((r) => void (r.steps[step.id]!.status = 'retrying'));
       if (!(await sleep(delayMs, { signal }))) return stopped(context, step, started, attempt, signal);
       // A command is re-run as written; an agent is told what went wrong, unless its retry says adapt_prompt: false.
       feedback = step.execType === 'prompt' && step.retry.adaptPrompt ? failureFeedback(attempt, failure, result.outputTail) : undefined;
@@ -194,18 +182,7 @@ async function attemptOnce(
   const { plan, store } = context;
   const { workspace } = prepared;
   const model = adapter === step.adapter ? step.model : adapter.model;
-  store.update((r) =>
-    r.steps[step.id]!.attempts.push({
-      attempt,
-      adapter: adapter.name,
-      adapterType: adapter.type,
-      model,
-      startedAt: new Date().toISOString(),
-      tokens: { ...NO_TOKENS },
-      ...(start.continuedFrom !== undefined ? { continuedFrom: start.continuedFrom } : {}),
-    }),
-  );
-  emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, model, workspace });
+  emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, adapterType: adapter.type, model, workspace });
   if (start.continueFrom) emit(context, { type: 'session_continued', stepId: step.id, attempt, sessionId: start.continueFrom.sessionId, from: start.continuedFrom! });
   else if (start.freshReason !== undefined) emit(context, { type: 'session_fresh', stepId: step.id, attempt, reason: start.freshReason });
   const env = attemptEnv(context, step, adapter, prepared);
@@ -246,7 +223,7 @@ async function attemptOnce(
         // A file of its own, started at once: run.json is written in bursts and a kill may come first. It holds
         // the pid too, so a failed write here loses nothing once run.json is written.
         writeFile(join(attemptDir, 'pid'), String(pid)).catch(() => undefined);
-        store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.pid = pid));
+        emit(context, { type: 'attempt_spawned', stepId: step.id, attempt, pid });
       },
     },
     { timeoutMs: step.timeoutMs, stallMs: plan.runtime.stallMs },
@@ -260,7 +237,6 @@ async function attemptOnce(
   // The adapter's totals are authoritative: they replace what the stream reported on the way (unless it reports none).
   const figures = running.final(result);
   if (running.settle(figures)) publishTokens();
-  if (isSafeSessionId(result.sessionId)) store.update((r) => void (r.steps[step.id]!.attempts.find((a) => a.attempt === attempt)!.sessionId = result.sessionId));
   return { ...result, tokens: figures.tokens, ...(figures.costUsd !== undefined ? { costUsd: figures.costUsd } : {}) };
 }
 
@@ -268,21 +244,7 @@ function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: numbe
   const stepId = step.id;
   const finishedAt = new Date().toISOString();
   const { output: fields } = jsonFields(output);
-  context.store.update((r) => {
-    const s = r.steps[stepId]!;
-    const a = s.attempts.find((x) => x.attempt === attempt)!;
-    Object.assign(a, {
-      finishedAt,
-      durationMs: result.durationMs,
-      exitCode: result.exitCode,
-      tokens: result.tokens,
-      costUsd: result.costUsd,
-      failure,
-    });
-    s.tokens = addTokens(s.tokens, result.tokens);
-    if (result.costUsd !== undefined) s.costUsd = (s.costUsd ?? 0) + result.costUsd;
-    s.result = stepResult(step.execType, result.text, fields);
-  });
+  const brief = stepResult(step.execType, result.text, fields);
   const { adapter, model } = context.store.record.steps[stepId]!.attempts.find((x) => x.attempt === attempt)!;
   emit(
     context,
@@ -301,6 +263,8 @@ function recordAttemptEnd(context: RunContext, step: PlannedStep, attempt: numbe
       ...(failure ? { failure } : {}),
       text: roundText(result.text),
       ...(fields ? { output: fields } : {}),
+      ...(brief ? { result: brief } : {}),
+      ...(isSafeSessionId(result.sessionId) ? { sessionId: result.sessionId } : {}),
     },
     finishedAt,
   ); // The round's time is the attempt's recorded end, to the millisecond.
@@ -319,17 +283,13 @@ function finish(
   const status = !failure ? 'completed' : failure.class === 'aborted' ? 'cancelled' : onFailure === 'skip' ? 'skipped' : 'failed';
   // Wave's `on_failure: skip`: the failure is kept on record, the step counts as skipped (its dependents are skipped too).
   const skipReason = status === 'skipped' ? `failed (${failure!.class}: ${failure!.message}); retry.on_failure: skip` : undefined;
-  context.store.update((r) => {
-    const s = r.steps[step.id]!;
-    Object.assign(s, { status, finishedAt: new Date().toISOString(), durationMs, failure, ...(skipReason ? { skipReason } : {}) });
-  });
   const s = context.store.record.steps[step.id]!;
   if (skipReason) {
-    emit(context, { type: 'step_skipped', stepId: step.id, reason: skipReason });
+    emit(context, { type: 'step_skipped', stepId: step.id, reason: skipReason, failure, durationMs });
   } else if (status === 'completed') {
     emit(context, { type: 'step_completed', stepId: step.id, attempt, durationMs, tokens: s.tokens, costUsd: s.costUsd });
   } else if (status === 'cancelled') {
-    emit(context, { type: 'step_cancelled', stepId: step.id });
+    emit(context, { type: 'step_cancelled', stepId: step.id, failure, durationMs });
   } else {
     emit(context, { type: 'step_failed', stepId: step.id, attempt, durationMs, failure: failure!, optional: step.optional });
   }
@@ -353,11 +313,6 @@ async function saveExtracted(context: RunContext, stepId: string, json: string):
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'extract.json');
   await writeFile(file, json);
-  const artifact = { name: 'extract', path: relative(store.dir, file), bytes: Buffer.byteLength(json), type: 'json' };
-  store.update((r) => {
-    const s = r.steps[stepId]!;
-    s.artifacts = [...s.artifacts.filter((a) => a.name !== 'extract'), artifact];
-  });
-  emit(context, { type: 'artifact_saved', stepId, name: artifact.name, path: artifact.path, bytes: artifact.bytes });
+  emit(context, { type: 'artifact_saved', stepId, name: 'extract', path: relative(store.dir, file), bytes: Buffer.byteLength(json), artifactType: 'json' });
   return json;
 }

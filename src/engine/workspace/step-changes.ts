@@ -60,7 +60,6 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
   // What changed is a report on the attempt, never its outcome: a workspace that cannot be measured still runs.
   let problem: unknown;
   const measure = await startWatch(watch).catch((error: unknown) => void (problem = error));
-  context.store.update((r) => void (r.steps[stepId]!.filesChanged = undefined));
   const result = await run();
   try {
     if (!measure) throw problem;
@@ -73,7 +72,6 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
     const capped =
       Buffer.byteLength(text) > CHANGES_DIFF_LIMIT ? `${Buffer.from(text).subarray(0, CHANGES_DIFF_LIMIT).toString('utf8')}\n[diff cut at ${CHANGES_DIFF_LIMIT} bytes]\n` : text;
     await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), capped);
-    context.store.update((r) => void (r.steps[stepId]!.filesChanged = kept));
     for (const change of kept) emit(context, { type: 'file_change', stepId, attempt, ...change });
   } catch (error) {
     // Said where `wave diff` looks, rather than failing a step whose work is done.

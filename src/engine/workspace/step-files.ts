@@ -43,7 +43,6 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
     ...subsets.options,
   });
   subsets.report();
-  store.update((r) => void (r.steps[step.id]!.workspace = workspace.path));
   const fromDependencies = dependencyArtifacts(plan, store.record, store.dir, step);
   await injectDependencyArtifacts(workspace.path, fromDependencies, plan.runtime.injectedArtifactsDir);
   const artifacts = await injectArtifacts({
@@ -88,9 +87,10 @@ export async function collectStepArtifacts(context: RunContext, step: PlannedSte
     // A path out of the workspace (a symlink out, also one swapped in while copying) keeps its own class; a read that failed is a missing artifact.
     return failureOfError(error, 'artifact_missing');
   }
-  const saved = collected.saved.map(({ redactions: _, ...a }) => ({ ...a, path: relative(store.dir, a.path) }));
-  store.update((r) => void (r.steps[step.id]!.artifacts = saved));
-  for (const a of saved) emit(context, { type: 'artifact_saved', stepId: step.id, name: a.name, path: a.path, bytes: a.bytes });
+  for (const a of collected.saved) {
+    const type = a.type !== undefined ? { artifactType: a.type } : {};
+    emit(context, { type: 'artifact_saved', stepId: step.id, name: a.name, path: relative(store.dir, a.path), bytes: a.bytes, ...type });
+  }
   for (const a of collected.saved) {
     // Never silently: the stored copy differs from the workspace file.
     if (a.redactions) emit(context, { type: 'artifact_redacted', stepId: step.id, name: a.name, path: relative(store.dir, a.path), count: a.redactions });

@@ -1,0 +1,198 @@
+import { addTokens, NO_TOKENS } from '../core/tokens.js';
+import { EVENT_VERSION, type PlannedStepEntry, type RunEvent, type RunEventType } from '../events.js';
+import { budgetExhaustedFailure } from './budget-failure.js';
+import type { AttemptRecord, RunRecord, StepRecord } from './run-record.js';
+
+/** The failure of an attempt whose Wave process was killed before it could record the attempt's end. */
+export const INTERRUPTED_FAILURE = { class: 'aborted', message: 'interrupted: wave run was killed' } as const;
+
+type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+type Fold<T extends RunEventType> = (record: RunRecord, event: EventOf<T>) => void;
+
+/** A step that has not run yet. */
+export function pendingStep(entry: PlannedStepEntry): StepRecord {
+  return {
+    id: entry.id,
+    status: 'pending',
+    optional: entry.optional,
+    dependencies: [...entry.dependencies],
+    attempts: [],
+    tokens: { ...NO_TOKENS },
+    artifacts: [],
+    contracts: [],
+  };
+}
+
+/** The record a run_created event starts: every step pending. */
+export function createdRecord(event: EventOf<'run_created'>): RunRecord {
+  return {
+    version: 1,
+    id: event.runId,
+    pipeline: event.pipeline,
+    pipelineFile: event.pipelineFile,
+    manifestFile: event.manifestFile,
+    input: event.input,
+    status: 'pending',
+    startedAt: event.ts,
+    options: event.options,
+    ...(event.parentId !== undefined ? { parentId: event.parentId } : {}),
+    steps: Object.fromEntries(event.steps.map((entry) => [entry.id, pendingStep(entry)])),
+    tokens: { ...NO_TOKENS },
+  };
+}
+
+/** The run_created event of a fresh record (every step pending), as RunStore.create records it. */
+export function creationEvent(record: RunRecord): EventOf<'run_created'> {
+  const steps = Object.values(record.steps).map((s) => ({ id: s.id, optional: s.optional, dependencies: [...s.dependencies] }));
+  const { pipeline, pipelineFile, manifestFile, input, options, parentId } = record;
+  const parent = parentId !== undefined ? { parentId } : {};
+  return { v: EVENT_VERSION, ts: record.startedAt, runId: record.id, type: 'run_created', pipeline, pipelineFile, manifestFile, input, options, steps, ...parent };
+}
+
+const stepOf = (record: RunRecord, stepId: string): StepRecord | undefined => record.steps[stepId];
+const attemptOf = (record: RunRecord, stepId: string, attempt: number): AttemptRecord | undefined => stepOf(record, stepId)?.attempts.find((a) => a.attempt === attempt);
+
+/** Ends a step: its status, when, how long, and why (a failure is cleared by a success). */
+function endStep(step: StepRecord | undefined, fields: Partial<StepRecord>, ts: string): void {
+  if (step) Object.assign(step, { finishedAt: ts, failure: undefined, ...fields });
+}
+
+/** Adds an attempt's or a request's tokens and cost to its step. */
+function charge(step: StepRecord | undefined, tokens: StepRecord['tokens'], costUsd: number | undefined): void {
+  if (!step) return;
+  step.tokens = addTokens(step.tokens, tokens);
+  if (costUsd !== undefined) step.costUsd = (step.costUsd ?? 0) + costUsd;
+}
+
+const ignore = (): void => {};
+
+/** How each event changes the record; events that only report (a stream line, a live token count) change nothing. */
+const FOLDS: { [T in RunEventType]: Fold<T> } = {
+  run_created: ignore,
+  run_started: (r, e) => Object.assign(r, { status: 'running', pid: e.pid, finishedAt: undefined, failure: undefined }),
+  steps_reset: (r, e) => {
+    for (const entry of e.steps) r.steps[entry.id] = { ...pendingStep(entry), attempts: r.steps[entry.id]?.attempts ?? [] };
+    Object.assign(r, { status: 'pending', finishedAt: undefined });
+  },
+  step_began: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, tokens: { ...NO_TOKENS }, artifacts: [], contracts: [] });
+    delete s.outcomes;
+    delete s.outcomeWarnings;
+    delete s.result;
+  },
+  step_started: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    // The step's files and artifacts are its last attempt's.
+    Object.assign(s, { status: 'running', workspace: e.workspace, filesChanged: [], artifacts: [] });
+    const attempt: AttemptRecord = { attempt: e.attempt, adapter: e.adapter, startedAt: e.ts, tokens: { ...NO_TOKENS } };
+    if (e.adapterType !== undefined) attempt.adapterType = e.adapterType;
+    if (e.model !== undefined) attempt.model = e.model;
+    s.attempts = [...s.attempts.filter((a) => a.attempt !== e.attempt), attempt];
+  },
+  attempt_spawned: (r, e) => {
+    const a = attemptOf(r, e.stepId, e.attempt);
+    if (a) a.pid = e.pid;
+  },
+  attempt_interrupted: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    let a = attemptOf(r, e.stepId, e.attempt);
+    if (!a) {
+      a = { attempt: e.attempt, adapter: e.adapter, startedAt: e.startedAt, tokens: { ...NO_TOKENS } };
+      if (e.model !== undefined) a.model = e.model;
+      if (e.pid !== undefined) a.pid = e.pid;
+      s.attempts = [...s.attempts, a].sort((x, y) => x.attempt - y.attempt);
+    }
+    Object.assign(a, { interrupted: true, failure: { ...INTERRUPTED_FAILURE } });
+  },
+  session_continued: (r, e) => {
+    const a = attemptOf(r, e.stepId, e.attempt);
+    if (a) a.continuedFrom = e.from;
+  },
+  attempt_finished: (r, e) => {
+    const a = attemptOf(r, e.stepId, e.attempt);
+    if (a) {
+      Object.assign(a, { finishedAt: e.ts, durationMs: e.durationMs, exitCode: e.exitCode, tokens: e.tokens, costUsd: e.costUsd, failure: e.failure });
+      if (e.sessionId !== undefined) a.sessionId = e.sessionId;
+    }
+    const s = stepOf(r, e.stepId);
+    charge(s, e.tokens, e.costUsd);
+    if (s) s.result = e.result;
+  },
+  model_request: (r, e) => charge(stepOf(r, e.stepId), e.tokens, e.costUsd),
+  step_retrying: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.status = 'retrying';
+  },
+  artifact_saved: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    const artifact = { name: e.name, path: e.path, bytes: e.bytes, ...(e.artifactType !== undefined ? { type: e.artifactType } : {}) };
+    const at = s.artifacts.findIndex((a) => a.name === e.name);
+    s.artifacts = at < 0 ? [...s.artifacts, artifact] : s.artifacts.map((a, i) => (i === at ? artifact : a));
+  },
+  file_change: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    const { v: _v, ts: _ts, runId: _run, type: _type, stepId: _step, attempt: _attempt, ...change } = e;
+    s.filesChanged = [...(s.filesChanged ?? []), change];
+  },
+  contract_checked: (r, e) => {
+    stepOf(r, e.stepId)?.contracts.push({ attempt: e.attempt, contract: e.contract, passed: e.passed, action: e.action, errors: e.errors });
+  },
+  egress: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s && !e.allowed) s.egressDenied = (s.egressDenied ?? 0) + 1;
+  },
+  step_outcomes: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) Object.assign(s, { outcomes: e.outcomes, ...(e.warnings.length ? { outcomeWarnings: e.warnings } : {}) });
+  },
+  step_completed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'completed', durationMs: e.durationMs }, e.ts),
+  step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  step_skipped: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    // A failure set aside by `retry.on_failure: skip` ended the step; a step skipped for a dependency never began.
+    if (e.failure) endStep(s, { status: 'skipped', skipReason: e.reason, durationMs: e.durationMs, failure: e.failure }, e.ts);
+    else Object.assign(s, { status: 'skipped', skipReason: e.reason });
+  },
+  budget_exhausted: (r, e) => void (r.failure = budgetExhaustedFailure(e.spentUsd, e.ceilingUsd)),
+  run_outputs: (r, e) => {
+    r.outputs = e.outputs;
+    if (e.warnings.length) r.outputWarnings = e.warnings;
+    else delete r.outputWarnings;
+  },
+  run_finished: (r, e) => Object.assign(r, { status: e.status, finishedAt: e.ts, durationMs: e.durationMs, tokens: e.tokens, costUsd: e.costUsd, pid: undefined }),
+  step_event: ignore,
+  step_tokens: ignore,
+  thread_context: ignore,
+  step_fallback: ignore,
+  session_fresh: ignore,
+  artifact_redacted: ignore,
+  mount_subset: ignore,
+  budget_warning: ignore,
+  token_scopes_unchecked: ignore,
+};
+
+/**
+ * Folds one event into the run record, in place (the caller owns the record), and returns it: the only way a run
+ * record changes. Deterministic: no clock, no disk; a record rebuilt from events.ndjson is the record the run had.
+ */
+export function applyEvent(record: RunRecord, event: RunEvent): RunRecord {
+  (FOLDS[event.type] as Fold<RunEventType>)(record, event);
+  return record;
+}
+
+/** The record of a run from its events, the first a run_created; undefined when the events do not start one. */
+export function foldEvents(events: readonly RunEvent[]): RunRecord | undefined {
+  const first = events[0];
+  if (first?.type !== 'run_created') return undefined;
+  const record = createdRecord(first);
+  for (const event of events.slice(1)) applyEvent(record, event);
+  return record;
+}
