@@ -16,11 +16,12 @@ export function pendingStepRecord(step: PlannedStep): StepRecord {
   };
 }
 
-/** A fresh run.json for a plan: every step pending. */
-export function newRunRecord(id: string, plan: Plan, options: RunRecord['options']): RunRecord {
+/** A fresh run.json for a plan: every step pending; a child run names the run it belongs to. */
+export function newRunRecord(id: string, plan: Plan, options: RunRecord['options'], parentId?: string): RunRecord {
   return {
     version: 1,
     id,
+    ...(parentId === undefined ? {} : { parentId }),
     pipeline: plan.pipelineName,
     pipelineFile: plan.pipelineFile,
     manifestFile: plan.manifestFile,

@@ -79,6 +79,8 @@ export interface StepRecord {
 export interface RunRecord {
   version: 1;
   id: string;
+  /** The run whose step started this one (a child run); absent for a run started on its own. */
+  parentId?: string;
   pipeline: string;
   /** Absolute paths, so `wave resume` finds the same files. */
   pipelineFile: string;

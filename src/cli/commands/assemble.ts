@@ -10,9 +10,9 @@ import { formatSummary } from '../../report/summary.js';
 import { assembleRunRecord } from '../../state/assemble-run.js';
 import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
-import { EXIT } from '../exit-codes.js';
-import { runRedactor } from '../run-session.js';
-import { runIdArgument } from '../step-parts.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { runRedactor } from '../../app/run-redactor.js';
+import { runIdArgument } from '../run-id-argument.js';
 
 interface AssembleFlags {
   runId: string;
