@@ -64,7 +64,10 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   const bus = shared.bus ?? new EventBus();
   const runId = store.record.id;
   // A shared bus carries other runs' events too: each subscriber here takes only this run's.
-  const onOwnEvents = (listener: (event: RunEvent) => void) => bus.subscribe((event) => event.runId === runId && listener(event));
+  const onOwnEvents = (listener: (event: RunEvent) => void) =>
+    bus.subscribe((event) => {
+      if (event.runId === runId) listener(event);
+    });
   const detachStore = onOwnEvents((event) => store.appendEvent(event));
   const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const unsubscribe = onOwnEvents((event) => sink.handle(event));
