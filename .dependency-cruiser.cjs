@@ -53,6 +53,13 @@ module.exports = {
     ),
     layer('app-has-no-front-end', 'The run sequence is called by the CLI and the Action; it never calls back into them.', 'app', 'cli|action'),
     {
+      name: 'action-is-not-cli',
+      comment: "The GitHub Action calls the run sequence in src/app, never the CLI's internals; only its entry starts the whole CLI (`--cli`).",
+      severity: 'error',
+      from: { path: '^src/action/', pathNot: ['^src/action/main\\.ts$'] },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'no-unreachable-source',
       comment: 'A module of src/ that neither the CLI, the schema writer nor the GitHub Action reaches is dead weight.',
       severity: 'error',

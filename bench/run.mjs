@@ -3,6 +3,7 @@
 const MODULES = [
   './validate.mjs',
   './overhead.mjs',
+  './scaling.mjs',
   './memory.mjs',
   './parse.mjs',
   './agent-overhead.mjs',

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { WaveError } from '../core/errors.js';
-import { stepList } from '../cli/run-options.js';
+import { stepList } from '../core/step-list.js';
 
 /** The inputs action.yml declares, as the entry reads them (a test checks the two agree). */
 export const ACTION_INPUTS = [

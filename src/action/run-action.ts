@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as core from '@actions/core';
-import { driveRun, preflightRun, runRedactor } from '../cli/run-session.js';
-import { selection } from '../cli/run-options.js';
-import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../config/load/load.js';
-import { refuseDisabledPipeline } from '../config/load/disabled-pipeline.js';
-import { checkRunInput } from '../config/load/run-input.js';
+import { startRun } from '../app/start-run.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../core/errors.js';
 import { runSecretValues } from '../engine/run/run-secrets.js';
 import { describeCause } from '../io-error.js';
 import { topologicalLayers } from '../core/dag.js';
-import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { printAnnotations, type Annotation } from '../report/github-annotations.js';
 import { createGithubSink } from '../report/github-sink.js';
 import { formatGithubSummary } from '../report/github-summary.js';
-import { newRunId } from '../state/run-id.js';
-import { RunLock } from '../state/run-lock.js';
-import { RunStore } from '../state/run-store.js';
-import { newRunRecord } from '../state/new-run-record.js';
 import { readActionInputs, type ActionInputs } from './inputs.js';
 import { installAgents } from './install-agents.js';
 import { maskSecrets } from './mask.js';
@@ -51,40 +42,36 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
   const stopIfAsked = (phase: string) => {
     if (stop.stoppedBy) throw new CancelledBeforeRun(`${stop.stoppedBy} arrived while ${phase}, before the run started: no step ran.`);
   };
-  stopIfAsked('starting');
   // Annotations link a file only by its path from the repository root.
   const repositoryRoot = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const cwd = resolve(repositoryRoot, inputs.workingDirectory ?? '.');
-  const manifest = await loadManifest(findManifest(cwd, inputs.manifest));
-  const pipeline = await loadPipeline(resolvePipelinePath(inputs.pipeline, manifest.dir, cwd), manifest);
-  refuseDisabledPipeline(pipeline);
-  // Settings nothing in the run uses: accepted, never silently.
-  annotateProblems('warning', [...manifest.warnings, ...pipeline.warnings], repositoryRoot);
-  const input = inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : (inputs.input ?? pipeline.value.input?.default ?? '');
-  checkRunInput(pipeline, input);
-  const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: inputs.timeoutMinutes });
-  // Before anything is printed: the runner hides these from the log from now on.
-  maskSecrets(runSecretValues(plan, process.env));
-  stopIfAsked('loading the pipeline');
-  await installAgents(inputs.installAgents, stop.signal);
-  stopIfAsked('installing the agent CLIs');
-  const selected = selection(plan.steps, { steps: inputs.steps, exclude: inputs.exclude });
-  const { sandbox, startEvents } = await preflightRun(plan, () => stopIfAsked('checking the sandbox'));
-  const redactor = runRedactor(plan);
-  const options = { steps: inputs.steps, exclude: inputs.exclude, onFailure: inputs.onFailure, timeoutMinutes: inputs.timeoutMinutes, keepWorkspaces: false };
-  const store = RunStore.create(plan.runtime.runsRoot, newRunRecord(newRunId(plan.pipelineName), plan, options), redactor);
-  const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
-  try {
-    const sink = createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot), live: oneStepAtATime(plan, selected) });
-    // A signal during the lock's wait came after the run was recorded: the run starts stopped and is recorded cancelled.
-    const stoppedBy = stop.stoppedBy;
-    await driveRun(plan, store, { output: 'quiet', onFailure: inputs.onFailure, selected, keepWorkspaces: false, redactor, sandbox, sinks: [sink], stoppedBy, startEvents });
-  } finally {
-    lock.release();
-  }
-  setRunOutputs(store.record, store.dir);
-  await core.summary.addRaw(formatGithubSummary(store.record, { redactor, runDir: store.dir })).write();
-  return conclusionOf(store.record);
+  const { record, dir, redactor } = await startRun({
+    cwd,
+    pipeline: inputs.pipeline,
+    manifest: inputs.manifest,
+    manifestRequired: true,
+    readInput: () => (inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : inputs.input),
+    steps: inputs.steps,
+    exclude: inputs.exclude,
+    onFailure: inputs.onFailure,
+    timeoutMinutes: inputs.timeoutMinutes,
+    output: 'quiet',
+    checkStop: stopIfAsked,
+    // Settings nothing in the run uses: accepted, never silently.
+    reportConfigWarnings: (warnings) => annotateProblems('warning', warnings, repositoryRoot),
+    withPlan: async (plan) => {
+      // Before anything is printed: the runner hides these from the log from now on.
+      maskSecrets(runSecretValues(plan, process.env));
+      stopIfAsked('loading the pipeline');
+      await installAgents(inputs.installAgents, stop.signal);
+      stopIfAsked('installing the agent CLIs');
+    },
+    sinks: ({ plan, store, selected }) => [createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot), live: oneStepAtATime(plan, selected) })],
+    stoppedBy: () => stop.stoppedBy,
+  });
+  setRunOutputs(record, dir);
+  await core.summary.addRaw(formatGithubSummary(record, { redactor, runDir: dir })).write();
+  return conclusionOf(record);
 }
 
 /** Whether no two steps can run at once (max_concurrency 1, or the selected steps form a chain), so a step's log group can stream live. */

@@ -3,9 +3,10 @@ import type { Plan } from '../plan/plan-types.js';
 import { createdRecord } from './apply-event.js';
 import type { RunRecord } from './run-record.js';
 
-/** A fresh record for a plan, every step pending: what RunStore.create records as the run's run_created event. */
-export function newRunRecord(id: string, plan: Plan, options: RunRecord['options']): RunRecord {
+/** A fresh record for a plan, every step pending (a child run names the run it belongs to): what RunStore.create records as its run_created event. */
+export function newRunRecord(id: string, plan: Plan, options: RunRecord['options'], parentId?: string): RunRecord {
   const steps = plan.steps.map((s) => ({ id: s.id, optional: s.optional, dependencies: [...s.dependencies] }));
   const { pipelineName: pipeline, pipelineFile, manifestFile, input } = plan;
-  return createdRecord({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: id, type: 'run_created', pipeline, pipelineFile, manifestFile, input, options, steps });
+  const parent = parentId === undefined ? {} : { parentId };
+  return createdRecord({ v: EVENT_VERSION, ts: new Date().toISOString(), runId: id, type: 'run_created', pipeline, pipelineFile, manifestFile, input, options, steps, ...parent });
 }

@@ -79,6 +79,8 @@ export interface StepRecord {
 export interface RunRecord {
   version: 1;
   id: string;
+  /** The run whose step started this one (a child run); absent for a run started on its own. */
+  parentId?: string;
   pipeline: string;
   /** Absolute paths, so `wave resume` finds the same files. */
   pipelineFile: string;
@@ -91,8 +93,6 @@ export interface RunRecord {
   finishedAt?: string;
   durationMs?: number;
   options: RunOptions;
-  /** The run whose step started this one (a child run); absent for a run started by a person or a job. */
-  parentId?: string;
   /** How many events of events.ndjson this snapshot folds: a reader folds only those after them onto it. */
   eventCount?: number;
   steps: Record<string, StepRecord>;

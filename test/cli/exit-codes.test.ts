@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/core/exit-codes.js';
 import { reportError } from '../../src/cli/program.js';
 import { WaveError, WaveErrors } from '../../src/core/errors.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';

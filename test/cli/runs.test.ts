@@ -70,6 +70,31 @@ describe('wave runs', () => {
     });
   });
 
+  it('nests a child run under its parent, indented, and carries parentId in --json', async () => {
+    const project = sampleProject();
+    const done = { status: 'completed' as const, durationMs: 2000 };
+    RunStore.create(project.runsRoot, sampleRecord('outer-20240601-100000-pppp', { ...done, pipeline: 'outer', startedAt: '2024-06-01T10:00:00.000Z' }, [sampleStep('call')]));
+    RunStore.create(project.runsRoot, sampleRecord('hello-20240601-100500-qqqq', { ...done, startedAt: '2024-06-01T10:05:00.000Z' }, [sampleStep('a')]));
+    const child = { ...done, parentId: 'outer-20240601-100000-pppp', pipeline: 'inner', startedAt: '2024-06-01T10:00:01.000Z' };
+    RunStore.create(project.runsRoot, sampleRecord('inner-20240601-100001-cccc', child, [sampleStep('x', { status: 'completed' })]));
+    const table = await runWave(['runs'], { cwd: project.dir, env: { TZ: 'UTC' } });
+    expect(table.code).toBe(0);
+    // The child follows its parent, one level in, though a run started after it is listed first.
+    const [, ...rows] = table.stdout.split('\n');
+    expect(rows.map((row) => row.slice(0, 40))).toEqual([
+      'hello-20240601-100500-qqqq    hello     ',
+      'outer-20240601-100000-pppp    outer     ',
+      '  inner-20240601-100001-cccc  inner     ',
+    ]);
+    const json = JSON.parse((await runWave(['runs', '--json'], { cwd: project.dir })).stdout) as { id: string; parentId?: string }[];
+    expect(json.map((run) => [run.id, run.parentId])).toEqual([
+      ['hello-20240601-100500-qqqq', undefined],
+      ['inner-20240601-100001-cccc', 'outer-20240601-100000-pppp'],
+      ['outer-20240601-100000-pppp', undefined],
+    ]);
+    expect(json[0]).not.toHaveProperty('parentId');
+  });
+
   it('shows a running run whose process is alive as running', async () => {
     const project = sampleProject();
     RunStore.create(project.runsRoot, sampleRecord('hello-20240503-090000-dddd', { status: 'running', pid: process.pid }, [sampleStep('a')]));

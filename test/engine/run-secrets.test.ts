@@ -8,7 +8,7 @@ import { collectArtifacts } from '../../src/engine/artifacts/artifacts.js';
 import { buildPlan } from '../../src/plan/plan.js';
 import { isSecretVariable, runSecretValues, shortSecretWarnings } from '../../src/engine/run/run-secrets.js';
 import { createRedactingStream, Redactor } from '../../src/redact.js';
-import { runRedactor } from '../../src/cli/run-session.js';
+import { runRedactor } from '../../src/app/run-redactor.js';
 import { RunEventSchema } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
 import { makeProject } from '../support/project.js';

@@ -11,9 +11,9 @@ import { assembledFinish, assembledStart, partEvents, replayAssembled } from '..
 import { newRunRecord } from '../../state/new-run-record.js';
 import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
-import { EXIT } from '../exit-codes.js';
-import { runRedactor } from '../run-session.js';
-import { runIdArgument } from '../step-parts.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { runRedactor } from '../../app/run-redactor.js';
+import { runIdArgument } from '../run-id-argument.js';
 
 interface AssembleFlags {
   runId: string;

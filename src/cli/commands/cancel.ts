@@ -7,7 +7,7 @@ import { RunLock, isOwnerAlive, readLockOwner } from '../../state/run-lock.js';
 import type { RunRecord } from '../../state/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 
 const WAIT_MS = 15_000;
 const POLL_MS = 100;

@@ -7,7 +7,7 @@ import { refuseDisabledPipeline } from '../../config/load/disabled-pipeline.js';
 import { WaveError } from '../../core/errors.js';
 import { ioError } from '../../io-error.js';
 import { buildPlan } from '../../plan/plan.js';
-import { configWarningsText } from '../config-warnings.js';
+import { configWarningsText } from '../../app/config-warnings.js';
 
 interface CompileFlags {
   target: 'github-actions';

@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadPipeline, loadProjectManifest, resolvePipelinePath } from '../../config/load/load.js';
-import { refuseDisabledPipeline } from '../../config/load/disabled-pipeline.js';
-import { checkRunInput } from '../../config/load/run-input.js';
-import { pipelineInputHelp } from '../pipeline-input-help.js';
+import { describeRun } from '../../app/prepare-run.js';
+import type { StartRunRequest } from '../../app/run-request.js';
+import { startRun } from '../../app/start-run.js';
 import { WaveError } from '../../core/errors.js';
+import { stepList } from '../../core/step-list.js';
 import { describeCause } from '../../io-error.js';
-import { describePlan } from '../../plan/describe-plan.js';
-import { buildPlan } from '../../plan/plan.js';
-import { newRunId } from '../../state/run-id.js';
-import { RunLock } from '../../state/run-lock.js';
-import { RunStore } from '../../state/run-store.js';
-import { newRunRecord } from '../../state/new-run-record.js';
-import { worktreeWarnings } from '../../engine/workspace/worktree-preflight.js';
-import { configWarningsText } from '../config-warnings.js';
-import { driveRun, preflightRun, runRedactor } from '../run-session.js';
-import { outputModeOf, selection, stepList } from '../run-options.js';
-import { partSteps, leaveStepParts, replayPartEvents, runIdArgument, takeStepParts } from '../step-parts.js';
-import type { StepPart } from '../../state/run-parts.js';
+import { pipelineInputHelp } from '../pipeline-input-help.js';
+import { runIdArgument } from '../run-id-argument.js';
+import { outputModeOf } from '../run-options.js';
 
 interface RunFlags {
   input?: string;
@@ -58,52 +49,22 @@ export function registerRun(program: Command): void {
     .addHelpText('after', pipelineInputHelp)
     .action(async (pipelineArg: string, flags: RunFlags) => {
       const cwd = process.cwd();
-      const manifest = await loadProjectManifest(cwd, flags.manifest);
-      const pipeline = await loadPipeline(resolvePipelinePath(pipelineArg, manifest.dir, cwd), manifest);
-      refuseDisabledPipeline(pipeline);
-      const worktrees = { warnings: await worktreeWarnings(pipeline.value.steps, (path) => pipeline.locate(path), manifest.dir) };
-      process.stderr.write(configWarningsText([manifest, pipeline, worktrees]));
-      const input = flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : (flags.input ?? pipeline.value.input?.default ?? '');
-      checkRunInput(pipeline, input);
-      const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: flags.timeout });
-      // Steps another job ran (compiled workflows) are there for the selected ones: their parts decide.
-      const done = flags.runId ? partSteps(plan, flags.runId) : undefined;
-      const selected = selection(plan.steps, flags, done);
-      if (flags.dryRun) {
-        // The plan holds what `${VAR}` took from the environment (commands, env, URLs): hidden like everything else.
-        process.stdout.write(runRedactor(plan).redact(describePlan(plan, selected)));
-        return;
-      }
-      const { sandbox, startEvents } = await preflightRun(plan);
-      const redactor = runRedactor(plan);
-      const record = newRunRecord(flags.runId ?? newRunId(plan.pipelineName), plan, {
-        // With --with-deps the record keeps what was added, so a resume runs the same steps.
-        steps: selected && flags.withDeps ? [...selected] : flags.steps,
+      const request: StartRunRequest = {
+        cwd,
+        pipeline: pipelineArg,
+        manifest: flags.manifest,
+        readInput: () => (flags.inputFile ? readInputFile(resolve(cwd, flags.inputFile)) : flags.input),
+        steps: flags.steps,
         exclude: flags.exclude,
+        withDeps: flags.withDeps,
         onFailure: flags.onFailure,
         timeoutMinutes: flags.timeout,
-        keepWorkspaces: flags.keepWorkspaces ?? false,
-      });
-      const parts = flags.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();
-      const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: flags.runId !== undefined });
-      replayPartEvents(store, parts);
-      // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
-      const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
-      try {
-        process.exitCode = await driveRun(plan, store, {
-          output: outputModeOf(flags),
-          onFailure: flags.onFailure,
-          selected,
-          keepWorkspaces: flags.keepWorkspaces ?? false,
-          redactor,
-          sandbox,
-          startEvents,
-        });
-      } finally {
-        lock.release();
-      }
-      // A named run may be one job of a compiled workflow: what ran here is left as parts for the job that assembles it.
-      if (flags.runId) leaveStepParts(store, plan, new Set(parts.keys()), selected);
+        keepWorkspaces: flags.keepWorkspaces,
+        runId: flags.runId,
+        output: outputModeOf(flags),
+      };
+      if (flags.dryRun) process.stdout.write(await describeRun(request));
+      else process.exitCode = (await startRun(request)).exitCode;
     });
 }
 

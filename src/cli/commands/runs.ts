@@ -44,6 +44,8 @@ export interface RunListing {
   durationMs: number | null;
   stepsDone: number;
   stepsTotal: number;
+  /** The run whose step started this one (a child run). */
+  parentId?: string;
 }
 
 function summarizeRun(record: RunRecord): RunListing {
@@ -57,12 +59,33 @@ function summarizeRun(record: RunRecord): RunListing {
     durationMs: record.durationMs ?? null,
     stepsDone: steps.filter((s) => s.status === 'completed').length,
     stepsTotal: steps.length,
+    ...(typeof record.parentId === 'string' ? { parentId: record.parentId } : {}),
   };
 }
 
+/** The runs in table order: each run listed is followed by its child runs (newest first), one level deeper each; a child whose parent is not listed stands on its own. */
+function nestedRuns(runs: readonly RunListing[]): { run: RunListing; depth: number }[] {
+  const listed = new Set(runs.map((run) => run.id));
+  const childrenOf = new Map<string, RunListing[]>();
+  for (const run of runs) if (run.parentId !== undefined && listed.has(run.parentId)) childrenOf.set(run.parentId, [...(childrenOf.get(run.parentId) ?? []), run]);
+  const ordered: { run: RunListing; depth: number }[] = [];
+  const seen = new Set<string>();
+  const add = (run: RunListing, depth: number): void => {
+    // A record naming itself (or a loop of them) as parent is shown once.
+    if (seen.has(run.id)) return;
+    seen.add(run.id);
+    ordered.push({ run, depth });
+    for (const child of childrenOf.get(run.id) ?? []) add(child, depth + 1);
+  };
+  for (const run of runs) if (run.parentId === undefined || !listed.has(run.parentId)) add(run, 0);
+  // Runs only reachable through a loop of parents.
+  for (const run of runs) add(run, 0);
+  return ordered;
+}
+
 function formatRunsTable(runs: RunListing[]): string {
-  const rows = runs.map((run) => [
-    run.id,
+  const rows = nestedRuns(runs).map(({ run, depth }) => [
+    `${'  '.repeat(depth)}${run.id}`,
     run.pipeline,
     run.status,
     formatDateTime(run.startedAt),

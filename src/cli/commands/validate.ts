@@ -20,7 +20,7 @@ import { WaveError, WaveErrors, formatError } from '../../core/errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { worktreeWarnings } from '../../engine/workspace/worktree-preflight.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
-import { EXIT, exitCodeOfAll } from '../exit-codes.js';
+import { EXIT, exitCodeOfAll } from '../../core/exit-codes.js';
 import { refreshSchemaCopies } from '../schema-reference.js';
 
 interface ValidateFlags {

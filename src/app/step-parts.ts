@@ -1,22 +1,8 @@
 import { join } from 'node:path';
-import { WaveError } from '../core/errors.js';
 import type { Plan } from '../plan/plan-types.js';
 import { eventsOfPart, readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';
 import type { RunRecord } from '../state/run-record.js';
 import type { RunStore } from '../state/run-store.js';
-
-// The run store's rule for folder names.
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** Parses --run-id: a run id is a folder name. */
-export function runIdArgument(value: string): string {
-  if (!RUN_ID.test(value)) {
-    throw new WaveError('invalid_argument', `--run-id expects letters, digits, \`.\`, \`_\` or \`-\` (not first), got \`${value}\``, {
-      hint: 'Name the run with a folder-safe id, e.g. `review-gh-1234-1`.',
-    });
-  }
-  return value;
-}
 
 /** The steps other jobs ran, whose parts are in `<runsRoot>/<id>/parts/`: each part's status decides for its dependents. */
 export function partSteps(plan: Plan, runId: string): Set<string> {

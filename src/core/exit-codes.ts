@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { ERROR_KINDS, type ErrorCode, type ErrorKind } from '../core/error-codes.js';
+import { ERROR_KINDS, type ErrorCode, type ErrorKind } from './error-codes.js';
 
 /** Exit codes, documented in docs/errors-and-exit-codes.md. */
 export const EXIT = {

@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { defaultRegistry } from '../adapters/registry.js';
+import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from '../core/exit-codes.js';
+import { EventBus, type RunEvent, type RunStatus } from '../events.js';
+import type { EventBody, RunContext } from '../engine/run/context.js';
+import { recordEgress } from '../engine/run/egress-record.js';
+import { executeRun } from '../engine/run/run-pipeline.js';
+import type { ReadySandbox } from '../sandbox/open-sandbox.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
+import type { Plan } from '../plan/plan-types.js';
+import type { Redactor } from '../redact.js';
+import { createSink, type OutputMode } from '../report/sink.js';
+import type { RunSink } from '../report/sink-types.js';
+import { redactValues } from '../state/redact-values.js';
+import type { RunStore } from '../state/run-store.js';
+import type { TextWriter } from './text-writer.js';
+
+/** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
+const STOP_REASONS: Record<StopSignal, string> = {
+  SIGINT: 'interrupted (Ctrl-C)',
+  SIGTERM: 'cancelled',
+  SIGHUP: 'cancelled: the terminal closed (SIGHUP)',
+  SIGQUIT: 'cancelled (SIGQUIT)',
+};
+
+/** What a parent run shares with a child run it drives: its events, its sandbox and its cancellation. */
+export interface SharedRunParts {
+  /** The parent's bus: the child's events go out on it too (each store and sink keeps only its own run's). */
+  bus?: EventBus;
+  /** The parent's open sandbox: the child's steps run in it, and the parent closes it. */
+  sandbox?: Sandbox;
+  /** The parent's cancellation: when it aborts, the child stops with the same reason (the parent listens for signals). */
+  signal?: AbortSignal;
+}
+
+/** How driveRun runs a recorded run. */
+export interface DriveOptions {
+  output: OutputMode;
+  onFailure: 'halt' | 'continue';
+  selected?: ReadonlySet<string>;
+  keepWorkspaces: boolean;
+  /** The run's redactor (runRedactor), the same one its store writes through. */
+  redactor: Redactor;
+  /** The checked sandbox backend (prepareSandbox); steps run on the host when absent. */
+  sandbox?: ReadySandbox;
+  /** More subscribers beside the output mode's sink (the GitHub Action's); they get the same redacted events. */
+  sinks?: RunSink[];
+  /** A stop signal that came before the run listened (the GitHub Action catches them from its start): the run stops at once. */
+  stoppedBy?: StopSignal;
+  /** Events of the checks before the run (readyTokenScopes), recorded when it starts. */
+  startEvents?: readonly EventBody[];
+  /** Where the stop message and the kept-workspaces note go (process.stderr by default). */
+  err?: TextWriter;
+  /** What a parent run shares instead of this run making its own. */
+  shared?: SharedRunParts;
+}
+
+/** Drives one recorded run (`wave run`, `wave resume`, the Action): sinks, signals, execution, cleanup, summary; returns the exit code. */
+export async function driveRun(plan: Plan, store: RunStore, options: DriveOptions): Promise<number> {
+  const { redactor, shared = {} } = options;
+  const err = options.err ?? process.stderr;
+  const bus = shared.bus ?? new EventBus();
+  const runId = store.record.id;
+  // A shared bus carries other runs' events too: each subscriber here takes only this run's.
+  const onOwnEvents = (listener: (event: RunEvent) => void) =>
+    bus.subscribe((event) => {
+      if (event.runId === runId) listener(event);
+    });
+  const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
+  const unsubscribe = onOwnEvents((event) => sink.handle(event));
+  const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
+  const stop = listenForStop(err, shared.signal);
+  if (options.stoppedBy) stop.interrupt(options.stoppedBy);
+  let status: RunStatus;
+  try {
+    const context: RunContext = {
+      plan,
+      store,
+      bus,
+      registry: defaultRegistry({ redactor }),
+      parentEnv: process.env,
+      sandbox: shared.sandbox ?? options.sandbox?.open((record) => recordEgress(context, record)),
+    };
+    try {
+      status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });
+    } finally {
+      // A shared sandbox is the parent's to close.
+      if (!shared.sandbox) await context.sandbox?.close();
+    }
+  } finally {
+    stop.release();
+    unsubscribe();
+    for (const detach of extraSinks) detach();
+    sink.close();
+    for (const extra of options.sinks ?? []) extra.close();
+  }
+  if (status === 'completed' && !options.keepWorkspaces) {
+    await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId, projectRoot: plan.projectRoot });
+  }
+  sink.summarize(store.record, store.dir);
+  for (const extra of options.sinks ?? []) extra.summarize(store.record, store.dir);
+  // Quiet and --json print only what they promise.
+  if (options.output === 'auto' || options.output === 'text') err.write(leftWorkspacesNote(plan, runId));
+  const stoppedBy = stop.stoppedBy();
+  if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
+  return status === 'completed' ? EXIT.ok : EXIT.runFailed;
+}
+
+/** The run's cancellation: the stop signals, or a parent's AbortSignal when it has one (the parent listens for the signals). */
+function listenForStop(err: TextWriter, parentSignal?: AbortSignal) {
+  const controller = new AbortController();
+  let stoppedBy: StopSignal | undefined;
+  const interrupt = (signal: StopSignal) => {
+    if (controller.signal.aborted) return;
+    stoppedBy = signal;
+    err.write(`\n${signal === 'SIGINT' ? 'Interrupted' : 'Cancelled'}: stopping the running steps…\n`);
+    controller.abort({ class: 'aborted', message: STOP_REASONS[signal] });
+  };
+  const followParent = () => controller.abort(parentSignal?.reason);
+  if (parentSignal) {
+    parentSignal.addEventListener('abort', followParent, { once: true });
+    if (parentSignal.aborted) followParent();
+  } else for (const signal of STOP_SIGNALS) process.on(signal, interrupt);
+  return {
+    signal: controller.signal,
+    interrupt,
+    stoppedBy: () => stoppedBy,
+    release() {
+      if (parentSignal) parentSignal.removeEventListener('abort', followParent);
+      else for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
+    },
+  };
+}
+
+/** What a run left in the project (its workspaces, kept for a resume or a look) and how to remove it; empty when nothing is left. */
+function leftWorkspacesNote(plan: Plan, runId: string): string {
+  const folder = join(plan.runtime.workspaceRoot, runId);
+  if (!existsSync(folder)) return '';
+  const worktrees = plan.steps.some((step) => step.workspace.type === 'worktree');
+  return `The run's workspaces are kept in ${relative(process.cwd(), folder) || '.'}${worktrees ? ' (with its git worktrees)' : ''} for \`wave resume\`, \`wave diff\` and a look; \`wave clean\` removes them${worktrees ? ' and its wave/<run>/… branches' : ''} once you are done.\n`;
+}

@@ -1,0 +1,59 @@
+import type { WaveError } from '../core/errors.js';
+import type { StopSignal } from '../core/exit-codes.js';
+import type { Plan } from '../plan/plan-types.js';
+import type { OutputMode } from '../report/sink.js';
+import type { RunSink } from '../report/sink-types.js';
+import type { RunStore } from '../state/run-store.js';
+import type { SharedRunParts } from './drive-run.js';
+import type { TextWriter } from './text-writer.js';
+
+/** The run a child run belongs to (recorded as its parentId), and what the child shares of it instead of making its own. */
+export interface ParentRun extends SharedRunParts {
+  runId: string;
+}
+
+/** A recorded run as the extra sinks are made for it. */
+export interface RecordedRunView {
+  plan: Plan;
+  store: RunStore;
+  selected?: ReadonlySet<string>;
+}
+
+/** What `wave run`, the GitHub Action (and a child run) ask the run sequence for. */
+export interface StartRunRequest {
+  /** The folder a pipeline argument, a relative manifest and a missing wave.yaml are resolved from. */
+  cwd: string;
+  /** A pipeline file, or a name under pipelines/. */
+  pipeline: string;
+  /** The manifest file (default: wave.yaml in cwd or a parent folder). */
+  manifest?: string;
+  /** With no wave.yaml found, refuse (the Action) rather than run on the built-in manifest for command steps (`wave run`). */
+  manifestRequired?: boolean;
+  /** Reads the input text once the files are loaded (so their errors come first); the pipeline's input default when it gives none. */
+  readInput?: () => string | undefined;
+  steps?: string[];
+  exclude?: string[];
+  /** With steps: also run the steps they depend on. */
+  withDeps?: boolean;
+  onFailure: 'halt' | 'continue';
+  /** The default step timeout in minutes. */
+  timeoutMinutes?: number;
+  keepWorkspaces?: boolean;
+  /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */
+  runId?: string;
+  output: OutputMode;
+  /** More sinks beside the output mode's, made once the run is recorded (the Action's needs the run folder). */
+  sinks?: (run: RecordedRunView) => RunSink[];
+  /** Called between the phases before the run is recorded with what was going on; throws to stop there (the Action's cancel). */
+  checkStop?: (phase: string) => void;
+  /** Runs once the plan is built, before the steps are selected (the Action masks the secrets and installs the agent CLIs). */
+  withPlan?: (plan: Plan) => Promise<void>;
+  /** A stop signal that came before the run listened, read once the run is recorded and locked: the run starts stopped. */
+  stoppedBy?: () => StopSignal | undefined;
+  /** What becomes of the loaded files' warnings; written to err as `warning:` lines when absent. */
+  reportConfigWarnings?: (warnings: readonly WaveError[]) => void;
+  /** Where notes and warnings go (process.stderr by default). */
+  err?: TextWriter;
+  /** Makes this a child run of another. */
+  parent?: ParentRun;
+}

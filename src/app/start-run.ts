@@ -1,0 +1,64 @@
+import type { StepPart } from '../state/run-parts.js';
+import { newRunId } from '../state/run-id.js';
+import { RunLock } from '../state/run-lock.js';
+import { RunStore } from '../state/run-store.js';
+import { newRunRecord } from '../state/new-run-record.js';
+import { driveRun } from './drive-run.js';
+import { preflightRun } from './preflight-run.js';
+import { prepareRun } from './prepare-run.js';
+import type { RunOutcome } from './run-outcome.js';
+import { runRedactor } from './run-redactor.js';
+import type { StartRunRequest } from './run-request.js';
+import { leaveStepParts, replayPartEvents, takeStepParts } from './step-parts.js';
+
+/**
+ * The one run sequence of `wave run`, the GitHub Action and a child run: load, plan and select (prepareRun), the
+ * preflights, the redactor, the record and its store, the lock, the drive, and the parts a named run leaves.
+ */
+export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
+  request.checkStop?.('starting');
+  const { plan, selected } = await prepareRun(request);
+  const err = request.err ?? process.stderr;
+  const { sandbox, startEvents } = await preflightRun(plan, () => request.checkStop?.('checking the sandbox'), err);
+  const redactor = runRedactor(plan);
+  const keepWorkspaces = request.keepWorkspaces ?? false;
+  const options = {
+    // With --with-deps the record keeps what was added, so a resume runs the same steps.
+    steps: selected && request.withDeps ? [...selected] : request.steps,
+    exclude: request.exclude,
+    onFailure: request.onFailure,
+    timeoutMinutes: request.timeoutMinutes,
+    keepWorkspaces,
+  };
+  const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent?.runId);
+  const parts = request.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();
+  const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: request.runId !== undefined });
+  replayPartEvents(store, parts);
+  // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
+  const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
+  let exitCode: number;
+  try {
+    const sinks = request.sinks?.({ plan, store, selected });
+    // A signal during the lock's wait came after the run was recorded: the run starts stopped and is recorded cancelled.
+    const stoppedBy = request.stoppedBy?.();
+    const shared = request.parent;
+    exitCode = await driveRun(plan, store, {
+      output: request.output,
+      onFailure: request.onFailure,
+      selected,
+      keepWorkspaces,
+      redactor,
+      sandbox,
+      sinks,
+      stoppedBy,
+      startEvents,
+      err,
+      shared,
+    });
+  } finally {
+    lock.release();
+  }
+  // A named run may be one job of a compiled workflow: what ran here is left as parts for the job that assembles it.
+  if (request.runId) leaveStepParts(store, plan, new Set(parts.keys()), selected);
+  return { exitCode, plan, store, record: store.record, dir: store.dir, redactor };
+}
