@@ -56,8 +56,8 @@ module.exports = {
       name: 'action-is-not-cli',
       comment: "The GitHub Action calls the run sequence in src/app, never the CLI's internals; only its entry starts the whole CLI (`--cli`).",
       severity: 'error',
-      from: { path: '^src/action/', pathNot: ['^src/action/main\\.ts$'] },
-      to: { path: '^src/cli/' },
+      from: { path: '^src/(action)/', pathNot: ['^src/action/main\\.ts$'] },
+      to: { path: '^src/(cli)/' },
     },
     {
       name: 'no-unreachable-source',
