@@ -37,7 +37,7 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(`  runs on:   ${step.execType === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
+    lines.push(`  runs on:   ${step.kind === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
     if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
     if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
     lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
@@ -51,8 +51,8 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
     for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
     for (const c of step.contracts)
       lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
-    lines.push(`  ${step.execType === 'command' ? 'command' : 'prompt'}:`);
-    const receives = step.execType === 'prompt' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;
+    lines.push(`  ${step.kind === 'command' ? 'command' : 'prompt'}:`);
+    const receives = step.kind === 'agent' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;
     if (receives) lines.push(`    │ <thread ${step.thread.name}: the transcripts of ${step.thread.earlier.join(', ')} at fidelity ${step.thread.fidelity}>`, '    │');
     const rendered = renderTemplate(step.template, placeholder(plan, step));
     for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
@@ -64,14 +64,14 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
 function describeThread(step: PlannedStep): string {
   const { name, fidelity, earlier } = step.thread!;
   const head = `${name}, fidelity ${fidelity}`;
-  if (step.execType === 'command') return `${head}: a command receives nothing; its output joins the thread`;
+  if (step.kind === 'command') return `${head}: a command receives nothing; its output joins the thread`;
   if (fidelity === 'fresh') return `${head}: receives nothing; its transcript joins the thread`;
   return earlier.length ? `${head}: receives the transcripts of ${earlier.join(', ')}` : `${head}: the thread's first step`;
 }
 
 /** `, model claude-haiku-4-5 (tier cheapest)`: the model the CLI gets, and the tier it was resolved from. */
 function describeModel(step: PlannedStep): string {
-  if (step.execType === 'command') return '';
+  if (step.kind === 'command') return '';
   const tier = step.modelTier ? ` (tier ${step.modelTier})` : '';
   if (step.model) return `, model ${step.model}${tier}`;
   return step.modelTier ? `, the CLI's default model${tier}` : '';

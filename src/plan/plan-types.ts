@@ -42,18 +42,21 @@ export interface PlannedThread {
   readonly earlier: readonly string[];
 }
 
-/** A step with everything resolved: what `wave run --dry-run` prints and the executor runs. */
-export interface PlannedStep {
+/** What every kind of step has: its place in the graph and in the pipeline file. */
+interface StepBase {
   readonly id: string;
   readonly dependencies: readonly string[];
   readonly optional: boolean;
-  readonly execType: 'prompt' | 'command';
+  /** Where the step's entry starts in the pipeline file (GitHub annotations point there). */
+  readonly location: SourceLocation;
+}
+
+/** A step run as attempts of one adapter, in a workspace of its own, its outputs checked. */
+interface AttemptStepFields extends StepBase {
   /** The prompt or command before rendering. */
   readonly template: string;
   /** Where the template starts, for error positions. */
   readonly templateLocation: SourceLocation;
-  /** Where the step's entry starts in the pipeline file (GitHub annotations point there). */
-  readonly location: SourceLocation;
   readonly adapter: ResolvedAdapter;
   /** Its concurrency hint (max_concurrent_agents) already follows its system prompt. */
   readonly persona?: ResolvedPersona;
@@ -81,6 +84,27 @@ export interface PlannedStep {
   readonly thread?: PlannedThread;
   /** Links and files taken from its files once it succeeds (engine/steps/step-outcomes.ts). */
   readonly outcomes?: readonly OutcomeDef[];
+}
+
+/** A prompt handed to an agent CLI (or an HTTP model) as its persona says; a retry is told what failed. */
+export interface AgentStep extends AttemptStepFields {
+  readonly kind: 'agent';
+}
+
+/** A command run by the shell; a retry runs it again as written. */
+export interface CommandStep extends AttemptStepFields {
+  readonly kind: 'command';
+}
+
+/** A step with everything resolved, by kind: what `wave run --dry-run` prints and the engine runs. */
+export type PlannedStep = AgentStep | CommandStep;
+
+/** The kinds of step the engine runs, one runner each (engine/steps/step-kinds.ts). */
+export type StepKind = PlannedStep['kind'];
+
+/** The adapter's view of a step's kind: what the attempt's input is, a prompt or a command. */
+export function execTypeOf(step: PlannedStep): 'prompt' | 'command' {
+  return step.kind === 'agent' ? 'prompt' : 'command';
 }
 
 export interface PlanRuntime {

@@ -10,7 +10,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { Plan, PlannedStep, PlannedThread } from './plan-types.js';
+import type { Plan, PlannedStep, PlannedThread, StepKind } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -119,14 +119,14 @@ interface StepTemplate {
 function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>, options: PlanOptions, pipeline: Pipeline): Omit<PlannedStep, 'location'> {
   const { template, location: templateLocation } = source;
   const m = manifest.value;
-  const execType = step.exec.type ?? 'prompt';
+  const kind: StepKind = (step.exec.type ?? 'prompt') === 'prompt' ? 'agent' : 'command';
   const personaName = step.persona;
-  const resolved = personaName && execType === 'prompt' ? resolvePersona(m, manifest.dir, personaName) : undefined;
+  const resolved = personaName && kind === 'agent' ? resolvePersona(m, manifest.dir, personaName) : undefined;
   const persona = resolved && withConcurrencySection(resolved, step.max_concurrent_agents);
   // A command step runs no agent: it gets no skills.
-  const skills = execType === 'prompt' ? resolveStepSkills(manifest, pipeline, step, resolved?.skills ?? [], projectFacts(m.project)) : [];
+  const skills = kind === 'agent' ? resolveStepSkills(manifest, pipeline, step, resolved?.skills ?? [], projectFacts(m.project)) : [];
   const adapterName = step.adapter ?? (personaName ? m.personas?.[personaName]?.adapter : undefined);
-  const adapter = execType === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
+  const adapter = kind === 'command' ? COMMAND_ADAPTER : resolveAdapter(m, adapterName!);
   const fallbackNames = (personaName ? m.personas?.[personaName]?.fallbacks : undefined) ?? m.runtime?.fallbacks?.[adapter.name] ?? [];
   const contracts = planContracts(step, m, manifest.dir);
   const extract = planExtract(step, m, manifest.dir);
@@ -134,9 +134,9 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     id: step.id,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
-    execType,
+    kind,
     // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
-    template: execType === 'prompt' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
+    template: kind === 'agent' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,
     adapter,
     persona,
@@ -152,7 +152,7 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     contracts,
     ...(extract ? { extract } : {}),
     env: { ...(personaName ? stringRecord(m.personas?.[personaName]?.env) : {}), ...stringRecord(step.env) },
-    fallbacks: execType === 'command' ? [] : fallbackNames.map((name) => resolveAdapter(m, name)),
+    fallbacks: kind === 'command' ? [] : fallbackNames.map((name) => resolveAdapter(m, name)),
   };
 }
 

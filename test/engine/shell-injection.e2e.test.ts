@@ -97,7 +97,7 @@ describe('shell injection: no value ever becomes shell text', () => {
     // What validate refuses, run anyway: quotes and heredocs change how the value reads, never whether it runs.
     it.each(QUOTED_TEMPLATES)('%j: 0 payloads execute', async (template) => {
       scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
-      const step = { id: 'use', execType: 'command' } as PlannedStep;
+      const step = { id: 'use', kind: 'command' } as PlannedStep;
       const runner = new ProcessRunner();
       for (const [index, payload] of PAYLOADS.entries()) {
         const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: payload, project: {}, artifacts: {}, outputs: new Map([['gen', payload]]), forge: {} };

@@ -39,7 +39,7 @@ export function modelAsker(context: RunContext, step: PlannedStep, attempt: numb
   let calls = 0;
   return async ({ adapter, model, prompt, purpose }) => {
     const target = adapter ?? step.adapter;
-    if (step.execType === 'command' && !adapter) {
+    if (step.kind === 'command' && !adapter) {
       return { ok: false, message: `step \`${step.id}\` is a command, so there is no model to ask for its ${purpose}: name an adapter (or set the manifest's extract.adapter)` };
     }
     // A judge's or extract's `model` may be a tier: resolved on the adapter that answers, never passed on as a name.

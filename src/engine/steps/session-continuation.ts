@@ -50,7 +50,7 @@ export class StepSessions {
   start(adapter: ResolvedAdapter, original: string, feedback: string | undefined): AttemptStart {
     const fresh = feedback === undefined ? original : promptWithFeedback(original, feedback);
     const last = this.last;
-    if (!last || this.step.execType !== 'prompt' || !this.step.retry.continueSession || !this.resumes(adapter)) return { prompt: fresh };
+    if (!last || this.step.kind !== 'agent' || !this.step.retry.continueSession || !this.resumes(adapter)) return { prompt: fresh };
     const reason = freshReason(last, adapter, feedback);
     if (reason !== undefined) return { prompt: fresh, freshReason: reason };
     // freshReason has ruled these out; the checks narrow the types.

@@ -1,3 +1,4 @@
+import type { StepRun } from './step-run.js';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Failure } from '../../core/failure.js';
@@ -50,14 +51,13 @@ async function writeBack(context: RunContext, step: PlannedStep, target: { path?
  * decision is a `contract_checked` event and an entry of the step's `contracts` in run.json.
  */
 export async function checkStepContracts(
-  context: RunContext,
-  step: PlannedStep,
+  run: StepRun,
   prepared: PreparedStep,
   attempt: number,
   output: string,
   retriesUsed: ReadonlyMap<number, number>,
-  signal: AbortSignal,
 ): Promise<ContractsVerdict> {
+  const { context, step, signal } = run;
   const env = attemptEnv(context, step, step.adapter, prepared);
   const ask = modelAsker(context, step, attempt, prepared, signal);
   for (const [index, contract] of step.contracts.entries()) {

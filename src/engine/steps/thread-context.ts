@@ -33,7 +33,7 @@ interface Entry {
  */
 export async function withThreadContext(context: RunContext, step: PlannedStep, prompt: string, attempt: number, ask: AskModel): Promise<string> {
   const thread = step.thread;
-  if (!thread || step.execType === 'command' || thread.fidelity === 'fresh' || !thread.earlier.length) return prompt;
+  if (!thread || step.kind === 'command' || thread.fidelity === 'fresh' || !thread.earlier.length) return prompt;
   const events = context.store.readEvents();
   const all = finalRounds(roundsOf(events), thread.earlier).map((round) => ({ round, text: fullEntry(events, round) }));
   const { entries, omitted } = withinBudget(all);

@@ -53,7 +53,7 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
   });
   await checkInjectedArtifacts(step.injectArtifacts, artifacts);
   const rendered =
-    step.execType === 'command'
+    step.kind === 'command'
       ? renderStepCommand(step, step.template, { ...values, artifacts })
       : { command: renderStepTemplate(step, step.template, { ...values, artifacts }), values: [] };
   return {
@@ -103,7 +103,7 @@ export async function collectStepArtifacts(context: RunContext, step: PlannedSte
 /** A required artifact the attempt did not write: the hint points at what to change, the step's prompt or command, or its output_artifacts. */
 function missingArtifactFailure(step: PlannedStep, name: string, lookedAt: string): Failure {
   const def = step.outputArtifacts.find((a) => a.name === name);
-  const writer = step.execType === 'command' ? 'its command' : 'its prompt';
+  const writer = step.kind === 'command' ? 'its command' : 'its prompt';
   const where = def?.path === undefined || def.source === 'stdout' ? 'to stdout' : `\`${def.path}\` in its workspace`;
   return {
     class: 'artifact_missing',

@@ -1,0 +1,126 @@
+import PQueue from 'p-queue';
+import { failureOfError, type Failure } from '../../core/failure.js';
+import { isFileSystemError } from '../../io-error.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import { letsDependentsRun } from '../../state/step-gate.js';
+import { runStep } from '../steps/step-kinds.js';
+import { emit, type RunContext } from './context.js';
+
+/** Where a step stands for scheduling its dependents. */
+type Gate = 'waiting' | 'satisfied' | 'blocked';
+
+/** What the scheduler is asked to run and how failures end it. */
+export interface ScheduleOptions {
+  /** halt: a failure stops new work and cancels running steps; continue: independent steps go on. */
+  onFailure: 'halt' | 'continue';
+  /** Steps to run; the others are left as they are. Undefined means all. */
+  selected?: ReadonlySet<string>;
+}
+
+/**
+ * Walks the plan's graph: each step whose dependencies let it run goes to the runner of its kind, up to
+ * max_concurrency at once; a step whose dependency failed or was skipped is skipped; `halt` stops everything.
+ */
+export class Scheduler {
+  /** Aborted to stop every running step and start no more. */
+  readonly halt = new AbortController();
+  private readonly queue: PQueue;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** A step that counts failed the run. */
+  failed = false;
+  /** What ended the run from outside its steps' own outcomes: the run folder cannot be written, or a step crashed. */
+  fatal: unknown;
+
+  constructor(
+    private readonly context: RunContext,
+    private readonly options: ScheduleOptions,
+    private readonly outputs: Map<string, string>,
+  ) {
+    this.queue = new PQueue({ concurrency: context.plan.runtime.maxConcurrency });
+  }
+
+  /** Stops the run for a reason outside a step's outcome; the first one is kept. */
+  failRun(error: unknown): void {
+    this.fatal ??= error;
+    this.stop({ class: 'aborted', message: `halted: ${error instanceof Error ? error.message : String(error)}` });
+  }
+
+  /** Fails the run and stops its steps with `failure` (a budget reached, a halt). */
+  stop(failure: Failure): void {
+    this.failed = true;
+    if (!this.halt.signal.aborted) this.halt.abort(failure);
+  }
+
+  /** Runs every step that can run, until none is running. */
+  async drain(): Promise<void> {
+    this.schedule();
+    while (this.inFlight.size) {
+      await Promise.race(this.inFlight.values());
+      this.schedule();
+    }
+  }
+
+  private gateOf(id: string): Gate {
+    const s = this.context.store.record.steps[id]!;
+    if (letsDependentsRun(s)) return 'satisfied';
+    // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
+    if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
+    if (this.options.selected && !this.options.selected.has(id)) return 'satisfied';
+    return 'waiting';
+  }
+
+  private schedule(): void {
+    const { plan, store } = this.context;
+    let changed = true;
+    while (changed && !this.halt.signal.aborted) {
+      changed = false;
+      for (const step of plan.steps) {
+        if (this.inFlight.has(step.id) || store.record.steps[step.id]!.status !== 'pending') continue;
+        if (this.options.selected && !this.options.selected.has(step.id)) continue;
+        const gates = step.dependencies.map((d) => [d, this.gateOf(d)] as const);
+        const blocker = gates.find(([, g]) => g === 'blocked');
+        if (blocker) {
+          const reason = `dependency \`${blocker[0]}\` ${store.record.steps[blocker[0]]!.status}`;
+          emit(this.context, { type: 'step_skipped', stepId: step.id, reason });
+          changed = true;
+        } else if (gates.every(([, g]) => g === 'satisfied')) {
+          const running = this.queue.add(() => this.start(step)).finally(() => this.inFlight.delete(step.id));
+          this.inFlight.set(step.id, running);
+        }
+      }
+    }
+  }
+
+  private async start(step: PlannedStep): Promise<void> {
+    if (this.halt.signal.aborted) return;
+    let outcome;
+    try {
+      outcome = await runStep({ context: this.context, step, outputs: this.outputs, signal: this.halt.signal });
+    } catch (error) {
+      // A step that throws (a run-folder write it could not make) is recorded as failed and stops the run; it never crashes it.
+      this.failRun(this.recordCrash(step, error));
+      return;
+    }
+    if (outcome.status === 'completed' || outcome.dependentsRun) this.outputs.set(step.id, outcome.output ?? '');
+    if (outcome.status !== 'failed' || step.optional) return;
+    this.failed = true;
+    // A contract's `continue`, or the step's `retry.on_failure: continue`: the run fails, but goes on.
+    if (outcome.dependentsRun || step.retry.onFailure === 'continue') return;
+    if (this.options.onFailure === 'halt') this.stop(haltReason(step.id, outcome.failure));
+  }
+
+  /** Records a step whose runner threw as failed, with the error as its failure; returns the error (an io_error for a disk fault). */
+  private recordCrash(step: PlannedStep, error: unknown): unknown {
+    const { store } = this.context;
+    const reported = isFileSystemError(error) ? store.reportFault(error) : error;
+    // A runner that throws is Wave's own fault unless it says otherwise (an io_error from the run folder).
+    const failure = failureOfError(reported, 'internal');
+    const attempt = Math.max(1, store.record.steps[step.id]!.attempts.length);
+    emit(this.context, { type: 'step_failed', stepId: step.id, attempt, durationMs: 0, failure, optional: step.optional });
+    return reported;
+  }
+}
+
+function haltReason(stepId: string, failure?: Failure): Failure {
+  return { class: 'aborted', message: `halted: step \`${stepId}\` failed${failure ? ` (${failure.class})` : ''}` };
+}

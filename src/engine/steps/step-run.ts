@@ -1,0 +1,26 @@
+import type { Failure } from '../../core/failure.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import type { RunContext } from '../run/context.js';
+
+/** One step being run: the run it belongs to, the step, its dependencies' outputs, and the signal that stops it. */
+export interface StepRun<S extends PlannedStep = PlannedStep> {
+  readonly context: RunContext;
+  readonly step: S;
+  /** The output text of each step whose dependents may run, by step id. */
+  readonly outputs: ReadonlyMap<string, string>;
+  /** Aborted when the run is cancelled or halts. */
+  readonly signal: AbortSignal;
+}
+
+/** How a step ended, as the scheduler needs it. */
+export interface StepOutcome {
+  /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside. */
+  status: 'completed' | 'failed' | 'cancelled' | 'skipped';
+  output?: string;
+  failure?: Failure;
+  /** A contract with on_failure: continue failed the step; its dependents still run. */
+  dependentsRun?: boolean;
+}
+
+/** Runs one kind of step to its end and records it; never throws for the step's own failures. */
+export type StepRunner<S extends PlannedStep> = (run: StepRun<S>) => Promise<StepOutcome>;
