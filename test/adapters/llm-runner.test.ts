@@ -78,6 +78,21 @@ describe('the llm adapter against the scripted server', () => {
     });
   });
 
+  it('sends its requests through the transport it is given, and takes the answer from it', async () => {
+    const seen: Array<{ url: string; body: unknown }> = [];
+    const sse = ['{"choices":[{"delta":{"content":"From the transport."}}]}', '{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4}}', '[DONE]'];
+    const transport = async (url: string, init: RequestInit) => {
+      seen.push({ url, body: JSON.parse(init.body as string) });
+      return new Response(sse.map((data) => `data: ${data}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const config = configFor('/unreachable');
+    const result = await runAttempt(new LlmRunner({ transport }), config, { timeoutMs: 60_000, stallMs: 0 }, new AbortController().signal, () => {});
+    expect(result.ok).toBe(true);
+    expect(result.text).toBe('From the transport.');
+    expect(result.tokens).toMatchObject({ input: 3, output: 4 });
+    expect(seen).toEqual([{ url: `${server.url}/unreachable/v1/chat/completions`, body: expect.objectContaining({ model: 'test-model' }) }]);
+  });
+
   it('classifies 401 as auth_failed', async () => {
     const { result } = await run('/s/http401');
     expect(result.failure).toMatchObject({ class: 'auth_failed', message: expect.stringContaining('401') });

@@ -8,9 +8,14 @@ import { finishLlmAttempt } from './attempt-result.js';
 import { httpFailure } from './http-failure.js';
 import { SseDecoder } from './sse.js';
 
+/** How a request reaches the model server: the global fetch, or what a recording, a replay or a test puts in its place. */
+export type HttpTransport = (url: string, init: RequestInit) => Promise<Response>;
+
 export interface LlmRunnerOptions {
   /** Hides the run's secrets in the files it writes and in messages. */
   redactor?: Redactor;
+  /** Where requests go; the global fetch when absent. */
+  transport?: HttpTransport;
 }
 
 /** The chat messages of one step: the persona's prompt as system, the rendered prompt as user. */
@@ -32,9 +37,11 @@ export function temperatureOf(config: Pick<AdapterRunConfig, 'persona'>): { temp
 export class LlmRunner implements AdapterRunner {
   readonly type = 'llm' as const;
   private readonly redactor: Redactor;
+  private readonly transport: HttpTransport;
 
   constructor(options: LlmRunnerOptions = {}) {
     this.redactor = options.redactor ?? new Redactor([]);
+    this.transport = options.transport ?? ((url, init) => fetch(url, init));
   }
 
   /** Runs one chat completion; resolves with its result and never rejects. */
@@ -64,7 +71,7 @@ export class LlmRunner implements AdapterRunner {
     const model = config.model ?? adapter.model ?? 'default';
     onEvent({ kind: 'system', subtype: 'request', model, message: `POST ${url}` });
     try {
-      const response = await fetch(url, {
+      const response = await this.transport(url, {
         method: 'POST',
         signal,
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
