@@ -76,6 +76,14 @@ export default defineConfig(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: {
+      // A function that does not fit on a screen, or needs more than five things handed to it, wants splitting or an options object.
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-params': ['error', 5],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: nodeGlobals },
     rules: {
