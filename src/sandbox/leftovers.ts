@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ownerIsGone } from '../process/owner-tag.js';
 import { ROOM_PREFIX } from './attempt-room.js';
-import { sweepOrphanedJails } from './cgroup-limits.js';
+import { sweepOrphanedJails } from '../process/cgroup-limits.js';
 
 /** The commands that start or stop runs: each sweeps first, so what a killed Wave left never piles up. */
 const SWEEPING: ReadonlySet<string> = new Set(['run', 'resume', 'cancel']);

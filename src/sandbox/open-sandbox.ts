@@ -1,4 +1,4 @@
-import { launchInOwnCgroup } from './launch-in-cgroup.js';
+import { launchInOwnCgroup } from '../process/launch-in-cgroup.js';
 import { spawnInGroup } from '../process/spawn.js';
 import { BubblewrapSandbox } from './bubblewrap.js';
 import { checkBubblewrap, checkDocker } from './preflight.js';

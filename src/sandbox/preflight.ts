@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import { resolveBinary } from '../process/binary.js';
 import { WaveError } from '../core/errors.js';
 import { ownerTag } from '../process/owner-tag.js';
-import { createCgroupJail, sweepOrphanedJails } from './cgroup-limits.js';
+import { createCgroupJail, sweepOrphanedJails } from '../process/cgroup-limits.js';
 import { rootLinks, systemBinds } from './host-paths.js';
 import type { SandboxLimits } from './types.js';
 

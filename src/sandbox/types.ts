@@ -1,3 +1,4 @@
+import type { CgroupLimits } from '../process/cgroup-limits.js';
 import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 import type { Bind } from './host-paths.js';
 
@@ -5,10 +6,7 @@ export const SANDBOX_BACKENDS = ['none', 'bubblewrap', 'docker'] as const;
 export type SandboxBackend = (typeof SANDBOX_BACKENDS)[number];
 
 /** Resource limits of one sandboxed step. */
-export interface SandboxLimits {
-  memoryMb: number;
-  pids: number;
-  cpus: number;
+export interface SandboxLimits extends CgroupLimits {
   /** What the step may add to its workspace, HOME and /tmp together. */
   diskMb: number;
   /** Connections a sandboxed attempt may hold open to its egress proxy at once. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Launcher } from '../../src/process/launched-process.js';
 import { launchLocal } from '../../src/process/launch-local.js';
 import { spawnInGroup } from '../../src/process/spawn.js';
-import { launchInOwnCgroup } from '../../src/sandbox/launch-in-cgroup.js';
+import { launchInOwnCgroup } from '../../src/process/launch-in-cgroup.js';
 import type { SpawnSpec } from '../../src/process/spawn-spec.js';
 import { Redactor } from '../../src/redact.js';
 import { killCgroupsAvailable } from '../support/sandbox.js';

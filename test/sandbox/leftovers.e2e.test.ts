@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { cgroup2Root } from '../../src/sandbox/cgroup-limits.js';
+import { cgroup2Root } from '../../src/process/cgroup-limits.js';
 import { runWave, WAVE_BIN } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createKillCgroup } from '../../src/sandbox/cgroup-limits.js';
+import { createKillCgroup } from '../../src/process/cgroup-limits.js';
 import { DEFAULT_SANDBOX_IMAGE } from '../../src/sandbox/defaults.js';
 import { requirementMet } from './requirement.js';
 

@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { ownerTag } from '../process/owner-tag.js';
+import { ownerTag } from './owner-tag.js';
 import { createKillCgroup } from './cgroup-limits.js';
 import { jailedLauncher } from './jailed-launcher.js';
-import { resolveBinary } from '../process/binary.js';
-import { launchLocal } from '../process/launch-local.js';
-import type { Launcher } from '../process/launched-process.js';
-import type { SpawnSpec } from '../process/spawn-spec.js';
+import { resolveBinary } from './binary.js';
+import { launchLocal } from './launch-local.js';
+import type { Launcher } from './launched-process.js';
+import type { SpawnSpec } from './spawn-spec.js';
 
 let cgroupsMade = 0;
 /** The cgroup.kill files of the steps running now: if Wave exits first, what they hold is killed with it. */

@@ -1,9 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ownerIsGone } from '../process/owner-tag.js';
+import { ownerIsGone } from './owner-tag.js';
 import { sleep } from '../core/sleep.js';
-import type { SandboxLimits } from './types.js';
+
+/** What a cgroup holds its processes to. */
+export interface CgroupLimits {
+  memoryMb: number;
+  pids: number;
+  cpus: number;
+}
 
 const ROOT = '/sys/fs/cgroup';
 const MIB = 1024 * 1024;
@@ -41,7 +47,7 @@ const count = (text: string, key: string): number => Number(new RegExp(`^${key} 
 const readOr = (path: string) => readFile(path, 'utf8').catch(() => '');
 
 /** The cgroup v1 jail: memory, pids and cpu folders beside this process's own cgroups. */
-async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, string>): Promise<MadeCgroup> {
+async function v1Jail(name: string, limits: CgroupLimits, own: Map<string, string>): Promise<MadeCgroup> {
   const dirs = {
     memory: join(ROOT, 'memory', own.get('memory') ?? '/', name),
     pids: join(ROOT, 'pids', own.get('pids') ?? '/', name),
@@ -78,7 +84,7 @@ async function v1Jail(name: string, limits: SandboxLimits, own: Map<string, stri
 }
 
 /** The cgroup v2 jail, at the root: only a cgroup with no processes of its own may hand controllers to a child. */
-async function v2Jail(name: string, limits: SandboxLimits): Promise<MadeCgroup> {
+async function v2Jail(name: string, limits: CgroupLimits): Promise<MadeCgroup> {
   const dir = join(ROOT, name);
   await writeFile(join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu');
   await mkdir(dir);
@@ -145,7 +151,7 @@ export async function createKillCgroup(name: string): Promise<CgroupJail> {
 }
 
 /** Creates the cgroup of one attempt with its limits; throws when this host does not let Wave make one. */
-export async function createCgroupJail(name: string, limits: SandboxLimits): Promise<CgroupJail> {
+export async function createCgroupJail(name: string, limits: CgroupLimits): Promise<CgroupJail> {
   let jail: MadeCgroup;
   if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) || existsSync(join(ROOT, 'memory', 'cgroup.procs'))) jail = await v1Jail(name, limits, ownCgroups());
   else if (existsSync(join(ROOT, 'cgroup.controllers'))) jail = await v2Jail(name, limits);

@@ -1,5 +1,5 @@
-import { launchLocal } from '../process/launch-local.js';
-import type { Launcher } from '../process/launched-process.js';
+import { launchLocal } from './launch-local.js';
+import type { Launcher } from './launched-process.js';
 import type { CgroupJail } from './cgroup-limits.js';
 
 /**
