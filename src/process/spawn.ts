@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { launchLocal } from './launch-local.js';
+import { launchInOwnCgroup } from './launch-in-cgroup.js';
 import type { LaunchedProcess, Launcher } from './launched-process.js';
 import { OutputRecorder } from './output-recorder.js';
 import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
@@ -18,11 +18,11 @@ function ownerOf(env: Record<string, string>): StepOwner | undefined {
 }
 
 /**
- * Runs a process as the leader of its own group, as `launch` starts it (the host sandbox puts it in a cgroup of its own, the others inside their sandbox), streaming stdout and
+ * Runs a process as the leader of its own group, in a cgroup of its own where the host allows (or as `launch` starts it: inside a sandbox), streaming stdout and
  * stderr (redacted) to files with flat memory. On abort the whole group gets SIGTERM, then SIGKILL after graceMs; group members left
  * behind when the leader exits are ended the same way. Resolves once the group is gone; never rejects.
  */
-export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch: Launcher = launchLocal): Promise<SpawnResult> {
+export async function spawnInGroup(spec: SpawnSpec, signal?: AbortSignal, launch: Launcher = launchInOwnCgroup): Promise<SpawnResult> {
   const folders = await Promise.all([...new Set([dirname(spec.stdoutPath), dirname(spec.stderrPath)])].map((dir) => mkdir(dir, { recursive: true }))).catch(
     (error: NodeJS.ErrnoException) => error,
   );

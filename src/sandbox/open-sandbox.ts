@@ -1,4 +1,3 @@
-import { launchInOwnCgroup } from '../process/launch-in-cgroup.js';
 import { spawnInGroup } from '../process/spawn.js';
 import { BubblewrapSandbox } from './bubblewrap.js';
 import { checkBubblewrap, checkDocker } from './preflight.js';
@@ -6,7 +5,7 @@ import { resolverFromEnv } from './static-resolver.js';
 import type { EgressRecord, Sandbox, SandboxPolicy } from './types.js';
 
 /** The host "sandbox" of backend none: the spec runs as it is. */
-export const HOST_SANDBOX: Sandbox = { backend: 'none', spawn: (spec, _scope, signal) => spawnInGroup(spec, signal, launchInOwnCgroup), close: async () => {} };
+export const HOST_SANDBOX: Sandbox = { backend: 'none', spawn: (spec, _scope, signal) => spawnInGroup(spec, signal), close: async () => {} };
 
 /** A checked backend, ready to open for a run; `warnings` are to be shown before the run starts. */
 export interface ReadySandbox {

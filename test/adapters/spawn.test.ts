@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { Launcher } from '../../src/process/launched-process.js';
 import { launchLocal } from '../../src/process/launch-local.js';
 import { spawnInGroup } from '../../src/process/spawn.js';
-import { launchInOwnCgroup } from '../../src/process/launch-in-cgroup.js';
 import type { SpawnSpec } from '../../src/process/spawn-spec.js';
 import { Redactor } from '../../src/redact.js';
 import { killCgroupsAvailable } from '../support/sandbox.js';
@@ -111,7 +110,7 @@ describe.runIf(killCgroups)('spawnInGroup: a step in a cgroup of its own', () =>
   it('ends a double-forked daemon that left its session and cleared its environment when the step exits', async () => {
     const pidFile = join(dir, 'daemon.pid');
     const daemon = `(setsid env -i /bin/sh -c 'echo $$ > "$0"; exec /bin/sleep 300' ${pidFile} > /dev/null 2>&1 &); while [ ! -s ${pidFile} ]; do sleep 0.01; done`;
-    const result = await spawnInGroup(spec('/bin/sh', ['-c', daemon], { onSpawn: (pid) => groups.push(pid) }), undefined, launchInOwnCgroup);
+    const result = await spawnInGroup(spec('/bin/sh', ['-c', daemon], { onSpawn: (pid) => groups.push(pid) }));
     expect(result.exitCode).toBe(0);
     const pid = Number(await readFile(pidFile, 'utf8'));
     expect(pid).toBeGreaterThan(0);
