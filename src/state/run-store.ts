@@ -178,6 +178,11 @@ export class RunStore {
     return this.dirty ? this.writeRecord() : true;
   }
 
+  /** A value as this run stores it: every string redacted as in its events (paths a resume needs kept). */
+  redactStored<T>(value: T): T {
+    return this.redactEvent(value);
+  }
+
   /** Re-reads the record from disk (another process may be running it). */
   reload(): RunRecord {
     this.current = recordOf(this.dir);

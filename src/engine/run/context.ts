@@ -2,6 +2,7 @@ import type { AdapterRegistry } from '../../adapters/registry.js';
 import { EVENT_VERSION, type EventBus, type RunEvent } from '../../events.js';
 import type { Plan } from '../../plan/plan-types.js';
 import type { Sandbox } from '../../sandbox/types.js';
+import type { AttemptPort } from '../attempt/attempt-port.js';
 import type { RunStore } from '../../state/run-store.js';
 
 /** Distributes over the union so each event type keeps its own fields. */
@@ -18,6 +19,8 @@ export interface RunContext {
   readonly parentEnv: NodeJS.ProcessEnv;
   /** Where steps' processes run; on the host when absent. */
   readonly sandbox?: Sandbox;
+  /** Where every agent or model attempt goes (engine/attempt/attempt-port.ts); the live runners when absent. */
+  readonly attempts?: AttemptPort;
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { modelEndpoints } from '../../adapters/access-mode.js';
-import type { AdapterResult, AdapterRunConfig } from '../../adapters/types.js';
+import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../../adapters/types.js';
 import { attemptPricer } from '../../core/attempt-cost.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { execTypeOf } from '../../plan/plan-types.js';
-import { attemptEnv } from '../attempt/ask-model.js';
-import { runAttempt } from '../attempt/attempt.js';
-import { sandboxedSpawn } from '../attempt/sandboxed-spawn.js';
+import { adapterConfig } from '../attempt/adapter-config.js';
+import { attemptPortOf } from '../attempt/port-of.js';
 import { emit } from '../run/context.js';
 import { RunningTokens } from '../run/running-tokens.js';
 import type { PreparedStep } from '../workspace/step-files.js';
@@ -39,52 +38,40 @@ export async function runStepAttempt(run: StepRun, prepared: PreparedStep, plan:
   );
   const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
   const { timeoutMs } = step;
-  const result = await runAttempt(context.registry.resolve(adapter.type), config, { timeoutMs, stallMs: context.plan.runtime.stallMs }, run.signal, (event) => {
+  const onEvent = (event: StreamEvent) => {
     if (event.kind === 'output') return;
     emit(context, { type: 'step_event', stepId: step.id, attempt, event });
     if (running.apply(event)) publishTokens();
-  });
+  };
+  const limits = { timeoutMs, stallMs: context.plan.runtime.stallMs };
+  const runner = context.registry.resolve(adapter.type);
+  const result = await attemptPortOf(context).run({ purpose: 'step', runner, config, limits, signal: run.signal, onEvent });
   // The adapter's totals are authoritative: they replace what the stream reported on the way (unless it reports none).
   const figures = running.final(result);
   if (running.settle(figures)) publishTokens();
   return { ...result, tokens: figures.tokens, ...(figures.costUsd !== undefined ? { costUsd: figures.costUsd } : {}) };
 }
 
-/** What the adapter's runner is given for this attempt: its prompt, model, workspace, folder, environment and spawn. */
+/** What the adapter's runner is given for this attempt: its prompt, model, persona, skills, session and spawn. */
 async function attemptConfig(run: StepRun, prepared: PreparedStep, plan: AttemptPlan & { model?: string }): Promise<AdapterRunConfig> {
   const { context, step } = run;
   const { attempt, adapter, start, model } = plan;
   const { plan: runPlan, store } = context;
-  const { workspace } = prepared;
-  const env = attemptEnv(context, step, adapter, prepared);
   const attemptDir = store.attemptPath(step.id, attempt);
   // Asynchronous: on a slow disk, creating folders on the main thread holds up every other step.
   await mkdir(attemptDir, { recursive: true });
   const skillCommands = step.kind === 'agent' && runPlan.requires.skills.length ? { skillCommands: await requiredSkillCommands(runPlan.requires, runPlan.projectRoot) } : {};
-  return {
-    runId: store.record.id,
-    stepId: step.id,
-    attempt,
-    adapter,
+  const extra = {
     persona: step.persona,
     skills: step.skills,
     ...skillCommands,
-    model,
-    prompt: start.prompt,
     ...(start.continueFrom ? { continueFrom: start.continueFrom } : {}),
-    execType: execTypeOf(step),
     values: prepared.values,
-    workspace,
-    attemptDir,
-    env,
-    graceMs: runPlan.runtime.graceMs,
-    drainMs: runPlan.runtime.drainMs,
-    maxLineBytes: runPlan.runtime.maxLineBytes,
-    spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace, git: prepared.git, attemptDir, env }),
-    onSpawn: (pid) => {
+    onSpawn: (pid: number) => {
       // A file of its own, started at once: run.json is written in bursts and a kill may come first.
       writeFile(join(attemptDir, 'pid'), String(pid)).catch(() => undefined);
       emit(context, { type: 'attempt_spawned', stepId: step.id, attempt, pid });
     },
   };
+  return adapterConfig(context, step, { attempt, adapter, model, prompt: start.prompt, execType: execTypeOf(step), attemptDir, place: prepared, extra });
 }

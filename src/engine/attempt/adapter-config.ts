@@ -1,0 +1,65 @@
+import type { AdapterRunConfig } from '../../adapters/types.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
+import type { RunContext } from '../run/context.js';
+import { buildCuratedEnv } from '../../process/environment.js';
+import { WAVE_COMMAND_DIR } from '../steps/wave-command.js';
+import type { PreparedStep } from '../workspace/step-files.js';
+import { join } from 'node:path';
+import { sandboxedSpawn } from './sandboxed-spawn.js';
+
+/** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
+export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'>;
+
+/** The curated environment of one attempt of `step` on `adapter`. */
+export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
+  return buildCuratedEnv({
+    parent: context.parentEnv,
+    passthrough: context.plan.runtime.envPassthrough,
+    stepEnv: { ...adapter.env, ...step.env },
+    waveEnv: place.dependencyEnv,
+    runId: context.store.record.id,
+    stepId: step.id,
+    workspace: place.workspace,
+    runDir: context.store.dir,
+    commandDir: join(context.store.dir, WAVE_COMMAND_DIR),
+  });
+}
+
+/** What differs between the attempts of a step and the model requests made for it. */
+export interface AttemptInput {
+  attempt: number;
+  adapter: ResolvedAdapter;
+  model?: string;
+  prompt: string;
+  execType: AdapterRunConfig['execType'];
+  /** Its own folder: `attempt-<n>/`, or `<purpose>-<k>/` inside it for a model request. */
+  attemptDir: string;
+  place: StepPlace;
+  /** What only a step's own attempts carry: its persona, skills, session, command values and pid report. */
+  extra?: Pick<AdapterRunConfig, 'persona' | 'skills' | 'skillCommands' | 'continueFrom' | 'values' | 'onSpawn'>;
+}
+
+/** The one place an adapter's run config is built, for a step's attempts and for the model requests made for it alike. */
+export function adapterConfig(context: RunContext, step: PlannedStep, input: AttemptInput): AdapterRunConfig {
+  const { attempt, adapter, model, prompt, execType, attemptDir, place, extra = {} } = input;
+  const { runtime } = context.plan;
+  const env = attemptEnv(context, step, adapter, place);
+  return {
+    runId: context.store.record.id,
+    stepId: step.id,
+    attempt,
+    adapter,
+    ...extra,
+    model,
+    prompt,
+    execType,
+    workspace: place.workspace,
+    attemptDir,
+    env,
+    graceMs: runtime.graceMs,
+    drainMs: runtime.drainMs,
+    maxLineBytes: runtime.maxLineBytes,
+    spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env }),
+  };
+}

@@ -1,0 +1,62 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../adapters/types.js';
+import { runAttempt, type AttemptLimits } from './attempt.js';
+
+/** The file in an attempt's folder that says what went into it and what came out. */
+export const ATTEMPT_FILE = 'attempt.json';
+
+/** One agent or model attempt, whatever asked for it: a step's attempt, an extract, a judge, a thread summary. */
+export interface AttemptRequest {
+  /** `step` for a step's own attempt, else what the model is asked for. */
+  purpose: string;
+  runner: AdapterRunner;
+  config: AdapterRunConfig;
+  limits: AttemptLimits;
+  signal: AbortSignal;
+  onEvent: (event: StreamEvent) => void;
+}
+
+/** The one way an attempt reaches an adapter: where a recording, a replay or a simulation takes the live runner's place. */
+export interface AttemptPort {
+  run(request: AttemptRequest): Promise<AdapterResult>;
+}
+
+/**
+ * The live port: the adapter's runner under the attempt's limits. What went in (purpose, adapter, model, the rendered
+ * prompt and system prompt, the session continued, the variables it was given by name) and what came out (exit,
+ * failure, tokens, cost, session, timing) are kept in the attempt folder's attempt.json, redacted; its raw stream is the
+ * folder's stdout and stderr.
+ */
+export function livePort(redact: <T>(value: T) => T = (value) => value): AttemptPort {
+  return {
+    async run(request) {
+      const startedAt = new Date().toISOString();
+      const result = await runAttempt(request.runner, request.config, request.limits, request.signal, request.onEvent);
+      const record = { ...wentIn(request), startedAt, finishedAt: new Date().toISOString(), ...cameOut(result) };
+      // A report on the attempt, never its outcome: a folder that cannot take it fails nothing.
+      await writeFile(join(request.config.attemptDir, ATTEMPT_FILE), `${JSON.stringify(redact(record), null, 2)}\n`).catch(() => undefined);
+      return result;
+    },
+  };
+}
+
+function wentIn({ purpose, config, limits }: AttemptRequest) {
+  return {
+    purpose,
+    adapter: { name: config.adapter.name, type: config.adapter.type },
+    ...(config.model !== undefined ? { model: config.model } : {}),
+    execType: config.execType,
+    prompt: config.prompt,
+    ...(config.persona ? { persona: config.persona.name, systemPrompt: config.persona.systemPrompt } : {}),
+    ...(config.continueFrom ? { continuedSession: config.continueFrom.sessionId } : {}),
+    // Names only: the values are the curated environment's, secrets among them.
+    envNames: Object.keys(config.env).sort(),
+    limits,
+  };
+}
+
+function cameOut(result: AdapterResult) {
+  const { ok, exitCode, durationMs, tokens, costUsd, failure, sessionId } = result;
+  return { ok, exitCode, durationMs, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}), ...(sessionId ? { sessionId } : {}) };
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AdapterRegistry } from '../../src/adapters/registry.js';
+import { runRedactor } from '../../src/app/run-redactor.js';
+import { newRunRecord } from '../../src/state/new-run-record.js';
+import { RunStore } from '../../src/state/run-store.js';
+import { livePort, type AttemptPort, type AttemptRequest } from '../../src/engine/attempt/attempt-port.js';
+import { executeRun } from '../../src/engine/run/run-pipeline.js';
+import { EventBus } from '../../src/events.js';
+import { plannedRun } from '../support/mock-run.js';
+import { MockRunner } from '../support/mock-runner.js';
+
+const SECRET = 'port-secret-value-1234';
+
+const MANIFEST = `kind: WaveManifest
+metadata: { name: t }
+adapters:
+  claude: { binary: claude, env: { SERVICE_TOKEN: "\${WAVE_TEST_PORT_SECRET}" } }
+personas:
+  agent: { adapter: claude, system_prompt_file: personas/agent.md }
+`;
+
+const PIPELINE = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - { id: a, persona: agent, exec: { source: "use ${SECRET} now" } }
+`;
+
+afterEach(() => void delete process.env.WAVE_TEST_PORT_SECRET);
+
+/** Runs the pipeline in-process on a mock claude runner, through `attempts` when given. */
+async function execute(attempts?: AttemptPort) {
+  process.env.WAVE_TEST_PORT_SECRET = SECRET;
+  const { plan } = await plannedRun(PIPELINE, { manifest: MANIFEST, files: { 'personas/agent.md': 'You review.\n' } });
+  // As `wave run` records it: through the run's redactor.
+  const store = RunStore.create(plan.runtime.runsRoot, newRunRecord('port-run', plan, { onFailure: 'halt', keepWorkspaces: true }), runRedactor(plan));
+  const registry = new AdapterRegistry().register(new MockRunner(() => ({ result: { text: 'done', costUsd: 0.5 } }), 'claude'));
+  const context = { plan, store, bus: new EventBus(), registry, parentEnv: process.env, ...(attempts ? { attempts } : {}) };
+  const status = await executeRun(context, { onFailure: 'halt', signal: new AbortController().signal });
+  return { status, store };
+}
+
+describe('the attempt port', () => {
+  it('keeps what went into an attempt and what came out in attempt.json, the run’s secrets redacted', async () => {
+    const { status, store } = await execute();
+    expect(status).toBe('completed');
+    const text = readFileSync(join(store.attemptPath('a', 1), 'attempt.json'), 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(JSON.parse(text)).toMatchObject({
+      purpose: 'step',
+      adapter: { name: 'claude', type: 'claude' },
+      execType: 'prompt',
+      prompt: 'use [REDACTED] now',
+      persona: 'agent',
+      systemPrompt: expect.stringContaining('You review.'),
+      envNames: expect.arrayContaining(['SERVICE_TOKEN', 'WAVE_STEP_ID']),
+      ok: true,
+      exitCode: 0,
+      costUsd: 0.5,
+    });
+  });
+
+  it('is where every attempt goes: a port given to the run sees each request and answers it', async () => {
+    const seen: AttemptRequest[] = [];
+    const live = livePort();
+    const { status } = await execute({ run: (request) => (seen.push(request), live.run(request)) });
+    expect(status).toBe('completed');
+    expect(seen.map((r) => [r.purpose, r.config.stepId, r.config.attempt, r.config.prompt])).toEqual([['step', 'a', 1, `use ${SECRET} now`]]);
+  });
+});
