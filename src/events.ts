@@ -5,7 +5,7 @@ import type { Failure } from './core/failure.js';
 import type { Outcome, RunOutput } from './core/deliverables.js';
 import type { FileChange } from './core/file-change.js';
 import type { TokenUsage } from './core/tokens.js';
-import type { StepResult } from './state/step-result.js';
+import type { StepResult } from './state/record/step-result.js';
 
 /** The version of the event format; bumped when a field changes meaning. */
 export const EVENT_VERSION = 1;

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { RunRecord } from '../state/run-record.js';
+import type { RunRecord } from '../state/record/run-record.js';
 
 /** The outputs action.yml declares, as the entry sets them (a test checks the two agree). */
 export const ACTION_OUTPUTS = [

@@ -1,6 +1,6 @@
 import type { Plan } from '../plan/plan-types.js';
 import type { Redactor } from '../redact.js';
-import type { RunRecord } from '../state/run-record.js';
+import type { RunRecord } from '../state/record/run-record.js';
 import type { RunStore } from '../state/run-store.js';
 
 /** How a run driven by startRun or resumeRun ended, and where it is recorded. */

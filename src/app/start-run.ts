@@ -2,7 +2,7 @@ import type { StepPart } from '../state/run-parts.js';
 import { newRunId } from '../state/run-id.js';
 import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
-import { newRunRecord } from '../state/new-run-record.js';
+import { newRunRecord } from '../state/record/new-run-record.js';
 import { driveRun } from './drive-run.js';
 import { preflightRun } from './preflight-run.js';
 import { prepareRun } from './prepare-run.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Plan } from '../plan/plan-types.js';
 import { eventsOfPart, readStepParts, writeStepPart, type StepPart } from '../state/run-parts.js';
-import type { RunRecord } from '../state/run-record.js';
+import type { RunRecord } from '../state/record/run-record.js';
 import type { RunStore } from '../state/run-store.js';
 
 /** The steps other jobs ran, whose parts are in `<runsRoot>/<id>/parts/`: each part's status decides for its dependents. */

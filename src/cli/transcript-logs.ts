@@ -3,7 +3,7 @@ import type { RunEvent } from '../events.js';
 import { safeValues } from '../report/safe-values.js';
 import { renderStepTranscript } from '../report/step-transcript.js';
 import { EventsTail } from '../state/events-tail.js';
-import type { RunRecord } from '../state/run-record.js';
+import type { RunRecord } from '../state/record/run-record.js';
 import { EVENTS_FILE } from '../state/run-store.js';
 
 /** The events `wave logs` renders agent steps from: the chosen steps' events of events.ndjson, read on as it grows. */

@@ -1,5 +1,5 @@
 import { isFileOutcome, type Outcome, type RunOutput } from '../core/deliverables.js';
-import type { RunRecord, StepRecord } from '../state/run-record.js';
+import type { RunRecord, StepRecord } from '../state/record/run-record.js';
 import type { Paint } from './color.js';
 import { oneLine } from './describe.js';
 import { safeLine } from '../core/terminal-safe.js';

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { RunEvent } from '../events.js';
-import type { RunRecord } from '../state/run-record.js';
+import type { RunRecord } from '../state/record/run-record.js';
 
 /** Where a sink writes: process.stdout, or any Writable (tests use a collecting one). */
 export type Output = Writable | NodeJS.WriteStream;

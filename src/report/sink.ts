@@ -2,7 +2,7 @@ import type { RunEvent } from '../events.js';
 import { redactValues, type TextRedactor } from '../state/redact-values.js';
 import { createJsonSink } from './json.js';
 import { createQuietSink } from './quiet.js';
-import { createTerminalSink } from './terminal.js';
+import { createTerminalSink } from './terminal/terminal.js';
 import { createTextSink } from './text.js';
 import type { Output, RunSink, SinkOptions } from './sink-types.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RunRecord, StepRecord } from '../state/run-record.js';
+import type { RunRecord, StepRecord } from '../state/record/run-record.js';
 import type { Paint } from './color.js';
 
 /** Where the whole of a step's result is: the step's output.txt for JSON fields of a completed step, else its log. */

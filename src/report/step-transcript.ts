@@ -1,5 +1,5 @@
 import type { RunEvent } from '../events.js';
-import { transcriptEntries, type TranscriptEntry } from '../state/attempt-transcript.js';
+import { transcriptEntries, type TranscriptEntry } from '../state/thread/attempt-transcript.js';
 import { painter, type Paint } from './color.js';
 import { formatClock, formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { RunRecord, StepRecord } from '../state/run-record.js';
+import type { RunRecord, StepRecord } from '../state/record/run-record.js';
 import { painter, type Paint } from './color.js';
 import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
 import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';

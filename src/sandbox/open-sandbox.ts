@@ -1,7 +1,7 @@
 import { spawnInGroup } from '../process/spawn.js';
 import { BubblewrapSandbox } from './bubblewrap.js';
 import { checkBubblewrap, checkDocker } from './preflight.js';
-import { resolverFromEnv } from './static-resolver.js';
+import { resolverFromEnv } from './egress/static-resolver.js';
 import type { EgressRecord, Sandbox, SandboxPolicy } from './types.js';
 
 /** The host "sandbox" of backend none: the spec runs as it is. */
@@ -32,7 +32,7 @@ export async function prepareSandbox(policy: SandboxPolicy, env: NodeJS.ProcessE
     }
     case 'docker': {
       // dockerode is loaded only by runs that use it: it is most of what a cold start would otherwise parse.
-      const [{ dockerClient }, { DockerSandbox }] = await Promise.all([import('./docker-image.js'), import('./docker.js')]);
+      const [{ dockerClient }, { DockerSandbox }] = await Promise.all([import('./docker/docker-image.js'), import('./docker/docker.js')]);
       const docker = dockerClient(env);
       await checkDocker(docker, policy.image);
       return { warnings: [], open: (onEgress) => new DockerSandbox({ docker, image: policy.image, limits: policy.limits, onEgress, resolver }) };

@@ -2,9 +2,9 @@ import { addTokens, NO_TOKENS } from '../core/tokens.js';
 import { EVENT_VERSION, type RunEvent, type RunStatus } from '../events.js';
 import type { Plan } from '../plan/plan-types.js';
 import { eventsOfPart, type StepPart } from './run-parts.js';
-import type { RunRecord, StepRecord } from './run-record.js';
+import type { RunRecord, StepRecord } from './record/run-record.js';
 import type { RunStore } from './run-store.js';
-import { letsDependentsRun } from './step-gate.js';
+import { letsDependentsRun } from './record/step-gate.js';
 
 /** The events the parts brought, oldest first. */
 export function partEvents(parts: ReadonlyMap<string, StepPart>, runId: string): RunEvent[] {

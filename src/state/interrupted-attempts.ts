@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_VERSION, type RunEvent } from '../events.js';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './record/run-record.js';
 import { attemptsOf } from './step-logs.js';
 
 type Interrupted = Extract<RunEvent, { type: 'attempt_interrupted' }>;

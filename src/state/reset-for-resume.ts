@@ -1,6 +1,6 @@
 import { EVENT_VERSION, type RunEvent } from '../events.js';
 import type { Plan } from '../plan/plan-types.js';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './record/run-record.js';
 
 /** The steps_reset event of a resume: every step that did not complete (and, with fromStep, that step and all after it) goes back to pending. */
 export function resetForResume(record: RunRecord, plan: Plan, fromStep?: string, ts: string = new Date().toISOString()): Extract<RunEvent, { type: 'steps_reset' }> {

@@ -4,7 +4,7 @@ import { WaveError } from '../core/errors.js';
 import { ioError } from '../io-error.js';
 import { EVENT_VERSION, type RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
-import type { StepRecord } from './run-record.js';
+import type { StepRecord } from './record/run-record.js';
 
 /** The folder of a run where each step run elsewhere (one job of a compiled workflow) leaves its part. */
 export const PARTS_DIR = 'parts';

@@ -7,9 +7,9 @@ import { writeFileAtomicSync } from './atomic-write.js';
 import { readEventsFile } from './events-file.js';
 import { FaultLatch } from './fault-latch.js';
 import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
-import { applyEvent, creationEvent, foldEvents } from './apply-event.js';
-import { readRunRecord } from './run-record-file.js';
-import type { RunRecord } from './run-record.js';
+import { applyEvent, creationEvent, foldEvents } from './record/apply-event.js';
+import { readRunRecord } from './record/run-record-file.js';
+import type { RunRecord } from './record/run-record.js';
 
 export const RUN_FILE = 'run.json';
 export const EVENTS_FILE = 'events.ndjson';

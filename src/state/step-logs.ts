@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './record/run-record.js';
 
 export type LogStream = 'stdout' | 'stderr';
 

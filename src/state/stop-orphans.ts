@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { stepProcesses } from '../process/step-processes.js';
 import { WaveError } from '../core/errors.js';
 import type { RunLock } from './run-lock.js';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './record/run-record.js';
 
 /** Whether `pid` is a process started for this run (its environment carries WAVE_RUN_ID), so a reused pid is never killed. */
 function belongsToRun(pid: number, runId: string): boolean {

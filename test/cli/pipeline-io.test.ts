@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunEventSchema } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { WAVE_BIN, runWave } from '../support/cli.js';
 import { latestRunDir, letFinish, longRunProject, startLongRun, stepPids } from '../support/long-run.js';
 import { latestRun } from '../support/runs.js';

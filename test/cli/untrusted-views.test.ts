@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { ESCAPES, FORGED_ROUND, RAW_CONTROL } from '../support/attacks.mjs';
 import { runWave, WAVE_BIN } from '../support/cli.js';
 import { requirementMet } from '../support/requirement.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { AGENT_PACKAGES } from '../../src/adapters/agent-clis.js';
 import { resolveBinary } from '../../src/process/binary.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import { runRedactor } from '../../src/app/run-redactor.js';
-import { newRunRecord } from '../../src/state/new-run-record.js';
+import { newRunRecord } from '../../src/state/record/new-run-record.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { livePort, type AttemptPort, type AttemptRequest } from '../../src/engine/attempt/attempt-port.js';
 import { executeRun } from '../../src/engine/run/run-pipeline.js';

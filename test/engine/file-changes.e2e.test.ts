@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { makeRepository } from '../fixtures/workspace/helpers.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';

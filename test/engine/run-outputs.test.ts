@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PipelineOutputDef } from '../../src/config/schema/deliverable-schema.js';
 import { collectRunOutputs, MAX_OUTPUT_VALUE_BYTES } from '../../src/engine/run/run-outputs.js';
-import type { ArtifactRecord } from '../../src/state/run-record.js';
+import type { ArtifactRecord } from '../../src/state/record/run-record.js';
 import { sampleRecord, sampleStep, tempDir } from '../state/sample-run.js';
 
 /** A run folder whose step `make` completed with these stored artifacts (name → content; a folder when an object). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/redact.js';
-import { formatGithubSummary } from '../../src/report/github-summary.js';
-import type { RunRecord, StepRecord } from '../../src/state/run-record.js';
+import { formatGithubSummary } from '../../src/report/github/github-summary.js';
+import type { RunRecord, StepRecord } from '../../src/state/record/run-record.js';
 import { sampleAttempt, sampleRecord, sampleStep } from '../state/sample-run.js';
 
 /** A step that failed its contract with `message`, after one attempt of a second. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
-import { createTerminalSink } from '../../src/report/terminal.js';
+import { createTerminalSink } from '../../src/report/terminal/terminal.js';
 import { describeEvent } from '../../src/report/text.js';
 import { CollectingStream, terminalFrames } from './scripted-run.js';
 

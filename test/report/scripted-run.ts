@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { NO_TOKENS } from '../../src/core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { sampleAttempt, sampleRecord, sampleStep } from '../state/sample-run.js';
 
 export const RUN_ID = 'hello-20240501-120000-abcd';

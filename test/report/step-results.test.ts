@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/redact.js';
-import { formatGithubSummary } from '../../src/report/github-summary.js';
+import { formatGithubSummary } from '../../src/report/github/github-summary.js';
 import { createSink } from '../../src/report/sink.js';
 import { formatSummary } from '../../src/report/summary.js';
-import { stepResult } from '../../src/state/step-result.js';
+import { stepResult } from '../../src/state/record/step-result.js';
 import { sampleRecord, sampleStep } from '../state/sample-run.js';
 import { CollectingStream } from './scripted-run.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '../../src/adapters/types.js';
 import type { TokenUsage } from '../../src/core/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
-import { createTerminalSink } from '../../src/report/terminal.js';
+import { createTerminalSink } from '../../src/report/terminal/terminal.js';
 import { CollectingStream, terminalFrames } from './scripted-run.js';
 
 const RUN_ID = 'live-20240501-120000-abcd';

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
-import { createTerminalSink } from '../../src/report/terminal.js';
+import { createTerminalSink } from '../../src/report/terminal/terminal.js';
 import { CURSOR_UP, CollectingStream, SCRIPTED_EVENTS, STEP_IDS, scriptedRecord, terminalFrames } from './scripted-run.js';
 import { sampleStep } from '../state/sample-run.js';
 import { ESCAPES, RAW_CONTROL } from '../support/attacks.mjs';

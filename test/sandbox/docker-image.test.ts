@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { extract, type Headers } from 'tar-stream';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { WaveError } from '../../src/core/errors.js';
-import { buildSandboxImage, DEFAULT_SANDBOX_IMAGE, dockerClient, dockerSocketPath, sandboxRootfsTar } from '../../src/sandbox/docker-image.js';
+import { buildSandboxImage, DEFAULT_SANDBOX_IMAGE, dockerClient, dockerSocketPath, sandboxRootfsTar } from '../../src/sandbox/docker/docker-image.js';
 import { runWave } from '../support/cli.js';
 import { requirementMet } from '../support/requirement.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/core/errors.js';
 import { parseEgressPattern } from '../../src/config/schema/egress-pattern.js';
-import { EgressPolicy, addressClass } from '../../src/sandbox/egress-policy.js';
+import { EgressPolicy, addressClass } from '../../src/sandbox/egress/egress-policy.js';
 
 describe('parseEgressPattern', () => {
   it.each([

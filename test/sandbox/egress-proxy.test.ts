@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EgressPolicy, addressClass } from '../../src/sandbox/egress-policy.js';
-import { type EgressDecision, type EgressProxy, startEgressProxy } from '../../src/sandbox/egress-proxy.js';
+import { EgressPolicy, addressClass } from '../../src/sandbox/egress/egress-policy.js';
+import { type EgressDecision, type EgressProxy, startEgressProxy } from '../../src/sandbox/egress/egress-proxy.js';
 import { selfSignedCert } from '../support/self-signed-cert.js';
 
 const HINT = "runtime.sandbox.default_allowed_domains or the persona's sandbox.allowed_domains";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
-import { applyEvent, creationEvent, foldEvents } from '../../src/state/apply-event.js';
+import { applyEvent, creationEvent, foldEvents } from '../../src/state/record/apply-event.js';
 import { sampleRecord, sampleStep } from './sample-run.js';
 
 const base = { v: 1 as const, runId: 'r', ts: '2026-01-01T00:00:00.000Z' };

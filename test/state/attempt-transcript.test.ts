@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/adapters/types.js';
 import type { RunEvent } from '../../src/events.js';
-import { attemptTranscript } from '../../src/state/attempt-transcript.js';
+import { attemptTranscript } from '../../src/state/thread/attempt-transcript.js';
 
 const stepEvent = (stepId: string, attempt: number, event: Exclude<StreamEvent, { kind: 'output' }>): RunEvent => ({
   v: 1,

@@ -9,7 +9,7 @@ import type { SpawnSpec } from '../../src/process/spawn-spec.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
 import { RunStore } from '../../src/state/run-store.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { requirementMet } from '../support/requirement.js';

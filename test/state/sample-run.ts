@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { NO_TOKENS } from '../../src/core/tokens.js';
-import type { RunRecord, StepRecord } from '../../src/state/run-record.js';
+import type { RunRecord, StepRecord } from '../../src/state/record/run-record.js';
 
 const created: string[] = [];
 afterAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESULT_CHARS, RESULT_LINES, stepResult } from '../../src/state/step-result.js';
+import { RESULT_CHARS, RESULT_LINES, stepResult } from '../../src/state/record/step-result.js';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_TOKENS } from '../../src/core/tokens.js';
-import { DEFAULT_THREAD_BUDGET, gapLines, pageThread, renderThreadPage, type ThreadQuery } from '../../src/state/thread-page.js';
-import type { Round } from '../../src/state/thread-rounds.js';
-import { renderRound } from '../../src/state/thread-view.js';
+import { DEFAULT_THREAD_BUDGET, gapLines, pageThread, renderThreadPage, type ThreadQuery } from '../../src/state/thread/thread-page.js';
+import type { Round } from '../../src/state/thread/thread-rounds.js';
+import { renderRound } from '../../src/state/thread/thread-view.js';
 
 const RUN = 'hello-20240501-120000-abcd';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_TOKENS } from '../../src/core/tokens.js';
 import type { RunEvent } from '../../src/events.js';
-import { roundsOf } from '../../src/state/thread-rounds.js';
+import { roundsOf } from '../../src/state/thread/thread-rounds.js';
 
 const base = { v: 1 as const, runId: 'r' };
 let clock = 0;

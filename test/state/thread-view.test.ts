@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NO_TOKENS } from '../../src/core/tokens.js';
-import type { Round } from '../../src/state/thread-rounds.js';
-import { renderRound, roundFields, roundHeader } from '../../src/state/thread-view.js';
+import type { Round } from '../../src/state/thread/thread-rounds.js';
+import { renderRound, roundFields, roundHeader } from '../../src/state/thread/thread-view.js';
 
 const FULL: Round = {
   stepId: 'implement',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
-import { newRunRecord } from '../../src/state/new-run-record.js';
+import { newRunRecord } from '../../src/state/record/new-run-record.js';
 import { RunStore } from '../../src/state/run-store.js';
 import { makeProject } from './project.js';
 

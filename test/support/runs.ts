@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '../../src/events.js';
-import type { RunRecord } from '../../src/state/run-record.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
 
 /** The run folders of a project, by name. */
 export function runDirs(project: string): string[] {

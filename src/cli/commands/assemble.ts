@@ -5,10 +5,10 @@ import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '.
 import { EVENT_VERSION } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
 import { collectRunOutputs } from '../../engine/run/run-outputs.js';
-import { formatGithubSummary } from '../../report/github-summary.js';
+import { formatGithubSummary } from '../../report/github/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
 import { assembledFinish, assembledStart, partEvents, replayAssembled } from '../../state/assemble-run.js';
-import { newRunRecord } from '../../state/new-run-record.js';
+import { newRunRecord } from '../../state/record/new-run-record.js';
 import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
 import { EXIT } from '../../core/exit-codes.js';

@@ -4,7 +4,7 @@ import { WaveError } from '../../core/errors.js';
 import { recordOrphanCancelled } from '../../state/cancel-orphan.js';
 import { isProcessAlive } from '../../process/liveness.js';
 import { RunLock, isOwnerAlive, readLockOwner } from '../../state/run-lock.js';
-import type { RunRecord } from '../../state/run-record.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 import { EXIT } from '../../core/exit-codes.js';

@@ -8,7 +8,7 @@ import { runsRootOf } from '../../core/run-paths.js';
 import { WaveError } from '../../core/errors.js';
 import { removeRunWorkspaces } from '../../engine/workspace/workspace.js';
 import { deleteBranches, runBranches } from '../../engine/workspace/worktree.js';
-import type { RunRecord } from '../../state/run-record.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 
 interface CleanOptions {

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { safeText } from '../../core/terminal-safe.js';
 import { WaveError } from '../../core/errors.js';
 import { isProcessAlive } from '../../process/liveness.js';
-import type { RunRecord } from '../../state/run-record.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 import { attemptLogPath, attemptsOf, type LogStream } from '../../state/step-logs.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { positiveInteger } from '../run-options.js';
 import { formatDateTime, formatDuration } from '../../report/format.js';
 import { isProcessAlive } from '../../process/liveness.js';
-import type { RunRecord } from '../../state/run-record.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 

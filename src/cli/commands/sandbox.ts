@@ -10,7 +10,7 @@ export function registerSandbox(program: Command): void {
     .option('-t, --tag <tag>', 'the image name and tag', DEFAULT_SANDBOX_IMAGE)
     .action(async (flags: { tag: string }) => {
       // Loaded here, not at the top: `wave --help` registers every command and must not load dockerode.
-      const { buildSandboxImage, dockerClient } = await import('../../sandbox/docker-image.js');
+      const { buildSandboxImage, dockerClient } = await import('../../sandbox/docker/docker-image.js');
       const id = await buildSandboxImage(dockerClient(), flags.tag);
       process.stdout.write(`built ${flags.tag} (${id.replace(/^sha256:/, '').slice(0, 12)})\n`);
     });

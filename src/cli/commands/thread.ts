@@ -4,9 +4,9 @@ import { WaveError } from '../../core/errors.js';
 import { readEventsFile } from '../../state/events-file.js';
 import { EVENTS_FILE, RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
-import { DEFAULT_THREAD_BUDGET, MIN_THREAD_BUDGET, pageThread, renderThreadPage, type ThreadPage, type ThreadQuery } from '../../state/thread-page.js';
-import { roundsOf } from '../../state/thread-rounds.js';
-import { roundFields } from '../../state/thread-view.js';
+import { DEFAULT_THREAD_BUDGET, MIN_THREAD_BUDGET, pageThread, renderThreadPage, type ThreadPage, type ThreadQuery } from '../../state/thread/thread-page.js';
+import { roundsOf } from '../../state/thread/thread-rounds.js';
+import { roundFields } from '../../state/thread/thread-view.js';
 import { positiveInteger } from '../run-options.js';
 
 interface ThreadOptions {

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { WAVE_INJECTED_ARTIFACTS_DIR } from '../../core/run-paths.js';
 import { WaveError } from '../../core/errors.js';
 import type { Plan, PlannedStep } from '../../plan/plan-types.js';
-import type { RunRecord } from '../../state/run-record.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { copyContained } from './artifact-copy.js';
 import { resolveInside } from '../workspace/workspace-paths.js';
 

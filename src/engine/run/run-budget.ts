@@ -1,8 +1,8 @@
-import { budgetExhaustedFailure } from '../../state/budget-failure.js';
+import { budgetExhaustedFailure } from '../../state/record/budget-failure.js';
 import type { Failure } from '../../core/failure.js';
 import type { RunEvent } from '../../events.js';
 import type { RunBudgetLimits } from '../../plan/plan-budget.js';
-import type { RunRecord, StepRecord } from '../../state/run-record.js';
+import type { RunRecord, StepRecord } from '../../state/record/run-record.js';
 import { emit, type RunContext } from './context.js';
 
 /** What one step had cost when this session began: its own total, else (a step reset to re-run) its earlier attempts'. */

@@ -4,7 +4,7 @@ import type { PipelineOutputDef } from '../../config/schema/deliverable-schema.j
 import type { RunOutput } from '../../core/deliverables.js';
 import { JsonPathError, jsonPathValues, parseJsonPath } from '../../core/json-path.js';
 import type { Plan } from '../../plan/plan-types.js';
-import type { RunRecord, StepRecord } from '../../state/run-record.js';
+import type { RunRecord, StepRecord } from '../../state/record/run-record.js';
 import { emit, type RunContext } from './context.js';
 
 /** An output's value is kept in run.json up to this size; a larger one is read from its file (GitHub takes 1 MiB of outputs in all). */

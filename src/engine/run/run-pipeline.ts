@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { installWaveCommand, WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import { addTokens, NO_TOKENS } from '../../core/tokens.js';
 import type { RunStatus } from '../../events.js';
-import { letsDependentsRun } from '../../state/step-gate.js';
+import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { emit, type EventBody, type RunContext } from './context.js';
 import { Scheduler, type ScheduleOptions } from './scheduler.js';
 import { resolveRunOutputs } from './run-outputs.js';

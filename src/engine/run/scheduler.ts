@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { failureOfError, type Failure } from '../../core/failure.js';
 import { isFileSystemError } from '../../io-error.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
-import { letsDependentsRun } from '../../state/step-gate.js';
+import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { runStep } from '../steps/step-kinds.js';
 import { emit, type RunContext } from './context.js';
 

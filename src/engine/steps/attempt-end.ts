@@ -2,7 +2,7 @@ import { isSafeSessionId } from '../../adapters/session.js';
 import type { AdapterResult } from '../../adapters/types.js';
 import type { Failure } from '../../core/failure.js';
 import { execTypeOf } from '../../plan/plan-types.js';
-import { stepResult } from '../../state/step-result.js';
+import { stepResult } from '../../state/record/step-result.js';
 import { emit } from '../run/context.js';
 import { jsonFields, roundText } from './round-text.js';
 import type { StepRun } from './step-run.js';

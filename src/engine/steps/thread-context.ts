@@ -2,8 +2,8 @@ import type { AskModel } from '../../contracts/types.js';
 import type { RunEvent } from '../../events.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { quotedBlock, safeLine } from '../../core/terminal-safe.js';
-import { attemptTranscript } from '../../state/attempt-transcript.js';
-import { roundsOf, type Round } from '../../state/thread-rounds.js';
+import { attemptTranscript } from '../../state/thread/attempt-transcript.js';
+import { roundsOf, type Round } from '../../state/thread/thread-rounds.js';
 import { emit, type RunContext } from '../run/context.js';
 
 /** The most thread context a prompt receives (Wave's cap, ~25k tokens); the oldest steps' transcripts go first. */

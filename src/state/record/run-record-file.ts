@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { WaveError } from '../core/errors.js';
-import { ioError } from '../io-error.js';
+import { WaveError } from '../../core/errors.js';
+import { ioError } from '../../io-error.js';
 import type { RunRecord } from './run-record.js';
 
 /** Reads and sanity-checks a run.json; an unreadable or foreign file is an io_error. */

@@ -1,8 +1,8 @@
-import { addTokens, hasTokens, NO_TOKENS } from '../core/tokens.js';
-import type { Paint } from './color.js';
-import { cutToWidth, displayWidth } from './columns.js';
-import { STATUS_MARK } from './describe.js';
-import { formatCost, formatDuration, formatTokens } from './format.js';
+import { addTokens, hasTokens, NO_TOKENS } from '../../core/tokens.js';
+import type { Paint } from '../color.js';
+import { cutToWidth, displayWidth } from '../columns.js';
+import { STATUS_MARK } from '../describe.js';
+import { formatCost, formatDuration, formatTokens } from '../format.js';
 import type { Segment, StepView, TerminalView } from './terminal-view.js';
 
 /** The lines of one frame of the live view at `now`: a line per step, the run's footer and its notes, each cut to `columns`. */

@@ -1,10 +1,10 @@
-import type { RunRecord, StepRecord } from '../state/run-record.js';
-import type { TextRedactor } from '../state/redact-values.js';
-import { deliverablesMarkdown } from './deliverables.js';
-import { describeFailure } from './describe.js';
-import { resultsMarkdown } from './step-results.js';
-import { formatCost, formatDuration, formatTokens } from './format.js';
-import { hasTokens } from '../core/tokens.js';
+import type { RunRecord, StepRecord } from '../../state/record/run-record.js';
+import type { TextRedactor } from '../../state/redact-values.js';
+import { deliverablesMarkdown } from '../deliverables.js';
+import { describeFailure } from '../describe.js';
+import { resultsMarkdown } from '../step-results.js';
+import { formatCost, formatDuration, formatTokens } from '../format.js';
+import { hasTokens } from '../../core/tokens.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import * as core from '@actions/core';
-import { attemptLogPath } from '../state/step-logs.js';
+import { attemptLogPath } from '../../state/step-logs.js';
 import type { CommandFreeLog } from './github-command-free.js';
-import { safeText } from '../core/terminal-safe.js';
+import { safeText } from '../../core/terminal-safe.js';
 
 /** The most of a step's stdout and stderr its log group shows: the tail, where failures are. */
 const LOG_TAIL_BYTES = 64 * 1024;

@@ -1,8 +1,8 @@
-import { NO_TOKENS, type TokenUsage } from '../core/tokens.js';
-import type { RunEvent, StepStatus } from '../events.js';
-import type { ColorName } from './color.js';
-import { describeFailure, describeToolUse, oneLine } from './describe.js';
-import { formatCost, formatDuration } from './format.js';
+import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import type { RunEvent, StepStatus } from '../../events.js';
+import type { ColorName } from '../color.js';
+import { describeFailure, describeToolUse, oneLine } from '../describe.js';
+import { formatCost, formatDuration } from '../format.js';
 
 /** One step as the live view shows it. */
 export interface StepView {

@@ -1,7 +1,7 @@
-import { painter, shouldColor } from './color.js';
-import type { RunSink, SinkOptions } from './sink-types.js';
-import { formatSummary } from './summary.js';
-import { safeValues } from './safe-values.js';
+import { painter, shouldColor } from '../color.js';
+import type { RunSink, SinkOptions } from '../sink-types.js';
+import { formatSummary } from '../summary.js';
+import { safeValues } from '../safe-values.js';
 import { renderFrame } from './terminal-frame.js';
 import { applyEvent, pendingView, type RunView, type StepView } from './terminal-view.js';
 

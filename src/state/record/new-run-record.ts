@@ -1,5 +1,5 @@
-import { EVENT_VERSION } from '../events.js';
-import type { Plan } from '../plan/plan-types.js';
+import { EVENT_VERSION } from '../../events.js';
+import type { Plan } from '../../plan/plan-types.js';
 import { createdRecord } from './apply-event.js';
 import type { RunRecord } from './run-record.js';
 

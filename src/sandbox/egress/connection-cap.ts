@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { EgressRecord } from './types.js';
+import type { EgressRecord } from '../types.js';
 
 /** At most one report of refused connections per this many ms: a flood must not flood the record too. */
 const REPORT_EVERY_MS = 1000;

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { normalizeHost, parseEgressPattern, type EgressPattern } from '../config/schema/egress-pattern.js';
+import { normalizeHost, parseEgressPattern, type EgressPattern } from '../../config/schema/egress-pattern.js';
 
 export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'public';
 

@@ -1,5 +1,5 @@
 import { Document, isMap, isSeq } from 'yaml';
-import { quotedBlock, safeText } from '../core/terminal-safe.js';
+import { quotedBlock, safeText } from '../../core/terminal-safe.js';
 import type { Round } from './thread-rounds.js';
 
 /** The structured fields of a round, as its YAML frontmatter and `wave thread --json` show them. */

@@ -1,14 +1,14 @@
 import * as core from '@actions/core';
-import type { SourceLocation } from '../core/errors.js';
-import type { RunEvent } from '../events.js';
-import { formatClock } from './format.js';
+import type { SourceLocation } from '../../core/errors.js';
+import type { RunEvent } from '../../events.js';
+import { formatClock } from '../format.js';
 import { printAnnotations, type Annotation } from './github-annotations.js';
 import { commandFreeLog } from './github-command-free.js';
 import { eventAnnotation } from './github-event-annotation.js';
 import { GithubStepGroups } from './github-step-groups.js';
-import { safeValues } from './safe-values.js';
-import type { RunSink } from './sink-types.js';
-import { describeEvent } from './text.js';
+import { safeValues } from '../safe-values.js';
+import type { RunSink } from '../sink-types.js';
+import { describeEvent } from '../text.js';
 
 export interface GithubSinkOptions {
   /** The run folder, where each attempt's stdout and stderr are stored. */

@@ -1,9 +1,9 @@
-import type { Failure } from '../core/failure.js';
-import type { Outcome, RunOutput } from '../core/deliverables.js';
-import type { FileChange } from '../core/file-change.js';
-import type { AdapterType } from '../core/resolved-adapter.js';
-import type { TokenUsage } from '../core/tokens.js';
-import type { RunOptions, RunStatus, StepStatus } from '../events.js';
+import type { Failure } from '../../core/failure.js';
+import type { Outcome, RunOutput } from '../../core/deliverables.js';
+import type { FileChange } from '../../core/file-change.js';
+import type { AdapterType } from '../../core/resolved-adapter.js';
+import type { TokenUsage } from '../../core/tokens.js';
+import type { RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -75,7 +75,7 @@ export interface StepRecord {
   outcomeWarnings?: string[];
 }
 
-/** run.json: the fold of a run's events (state/apply-event.ts), written as a snapshot now and then and when the run ends. */
+/** run.json: the fold of a run's events (state/record/apply-event.ts), written as a snapshot now and then and when the run ends. */
 export interface RunRecord {
   version: 1;
   id: string;

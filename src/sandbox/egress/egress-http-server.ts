@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { normalizeHost } from '../config/schema/egress-pattern.js';
+import { normalizeHost } from '../../config/schema/egress-pattern.js';
 import type { RefusalTarget } from './connection-cap.js';
 import type { EgressGate } from './egress-gate.js';
 import { endToEnd, hostPort, splice } from './proxy-plumbing.js';

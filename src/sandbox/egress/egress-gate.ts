@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { normalizeHost } from '../config/schema/egress-pattern.js';
+import { normalizeHost } from '../../config/schema/egress-pattern.js';
 import { ConnectionCap, type RefusalTarget } from './connection-cap.js';
 import { addressClass, type EgressPolicy } from './egress-policy.js';
 import { hostPort } from './proxy-plumbing.js';

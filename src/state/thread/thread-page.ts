@@ -1,4 +1,4 @@
-import { quotedBlock } from '../core/terminal-safe.js';
+import { quotedBlock } from '../../core/terminal-safe.js';
 import { renderRound } from './thread-view.js';
 import type { Round } from './thread-rounds.js';
 

@@ -1,5 +1,5 @@
-import { quotedBlock, safeLine } from '../core/terminal-safe.js';
-import type { RunEvent } from '../events.js';
+import { quotedBlock, safeLine } from '../../core/terminal-safe.js';
+import type { RunEvent } from '../../events.js';
 
 /** How much of a failed tool call's output a transcript keeps. */
 const TOOL_ERROR_CHARS = 500;
