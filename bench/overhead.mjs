@@ -1,5 +1,6 @@
 // Executor overhead: 200 no-op command steps at width 8 through `wave run`, against the same 200
-// processes spawned directly by a node script at width 8, both measured as cold processes in this run.
+// processes spawned directly by a node script at width 8, against the recording floor, and against `make -j8`
+// doing the same work with a log file per target, all measured as cold processes in this run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,33 +43,48 @@ const launch = () => {
 for (let i = 0; i < ${WIDTH}; i++) launch();
 `;
 
-function project() {
-  const dir = mkdtempSync(join(tmpdir(), 'wave-bench-'));
-  writeFileSync(join(dir, 'wave.yaml'), `kind: WaveManifest\nmetadata: { name: bench }\nruntime: { max_concurrency: ${WIDTH} }\n`);
-  const steps = Array.from({ length: STEPS }, (_, i) => `  - { id: s${i}, exec: { type: command, source: "true" } }`).join('\n');
-  mkdirSync(join(dir, 'pipelines'));
-  writeFileSync(join(dir, 'pipelines', 'noop.yaml'), `kind: WavePipeline\nmetadata: { name: noop }\nsteps:\n${steps}\n`);
+/** Writes into `dir` a project whose pipeline `noop` has `steps` independent no-op command steps, run `width` at once. */
+export function noopProject(dir, steps, width = WIDTH) {
+  mkdirSync(join(dir, 'pipelines'), { recursive: true });
+  writeFileSync(join(dir, 'wave.yaml'), `kind: WaveManifest\nmetadata: { name: bench }\nruntime: { max_concurrency: ${width} }\n`);
+  const lines = Array.from({ length: steps }, (_, i) => `  - { id: s${i}, exec: { type: command, source: "true" } }`).join('\n');
+  writeFileSync(join(dir, 'pipelines', 'noop.yaml'), `kind: WavePipeline\nmetadata: { name: noop }\nsteps:\n${lines}\n`);
   return dir;
 }
 
-function timed(fn) {
+/** Writes into `dir` a Makefile of STEPS independent targets, each running `true` with its output in a log file of its own. */
+function makefile(dir) {
+  const targets = Array.from({ length: STEPS }, (_, i) => `s${i}`);
+  const rules = targets.map((t) => `${t}:\n\t@mkdir -p logs/${t} && sh -c true > logs/${t}/stdout 2> logs/${t}/stderr\n`).join('');
+  writeFileSync(join(dir, 'Makefile'), `.PHONY: all ${targets.join(' ')}\nall: ${targets.join(' ')}\n${rules}`);
+  return dir;
+}
+
+/** Milliseconds `fn` took. */
+export function timed(fn) {
   const start = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of a list of numbers. */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const hasMake = () => spawnSync('make', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** Runs the benchmark and returns its report lines. */
 export async function bench() {
-  const dir = project();
+  const dir = noopProject(mkdtempSync(join(tmpdir(), 'wave-bench-')), STEPS);
+  const make = hasMake() ? makefile(mkdtempSync(join(dir, 'make-'))) : undefined;
   const direct = [];
   const floor = [];
   const wave = [];
+  const made = [];
   try {
     for (let i = 0; i < ROUNDS; i++) {
       direct.push(timed(() => execFileSync(process.execPath, ['-e', DIRECT])));
       floor.push(timed(() => execFileSync(process.execPath, ['-e', FLOOR, mkdtempSync(join(dir, 'floor-'))])));
+      if (make) made.push(timed(() => execFileSync('make', ['-s', `-j${WIDTH}`, '-B', '-C', make, 'all'])));
       wave.push(
         timed(() => {
           const r = spawnSync(process.execPath, [WAVE, 'run', 'noop', '--output', 'quiet'], { cwd: dir, stdio: 'ignore' });
@@ -87,6 +103,10 @@ export async function bench() {
     `  direct node spawn: ${d.toFixed(0)} ms   wave run: ${w.toFixed(0)} ms`,
     `  floor (a script doing only the per-step recording, no Wave): ${f.toFixed(0)} ms, ratio ${(f / d).toFixed(2)}, ${((f - d) / STEPS).toFixed(2)} ms per step`,
     `  ratio ${(w / d).toFixed(2)} (goal ≤ 1.10)   per-step overhead ${((w - d) / STEPS).toFixed(2)} ms (goal ≤ 2)`,
+    `  above the floor: ${((w - f) / STEPS).toFixed(2)} ms per step (goal ≤ 1)`,
+    make
+      ? `  make -j${WIDTH} with a log file per target: ${median(made).toFixed(0)} ms, wave / make ${(w / median(made)).toFixed(2)} (goal ≤ 1.5)`
+      : '  make: not installed, its comparison skipped',
   ];
 }
 
