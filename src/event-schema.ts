@@ -114,6 +114,8 @@ export const RunEventSchema = z
         options: RunOptionsSchema,
         steps: z.array(PlannedStepEntrySchema),
         parentId: z.string().optional().describe('The run whose step started this one.'),
+        parentStepId: z.string().optional().describe('The step of the parent run that started this one.'),
+        childKind: z.enum(['sub_pipeline', 'iterate_item', 'branch_arm']).optional().describe('Why the parent step started it.'),
       })
       .describe('The run was recorded: what it runs and how. The first line of events.ndjson; `ts` is when the run started.'),
     z.strictObject({
@@ -319,6 +321,21 @@ export const RunEventSchema = z
       .strictObject({ ...base, type: z.literal('step_skipped'), stepId: z.string(), reason: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() })
       .describe('The step was set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept).'),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() }),
+    z
+      .strictObject({ ...base, type: z.literal('child_run_started'), stepId: z.string(), childRunId: z.string(), pipeline: z.string() })
+      .describe("The step started a child run: a run of another pipeline sharing this run's bus, sandbox, budget and cancellation."),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('child_run_finished'),
+        stepId: z.string(),
+        childRunId: z.string(),
+        status: z.enum(['completed', 'failed', 'cancelled']),
+        tokens: TokenUsageSchema,
+        costUsd: z.number().optional(),
+        failure: FailureSchema.optional(),
+      })
+      .describe('A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete.'),
     z.strictObject({
       ...base,
       type: z.literal('run_finished'),

@@ -11,6 +11,8 @@ import type { StepResult } from './state/record/step-result.js';
 export const EVENT_VERSION = 1;
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** Why a step started a child run: a `pipeline:` step, an item of `iterate`, an arm of `branch`. */
+export type ChildKind = 'sub_pipeline' | 'iterate_item' | 'branch_arm';
 export type StepStatus = 'pending' | 'running' | 'retrying' | 'completed' | 'failed' | 'skipped' | 'cancelled';
 
 interface Base {
@@ -32,6 +34,8 @@ export type RunEvent = Base &
         options: RunOptions;
         steps: PlannedStepEntry[];
         parentId?: string;
+        parentStepId?: string;
+        childKind?: ChildKind;
       }
     | { type: 'run_started'; pipeline: string; steps: string[]; resumed: boolean; pid?: number }
     /** A resume puts these steps back to pending (their attempts kept) and the run with them. */
@@ -124,6 +128,18 @@ export type RunEvent = Base &
     /** Set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept). */
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
+    /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */
+    | { type: 'child_run_started'; stepId: string; childRunId: string; pipeline: string }
+    /** A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete. */
+    | {
+        type: 'child_run_finished';
+        stepId: string;
+        childRunId: string;
+        status: Exclude<RunStatus, 'pending' | 'running'>;
+        tokens: TokenUsage;
+        costUsd?: number;
+        failure?: Failure;
+      }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );
 

@@ -3,11 +3,11 @@ import { join, relative } from 'node:path';
 import { defaultRegistry } from '../adapters/registry.js';
 import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from '../core/exit-codes.js';
 import { EventBus, type RunEvent, type RunStatus } from '../events.js';
-import type { EventBody, RunContext } from '../engine/run/context.js';
+import type { ChildRuns } from '../engine/run/child-run-port.js';
+import { emit, type EventBody, type RunContext } from '../engine/run/context.js';
 import { recordEgress } from '../engine/run/egress-record.js';
 import { executeRun } from '../engine/run/run-pipeline.js';
 import type { ReadySandbox } from '../sandbox/open-sandbox.js';
-import type { Sandbox } from '../sandbox/types.js';
 import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { Redactor } from '../redact.js';
@@ -15,6 +15,7 @@ import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
 import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
+import type { ChildRunBase, SharedRunParts } from './run-request.js';
 import type { TextWriter } from './text-writer.js';
 
 /** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
@@ -24,16 +25,6 @@ const STOP_REASONS: Record<StopSignal, string> = {
   SIGHUP: 'cancelled: the terminal closed (SIGHUP)',
   SIGQUIT: 'cancelled (SIGQUIT)',
 };
-
-/** What a parent run shares with a child run it drives: its events, its sandbox and its cancellation. */
-export interface SharedRunParts {
-  /** The parent's bus: the child's events go out on it too (each store and sink keeps only its own run's). */
-  bus?: EventBus;
-  /** The parent's open sandbox: the child's steps run in it, and the parent closes it. */
-  sandbox?: Sandbox;
-  /** The parent's cancellation: when it aborts, the child stops with the same reason (the parent listens for signals). */
-  signal?: AbortSignal;
-}
 
 /** How driveRun runs a recorded run. */
 export interface DriveOptions {
@@ -55,6 +46,8 @@ export interface DriveOptions {
   err?: TextWriter;
   /** What a parent run shares instead of this run making its own. */
   shared?: SharedRunParts;
+  /** How the run's steps start child runs; they cannot when absent. */
+  children?: (base: ChildRunBase) => ChildRuns;
 }
 
 /** Drives one recorded run (`wave run`, `wave resume`, the Action): sinks, signals, execution, cleanup, summary; returns the exit code. */
@@ -68,20 +61,24 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     bus.subscribe((event) => {
       if (event.runId === runId) listener(event);
     });
-  const sink = createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
-  const unsubscribe = onOwnEvents((event) => sink.handle(event));
+  // A child run prints nothing of its own: its events reach the parent's sinks on the shared bus.
+  const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
+  const unsubscribe = onOwnEvents((event) => sink?.handle(event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
   if (options.stoppedBy) stop.interrupt(options.stoppedBy);
   let status: RunStatus;
   try {
+    const sandbox = shared.sandbox ?? options.sandbox?.open((record) => recordEgress(context, record));
+    const childBase = { plan, runId, bus, sandbox, onFailure: options.onFailure, keepWorkspaces: options.keepWorkspaces, err, emit: (body: EventBody) => emit(context, body) };
     const context: RunContext = {
       plan,
       store,
       bus,
       registry: defaultRegistry({ redactor }),
       parentEnv: process.env,
-      sandbox: shared.sandbox ?? options.sandbox?.open((record) => recordEgress(context, record)),
+      sandbox,
+      children: options.children?.(childBase),
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });
@@ -93,16 +90,16 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     stop.release();
     unsubscribe();
     for (const detach of extraSinks) detach();
-    sink.close();
+    sink?.close();
     for (const extra of options.sinks ?? []) extra.close();
   }
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId, projectRoot: plan.projectRoot });
   }
-  sink.summarize(store.record, store.dir);
+  sink?.summarize(store.record, store.dir);
   for (const extra of options.sinks ?? []) extra.summarize(store.record, store.dir);
   // Quiet and --json print only what they promise.
-  if (options.output === 'auto' || options.output === 'text') err.write(leftWorkspacesNote(plan, runId));
+  if (sink && (options.output === 'auto' || options.output === 'text')) err.write(leftWorkspacesNote(plan, runId));
   const stoppedBy = stop.stoppedBy();
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
   return status === 'completed' ? EXIT.ok : EXIT.runFailed;

@@ -13,14 +13,26 @@ export async function readySandbox(plan: Plan, err: TextWriter = process.stderr)
   return ready;
 }
 
+/** How preflightRun goes. */
+export interface PreflightOptions {
+  /** Runs between the sandbox check and the requirements (the Action's cancel point). */
+  afterSandbox?: () => void;
+  err?: TextWriter;
+  /** A child run: its parent warned of short secrets already (the same manifest's). */
+  child?: boolean;
+  /** The run's steps go to its parent's open sandbox, whose backend was checked when the parent started. */
+  sandboxShared?: boolean;
+}
+
 /**
  * The checks before a run is recorded, in order: the sandbox backend, the pipeline's requirements, the forge token's
- * scopes (a missing scope stops the run before anything exists). `afterSandbox` runs between the first two.
+ * scopes (a missing scope stops the run before anything exists).
  */
-export async function preflightRun(plan: Plan, afterSandbox?: () => void, err: TextWriter = process.stderr): Promise<{ sandbox: ReadySandbox; startEvents: EventBody[] }> {
-  err.write(shortSecretWarnings(plan, process.env).join(''));
-  const sandbox = await readySandbox(plan, err);
-  afterSandbox?.();
+export async function preflightRun(plan: Plan, options: PreflightOptions = {}): Promise<{ sandbox?: ReadySandbox; startEvents: EventBody[] }> {
+  const err = options.err ?? process.stderr;
+  if (!options.child) err.write(shortSecretWarnings(plan, process.env).join(''));
+  const sandbox = options.sandboxShared ? undefined : await readySandbox(plan, err);
+  options.afterSandbox?.();
   await checkRunRequirements(plan, err);
   return { sandbox, startEvents: await readyTokenScopes(plan, err) };
 }

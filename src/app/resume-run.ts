@@ -10,12 +10,15 @@ import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
 import { stopOrphanedAttempts } from '../state/stop-orphans.js';
 import { configWarningsText } from './config-warnings.js';
+import { childRunsOf } from './child-runs.js';
 import { driveRun } from './drive-run.js';
 import { removeOrphanedContainers } from './orphaned-containers.js';
 import { preflightRun } from './preflight-run.js';
 import { reconcileRecord } from './reconcile-record.js';
 import type { RunOutcome } from './run-outcome.js';
 import { runRedactor } from './run-redactor.js';
+import type { ChildRunBase } from './run-request.js';
+import { startRun } from './start-run.js';
 import { requireStep, selection } from './selection.js';
 import type { TextWriter } from './text-writer.js';
 
@@ -77,13 +80,14 @@ async function resumeOwned(owned: { runsRoot: string; runId: string; projectMani
       plan.steps.map((s) => s.id),
       request.fromStep,
     );
-  const { sandbox, startEvents } = await preflightRun(plan, undefined, err);
+  const { sandbox, startEvents } = await preflightRun(plan, { err });
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
   reconcileRecord(store, plan, request.fromStep);
   const done = new Set(Object.values(store.record.steps).flatMap((s) => (s.status === 'completed' ? [s.id] : [])));
   const selected = selection(plan.steps, { steps: recorded.options.steps, exclude: recorded.options.exclude }, done);
   const { onFailure, keepWorkspaces } = recorded.options;
-  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, startEvents, err });
+  const children = (base: ChildRunBase) => childRunsOf(base, startRun);
+  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, startEvents, err, children });
   return { exitCode, plan, store, record: store.record, dir: store.dir, redactor };
 }

@@ -3,13 +3,42 @@ import type { StopSignal } from '../core/exit-codes.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
+import type { EventBody } from '../engine/run/context.js';
+import type { RunRecord } from '../state/record/run-record.js';
 import type { RunStore } from '../state/run-store.js';
-import type { SharedRunParts } from './drive-run.js';
+import type { ChildKind, EventBus } from '../events.js';
+import type { Sandbox } from '../sandbox/types.js';
 import type { TextWriter } from './text-writer.js';
+
+/** What a parent run shares with a child run it drives: its events, its sandbox and its cancellation. */
+export interface SharedRunParts {
+  /** The parent's bus: the child's events go out on it too (each store and sink keeps only its own run's). */
+  bus?: EventBus;
+  /** The parent's open sandbox: the child's steps run in it, and the parent closes it. */
+  sandbox?: Sandbox;
+  /** The parent's cancellation: when it aborts, the child stops with the same reason (the parent listens for signals). */
+  signal?: AbortSignal;
+}
+
+/** What a run passes on to the child runs its steps start. */
+export interface ChildRunBase {
+  plan: Plan;
+  runId: string;
+  bus: EventBus;
+  sandbox?: Sandbox;
+  onFailure: 'halt' | 'continue';
+  keepWorkspaces: boolean;
+  err: TextWriter;
+  /** Records an event in the parent run (its journal, then its bus). */
+  emit: (body: EventBody) => void;
+}
 
 /** The run a child run belongs to (recorded as its parentId), and what the child shares of it instead of making its own. */
 export interface ParentRun extends SharedRunParts {
   runId: string;
+  /** The parent's step that starts the child, and why (recorded as its parentStepId and childKind). */
+  stepId?: string;
+  kind?: ChildKind;
 }
 
 /** A recorded run as the extra sinks are made for it. */
@@ -54,6 +83,8 @@ export interface StartRunRequest {
   reportConfigWarnings?: (warnings: readonly WaveError[]) => void;
   /** Where notes and warnings go (process.stderr by default). */
   err?: TextWriter;
-  /** Makes this a child run of another. */
+  /** Makes this a child run of another: it prints nothing of its own (its events go out on the parent's bus). */
   parent?: ParentRun;
+  /** Told the run's record as soon as it is recorded, before anything runs. */
+  onRecorded?: (record: RunRecord) => void;
 }

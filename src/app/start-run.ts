@@ -3,6 +3,7 @@ import { newRunId } from '../state/run-id.js';
 import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
 import { newRunRecord } from '../state/record/new-run-record.js';
+import { childRunsOf } from './child-runs.js';
 import { driveRun } from './drive-run.js';
 import { preflightRun } from './preflight-run.js';
 import { prepareRun } from './prepare-run.js';
@@ -19,7 +20,12 @@ export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
   request.checkStop?.('starting');
   const { plan, selected } = await prepareRun(request);
   const err = request.err ?? process.stderr;
-  const { sandbox, startEvents } = await preflightRun(plan, () => request.checkStop?.('checking the sandbox'), err);
+  const { sandbox, startEvents } = await preflightRun(plan, {
+    afterSandbox: () => request.checkStop?.('checking the sandbox'),
+    err,
+    child: request.parent !== undefined,
+    sandboxShared: request.parent?.sandbox !== undefined,
+  });
   const redactor = runRedactor(plan);
   const keepWorkspaces = request.keepWorkspaces ?? false;
   const options = {
@@ -30,10 +36,11 @@ export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
     timeoutMinutes: request.timeoutMinutes,
     keepWorkspaces,
   };
-  const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent?.runId);
+  const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent);
   const parts = request.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();
   const store = RunStore.create(plan.runtime.runsRoot, record, redactor, { partsFolder: request.runId !== undefined });
   replayPartEvents(store, parts);
+  request.onRecorded?.(store.record);
   // Held while this process drives the run, so a `wave resume` of it is refused and `wave cancel` finds its owner.
   const lock = await RunLock.acquire(store.dir, store.record.id, 'run');
   let exitCode: number;
@@ -54,6 +61,7 @@ export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
       startEvents,
       err,
       shared,
+      children: (base) => childRunsOf(base, startRun),
     });
   } finally {
     lock.release();

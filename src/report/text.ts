@@ -100,6 +100,10 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
+    case 'child_run_started':
+      return `${step(event.stepId)} started child run ${event.childRunId} (${event.pipeline})`;
+    case 'child_run_finished':
+      return `${step(event.stepId)} child run ${event.childRunId} ${event.status}${usage(event)}${event.failure ? `: ${withDetail(event.failure)}` : ''}`;
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
   }

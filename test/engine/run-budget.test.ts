@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import type { TokenUsage } from '../../src/core/tokens.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
+import { RunBudget } from '../../src/engine/run/run-budget.js';
 import { executeRun } from '../../src/engine/run/run-pipeline.js';
 import { describeEvent } from '../../src/report/text.js';
 import { formatSummary } from '../../src/report/summary.js';
@@ -172,5 +173,35 @@ describe('runtime.cost: the run warns once at warn_at and stops at budget_ceilin
     expect(status).toBe('completed');
     expect(ofType(events, 'budget_warning')).toEqual([expect.objectContaining({ spentUsd: 1.5, warnAtUsd: 1, step: 'second' })]);
     expect(ofType(events, 'budget_warning')[0]).not.toHaveProperty('ceilingUsd');
+  });
+});
+
+describe("runtime.cost: a child run spends its parent's budget", () => {
+  /** An event of run `runId` as it would come on the parent's bus. */
+  const on = (runId: string, body: Record<string, unknown>) => ({ v: 1, ts: '2026-01-01T00:00:00.000Z', runId, ...body }) as RunEvent;
+
+  it("counts the children's running and settled costs, a grandchild's once, and moves a finished child's cost into its parent step", async () => {
+    const { store } = await plannedRun(pipeline(), { manifest: manifest('{ budget_ceiling: 10 }') });
+    const budget = new RunBudget({ ceilingUsd: 10 }, () => store.record);
+    const parent = store.record.id;
+    expect(budget.observe(on('child-1', { type: 'step_tokens', stepId: 'a', attempt: 1, tokens: tokens(1, 1), costUsd: 2 }))).toBe(true);
+    expect(budget.spent()).toBe(2);
+    budget.observe(on('child-1', { type: 'attempt_finished', stepId: 'a', attempt: 1, tokens: tokens(1, 1), costUsd: 3, durationMs: 1, exitCode: 0 }));
+    expect(budget.spent()).toBe(3);
+    // A grandchild's cost counts while it runs, then moves into child-1's step when that step is charged with it.
+    budget.observe(on('grandchild', { type: 'step_tokens', stepId: 'g', attempt: 1, tokens: tokens(1, 1), costUsd: 4 }));
+    expect(budget.spent()).toBe(7);
+    budget.observe(on('child-1', { type: 'child_run_finished', stepId: 'b', childRunId: 'grandchild', status: 'completed', tokens: tokens(1, 1), costUsd: 4 }));
+    expect(budget.spent()).toBe(7);
+    expect(budget.crossing()).toBeUndefined();
+    // child-1 ends: the parent's step `first` is charged with all of it (the store folds the event first, as emit does).
+    const finished = on(parent, { type: 'child_run_finished', stepId: 'first', childRunId: 'child-1', status: 'completed', tokens: tokens(2, 2), costUsd: 7 });
+    store.appendEvent(finished);
+    budget.observe(finished);
+    expect(store.record.steps.first!.costUsd).toBe(7);
+    expect(budget.spent()).toBe(7);
+    budget.observe(on('child-2', { type: 'step_tokens', stepId: 'a', attempt: 1, tokens: tokens(1, 1), costUsd: 3.5 }));
+    expect(budget.spent()).toBe(10.5);
+    expect(budget.crossing()).toBe('exhausted');
   });
 });

@@ -4,6 +4,7 @@ import type { Plan } from '../../plan/plan-types.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import type { AttemptPort } from '../attempt/attempt-port.js';
 import type { RunStore } from '../../state/run-store.js';
+import type { ChildRuns } from './child-run-port.js';
 
 /** Distributes over the union so each event type keeps its own fields. */
 type WithoutBase<E> = E extends unknown ? Omit<E, 'v' | 'ts' | 'runId'> : never;
@@ -21,6 +22,8 @@ export interface RunContext {
   readonly sandbox?: Sandbox;
   /** Where every agent or model attempt goes (engine/attempt/attempt-port.ts); the live runners when absent. */
   readonly attempts?: AttemptPort;
+  /** How a step starts a child run (engine/run/child-runs.ts); a run without it cannot start one. */
+  readonly children?: ChildRuns;
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

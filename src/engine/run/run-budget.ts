@@ -3,6 +3,7 @@ import type { Failure } from '../../core/failure.js';
 import type { RunEvent } from '../../events.js';
 import type { RunBudgetLimits } from '../../plan/plan-budget.js';
 import type { RunRecord, StepRecord } from '../../state/record/run-record.js';
+import { ChildRunCosts } from './child-run-costs.js';
 import { emit, type RunContext } from './context.js';
 
 /** What one step had cost when this session began: its own total, else (a step reset to re-run) its earlier attempts'. */
@@ -12,7 +13,8 @@ function spentBefore(step: StepRecord): number {
 
 /**
  * A run's cost against its runtime.cost limits (Wave's cost.Ledger), counted live: what the run had spent before this
- * session (a resumed run's earlier steps and attempts), plus each step's running cost from its `step_tokens` events.
+ * session (a resumed run's earlier steps and attempts), plus each step's running cost from its `step_tokens` events,
+ * plus what its child runs (every other run on its bus) spend while they run.
  */
 export class RunBudget {
   /** What the run had spent when this session began. */
@@ -21,6 +23,7 @@ export class RunBudget {
   private readonly startOf = new Map<string, number>();
   /** The latest running cost of each step this session (its step_tokens). */
   private readonly live = new Map<string, number>();
+  private readonly children = new ChildRunCosts();
   private warned = false;
   private exhausted = false;
 
@@ -40,17 +43,20 @@ export class RunBudget {
       const now = Math.max(this.live.get(s.id) ?? 0, s.costUsd ?? 0);
       added += Math.max(0, now - (this.startOf.get(s.id) ?? 0));
     }
-    return this.baseline + added;
+    return this.baseline + added + this.children.spent();
   }
 
   /** Folds in an event that may change the cost; true when it did. */
   observe(event: RunEvent): boolean {
+    if (event.runId !== this.record().id) return this.children.observe(event);
+    // A finished child's cost is now the parent step's own (the event charged it): no longer counted as a child's.
+    if (event.type === 'child_run_finished') this.children.settle(event.childRunId);
     if (event.type === 'step_tokens' && event.costUsd !== undefined) {
       this.live.set(event.stepId, event.costUsd);
       return true;
     }
     // The step's recorded cost now holds the attempt's final figure (and any extract or summary asks before it).
-    return event.type === 'attempt_finished';
+    return event.type === 'attempt_finished' || event.type === 'child_run_finished';
   }
 
   /** Which limit the cost has newly reached, each reported once: the warning first, the ceiling once and for all. */

@@ -35,8 +35,10 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   const resumed = Object.values(store.record.steps).some((s) => s.status === 'completed');
   emit(context, { type: 'run_started', pipeline: plan.pipelineName, steps: plan.steps.map((s) => s.id), resumed, pid: process.pid });
   for (const event of options.startEvents ?? []) emit(context, event);
-  // runtime.cost: at the ceiling nothing new starts and the running steps stop with the budget's failure.
-  const stopWatchingBudget = plan.runtime.budget ? watchBudget(context, plan.runtime.budget, (failure) => scheduler.stop(failure)) : () => {};
+  // runtime.cost: at the ceiling nothing new starts and the running steps stop with the budget's failure. A child run
+  // spends its parent's budget: the parent counts it (its events are on the parent's bus) and stops it by cancelling.
+  const ownBudget = store.record.parentId === undefined ? plan.runtime.budget : undefined;
+  const stopWatchingBudget = ownBudget ? watchBudget(context, ownBudget, (failure) => scheduler.stop(failure)) : () => {};
   await scheduler.drain();
   options.signal.removeEventListener('abort', cancelAll);
   stopWatchingStore();

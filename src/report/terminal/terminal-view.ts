@@ -83,6 +83,22 @@ function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run
   }
 }
 
+/** What a running step is doing, as an event of these types says it. */
+function activityOf(event: Extract<RunEvent, { type: 'step_fallback' | 'session_continued' | 'session_fresh' | 'child_run_started' | 'child_run_finished' }>): string {
+  switch (event.type) {
+    case 'step_fallback':
+      return `falling back to ${event.to} (${event.failure.class})`;
+    case 'session_continued':
+      return `continuing session ${event.sessionId}`;
+    case 'session_fresh':
+      return `starting a fresh session: ${oneLine(event.reason)}`;
+    case 'child_run_started':
+      return `child run ${event.childRunId} (${event.pipeline})`;
+    case 'child_run_finished':
+      return `child run ${event.childRunId} ${event.status}`;
+  }
+}
+
 function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): void {
   switch (event.type) {
     case 'step_started': {
@@ -114,13 +130,11 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
       });
       return;
     case 'step_fallback':
-      view(event.stepId).activity = `falling back to ${event.to} (${event.failure.class})`;
-      return;
     case 'session_continued':
-      view(event.stepId).activity = `continuing session ${event.sessionId}`;
-      return;
     case 'session_fresh':
-      view(event.stepId).activity = `starting a fresh session: ${oneLine(event.reason)}`;
+    case 'child_run_started':
+    case 'child_run_finished':
+      view(event.stepId).activity = activityOf(event);
       return;
     case 'step_completed':
       Object.assign(view(event.stepId), {

@@ -36,6 +36,8 @@ export function createdRecord(event: EventOf<'run_created'>): RunRecord {
     startedAt: event.ts,
     options: event.options,
     ...(event.parentId !== undefined ? { parentId: event.parentId } : {}),
+    ...(event.parentStepId !== undefined ? { parentStepId: event.parentStepId } : {}),
+    ...(event.childKind !== undefined ? { childKind: event.childKind } : {}),
     steps: Object.fromEntries(event.steps.map((entry) => [entry.id, pendingStep(entry)])),
     tokens: { ...NO_TOKENS },
   };
@@ -44,9 +46,14 @@ export function createdRecord(event: EventOf<'run_created'>): RunRecord {
 /** The run_created event of a fresh record (every step pending), as RunStore.create records it. */
 export function creationEvent(record: RunRecord): EventOf<'run_created'> {
   const steps = Object.values(record.steps).map((s) => ({ id: s.id, optional: s.optional, dependencies: [...s.dependencies] }));
-  const { pipeline, pipelineFile, manifestFile, input, options, parentId } = record;
-  const parent = parentId !== undefined ? { parentId } : {};
+  const { pipeline, pipelineFile, manifestFile, input, options } = record;
+  const parent = parentLink(record);
   return { v: EVENT_VERSION, ts: record.startedAt, runId: record.id, type: 'run_created', pipeline, pipelineFile, manifestFile, input, options, steps, ...parent };
+}
+
+/** A child run's link to its parent, as run_created carries it; empty for a run started on its own. */
+export function parentLink({ parentId, parentStepId, childKind }: Pick<RunRecord, 'parentId' | 'parentStepId' | 'childKind'>) {
+  return { ...(parentId !== undefined ? { parentId } : {}), ...(parentStepId !== undefined ? { parentStepId } : {}), ...(childKind !== undefined ? { childKind } : {}) };
 }
 
 const stepOf = (record: RunRecord, stepId: string): StepRecord | undefined => record.steps[stepId];
@@ -153,6 +160,16 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   },
   step_completed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'completed', durationMs: e.durationMs }, e.ts),
   step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  child_run_started: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.children = [...(s.children ?? []), { runId: e.childRunId, pipeline: e.pipeline, status: 'running' }];
+  },
+  child_run_finished: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    const child = s?.children?.find((c) => c.runId === e.childRunId);
+    if (child) Object.assign(child, { status: e.status, failure: e.failure });
+    charge(s, e.tokens, e.costUsd);
+  },
   step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
   step_skipped: (r, e) => {
     const s = stepOf(r, e.stepId);

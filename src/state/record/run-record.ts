@@ -3,7 +3,7 @@ import type { Outcome, RunOutput } from '../../core/deliverables.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
 import type { TokenUsage } from '../../core/tokens.js';
-import type { RunOptions, RunStatus, StepStatus } from '../../events.js';
+import type { ChildKind, RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -73,6 +73,16 @@ export interface StepRecord {
   /** Links and files its `outcomes` yielded once it succeeded, and why any could not be taken. */
   outcomes?: Outcome[];
   outcomeWarnings?: string[];
+  /** The child runs it started, in the order they started (each has its own run folder). */
+  children?: ChildRunRecord[];
+}
+
+/** A run a step started, as its parent records it. */
+export interface ChildRunRecord {
+  runId: string;
+  pipeline: string;
+  status: RunStatus;
+  failure?: Failure;
 }
 
 /** run.json: the fold of a run's events (state/record/apply-event.ts), written as a snapshot now and then and when the run ends. */
@@ -81,6 +91,9 @@ export interface RunRecord {
   id: string;
   /** The run whose step started this one (a child run); absent for a run started on its own. */
   parentId?: string;
+  /** The parent's step that started it, and why. */
+  parentStepId?: string;
+  childKind?: ChildKind;
   pipeline: string;
   /** Absolute paths, so `wave resume` finds the same files. */
   pipelineFile: string;

@@ -1,0 +1,36 @@
+import type { Failure } from '../../core/failure.js';
+import type { ChildKind, RunStatus } from '../../events.js';
+import type { RunRecord } from '../../state/record/run-record.js';
+
+/** What a step asks of a child run: the pipeline (a name under pipelines/ or a file), its input, and what stops it. */
+export interface ChildRunRequest {
+  /** The step of this run that starts the child. */
+  stepId: string;
+  /** Why the step starts it (recorded in the child). */
+  kind: ChildKind;
+  pipeline: string;
+  input: string;
+  /** The step's signal: when it aborts, the child stops with the same reason. */
+  signal: AbortSignal;
+}
+
+/** How a child run ended, and where it is recorded. */
+export interface ChildRunOutcome {
+  status: Exclude<RunStatus, 'pending' | 'running'>;
+  /** Why it did not complete. */
+  failure?: Failure;
+  /** The child's run.json as it ended: its outputs, steps and artifacts. */
+  record: RunRecord;
+  /** Its run folder. */
+  dir: string;
+}
+
+/**
+ * How the steps of a run start child runs (app/ provides it: the engine does not know how a run is loaded and
+ * prepared). A child shares its parent's bus, sandbox, budget and cancellation; it has its own record, folder and
+ * workspaces; the parent's step records it (child_run_started, child_run_finished, its cost charged to the step).
+ */
+export interface ChildRuns {
+  /** Runs the child to its end. Throws when it cannot start (its files do not load, the run folder cannot be written). */
+  run(request: ChildRunRequest): Promise<ChildRunOutcome>;
+}
