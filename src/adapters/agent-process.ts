@@ -5,6 +5,7 @@ import { resolveBinary } from '../process/binary.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from '../process/spawn-failure.js';
 import { spawnInGroup } from '../process/spawn.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
+import { attemptOutputFiles } from './attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
 import type { AgentCliDescriptor, AgentInvocation, CliInstall } from './agent-cli.js';
 import { cliEndpoints } from './model-endpoints.js';
@@ -71,8 +72,7 @@ export async function runAgentCli(
     cwd: config.workspace,
     env: invocation.env,
     stdin: invocation.stdin,
-    stdoutPath: join(config.attemptDir, 'stdout'),
-    stderrPath: join(config.attemptDir, 'stderr'),
+    ...attemptOutputFiles(config),
     redactor,
     graceMs: config.graceMs,
     drainMs: config.drainMs,
@@ -84,7 +84,8 @@ export async function runAgentCli(
     onSpawn: config.onSpawn,
   };
   const result = await (config.spawn ?? spawnInGroup)(spec, signal);
-  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines: result.skippedLines + (stream.malformedLines ?? 0), outputTail: result.tail };
+  const skippedLines = result.skippedLines + (stream.malformedLines ?? 0);
+  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines, outputTail: result.tail, argv: [command, ...invocation.args] };
   if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
   if (result.outputError) return failed(outputFailure(result.outputError), base);
   if (result.aborted) return failed(abortFailure(result.abortReason), base);

@@ -90,6 +90,8 @@ export interface AdapterResult {
   skippedLines: number;
   /** The last 2,000 characters of output, for a retry's prompt. */
   outputTail: string;
+  /** The command and arguments the process was started with, before a sandbox wrapped it (a process was started). */
+  argv?: string[];
   durationMs: number;
   /** Set when the CLI refused to continue `continueFrom`'s session before doing any work: why, in one line. */
   resumeRefused?: string;

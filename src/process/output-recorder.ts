@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createRedactingStream } from '../redact.js';
 import { ByteTail, lastChars } from '../stream/byte-tail.js';
 import { LineSplitter } from '../stream/lines.js';
+import { OutputTiming } from './output-timing.js';
 import { OutputMeter } from '../stream/output-meter.js';
 import { capStoredOutput, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
@@ -39,10 +40,12 @@ export class OutputRecorder {
   private readonly stdoutCapture: ByteTail | undefined;
   private readonly meter: OutputMeter | undefined;
   private readonly splitters: Record<OutputStreamName, LineSplitter>;
+  private readonly timing: OutputTiming | undefined;
 
   constructor(private readonly spec: SpawnSpec) {
     this.stdoutCapture = spec.captureStdoutBytes ? new ByteTail(spec.captureStdoutBytes) : undefined;
     this.meter = spec.onOutput ? new OutputMeter(spec.onOutput) : undefined;
+    this.timing = spec.timingPath ? new OutputTiming(spec.timingPath) : undefined;
     this.splitters = {
       stdout: new LineSplitter(spec.onLine && ((line) => spec.onLine!(line, 'stdout')), { maxLineBytes: spec.maxLineBytes }),
       stderr: new LineSplitter(spec.onLine && ((line) => spec.onLine!(line, 'stderr')), { maxLineBytes: spec.maxLineBytes }),
@@ -52,7 +55,10 @@ export class OutputRecorder {
   /** Records one stream until it ends; a missing stream leaves an empty file. Never rejects. */
   save(source: Readable | null, name: OutputStreamName): Promise<void> {
     const path = name === 'stdout' ? this.spec.stdoutPath : this.spec.stderrPath;
-    if (!source) return writeFile(path, '').catch((error: NodeJS.ErrnoException) => this.fail(error, path));
+    if (!source)
+      return writeFile(path, '')
+        .catch((error: NodeJS.ErrnoException) => this.fail(error, path))
+        .finally(() => this.timing?.end());
     const tap = tapStream((chunk) => {
       this.combinedTail.push(chunk);
       if (name === 'stderr') this.stderrTail.push(chunk);
@@ -64,9 +70,13 @@ export class OutputRecorder {
     file.on('error', (error: NodeJS.ErrnoException) => this.fail(error, path));
     // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
     const cap = capStoredOutput(name, this.spec.storedOutputBytes ?? STORED_OUTPUT_BYTES);
-    return pipeline(source, count, createRedactingStream(this.spec.redactor), tap, cap, file)
+    const stages = this.timing ? [cap, tapStream((chunk) => this.timing!.record(name, chunk.length))] : [cap];
+    return pipeline([source, count, createRedactingStream(this.spec.redactor), tap, ...stages, file])
       .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
-      .finally(() => this.splitters[name].end());
+      .finally(() => {
+        this.splitters[name].end();
+        return this.timing?.end();
+      });
   }
 
   /** Leaves both files empty, for a process that never ran. */

@@ -15,6 +15,8 @@ export interface SpawnSpec {
   stdin?: string;
   stdoutPath: string;
   stderrPath: string;
+  /** Where to keep when each piece of output arrived (process/output-timing.ts); not kept when absent. */
+  timingPath?: string;
   /** Applied to both files, to lines and to the tails. */
   redactor: Redactor;
   /** Grace between SIGTERM and SIGKILL to the group. */

@@ -35,7 +35,7 @@ function configFor(prefix: string, extra: Partial<AdapterRunConfig['adapter']> =
 async function run(prefix: string, limits = { timeoutMs: 60_000, stallMs: 0 }, extra = {}) {
   const events: StreamEvent[] = [];
   const config = configFor(prefix, extra);
-  const result = await runAttempt(new LlmRunner(), config, limits, new AbortController().signal, (e) => events.push(e));
+  const result = await runAttempt({ runner: new LlmRunner(), config, limits, signal: new AbortController().signal, onEvent: (e) => events.push(e) });
   return { result, events, config };
 }
 
@@ -66,7 +66,13 @@ describe('the llm adapter against the scripted server', () => {
   it("sends the persona's temperature in the request body", async () => {
     const config = configFor('/s/text/cool');
     const persona = { ...config.persona!, temperature: 0.15 };
-    const result = await runAttempt(new LlmRunner(), { ...config, persona }, { timeoutMs: 60_000, stallMs: 0 }, new AbortController().signal, () => {});
+    const result = await runAttempt({
+      runner: new LlmRunner(),
+      config: { ...config, persona },
+      limits: { timeoutMs: 60_000, stallMs: 0 },
+      signal: new AbortController().signal,
+      onEvent: () => {},
+    });
     expect(result.ok).toBe(true);
     const request = server.requests.filter((r) => r.scenario === 'text').at(-1)!;
     expect(request.body).toMatchObject({
@@ -86,7 +92,13 @@ describe('the llm adapter against the scripted server', () => {
       return new Response(sse.map((data) => `data: ${data}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
     };
     const config = configFor('/unreachable');
-    const result = await runAttempt(new LlmRunner({ transport }), config, { timeoutMs: 60_000, stallMs: 0 }, new AbortController().signal, () => {});
+    const result = await runAttempt({
+      runner: new LlmRunner({ transport }),
+      config,
+      limits: { timeoutMs: 60_000, stallMs: 0 },
+      signal: new AbortController().signal,
+      onEvent: () => {},
+    });
     expect(result.ok).toBe(true);
     expect(result.text).toBe('From the transport.');
     expect(result.tokens).toMatchObject({ input: 3, output: 4 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AdapterRegistry } from '../../src/adapters/registry.js';
+import { AdapterRegistry, defaultRegistry } from '../../src/adapters/registry.js';
 import { runRedactor } from '../../src/app/run-redactor.js';
 import { newRunRecord } from '../../src/state/record/new-run-record.js';
 import { RunStore } from '../../src/state/run-store.js';
@@ -10,6 +10,7 @@ import { executeRun } from '../../src/engine/run/run-pipeline.js';
 import { EventBus } from '../../src/events.js';
 import { plannedRun } from '../support/mock-run.js';
 import { MockRunner } from '../support/mock-runner.js';
+import { commandPipeline } from '../support/project.js';
 
 const SECRET = 'port-secret-value-1234';
 
@@ -67,5 +68,37 @@ describe('the attempt port', () => {
     const { status } = await execute({ run: (request) => (seen.push(request), live.run(request)) });
     expect(status).toBe('completed');
     expect(seen.map((r) => [r.purpose, r.config.stepId, r.config.attempt, r.config.prompt])).toEqual([['step', 'a', 1, `use ${SECRET} now`]]);
+  });
+});
+
+describe('the attempt port records a process attempt as it ran', () => {
+  it('keeps its command line (the secrets redacted) and when each piece of its stdout and stderr came', async () => {
+    process.env.WAVE_TEST_PORT_SECRET = SECRET;
+    const manifest = 'kind: WaveManifest\nmetadata: { name: t }\nruntime: { sandbox: { secret_env: [WAVE_TEST_PORT_SECRET] } }\n';
+    const command = `printf 'one\\n'; sleep 0.3; printf 'two\\n' >&2; sleep 0.3; printf 'three ${SECRET}\\n'`;
+    const { plan } = await plannedRun(commandPipeline('p', [['cmd', [], command]]), { manifest });
+    const redactor = runRedactor(plan);
+    const store = RunStore.create(plan.runtime.runsRoot, newRunRecord('timing-run', plan, { onFailure: 'halt', keepWorkspaces: true }), redactor);
+    const context = { plan, store, bus: new EventBus(), registry: defaultRegistry({ redactor }), parentEnv: process.env };
+    expect(await executeRun(context, { onFailure: 'halt', signal: new AbortController().signal })).toBe('completed');
+    const folder = store.attemptPath('cmd', 1);
+    const attempt = JSON.parse(readFileSync(join(folder, 'attempt.json'), 'utf8')) as { argv: string[] };
+    expect(attempt.argv[0]).toBe('/bin/sh');
+    expect(attempt.argv.join(' ')).toContain("printf 'three [REDACTED]");
+    expect(attempt.argv.join(' ')).not.toContain(SECRET);
+    const pieces = readFileSync(join(folder, 'output.timing'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    expect(pieces.map(([, stream, length]) => [stream, Number(length)])).toEqual([
+      ['stdout', 4],
+      ['stderr', 4],
+      ['stdout', 4 + 'three [REDACTED]\n'.length],
+    ]);
+    // The lengths are the stored (redacted) files', and each piece came after the sleep before it.
+    expect(readFileSync(join(folder, 'stdout'), 'utf8')).toBe('one\nthree [REDACTED]\n');
+    const times = pieces.map(([ms]) => Number(ms));
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(250);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(250);
   });
 });

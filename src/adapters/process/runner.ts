@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { Redactor } from '../../redact.js';
 import { processFailure } from '../../process/spawn-failure.js';
 import { spawnInGroup } from '../../process/spawn.js';
+import { attemptOutputFiles } from '../attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 import { planShellValues, VALUE_FILES_DIR, writeValueFiles } from './command-values.js';
@@ -61,8 +61,7 @@ export class ProcessRunner implements AdapterRunner {
       // The values come last: a step's own WAVE_VALUE_n must not replace what its command refers to.
       env: { ...config.env, ...values.env },
       stdin: invocation.stdin,
-      stdoutPath: join(config.attemptDir, 'stdout'),
-      stderrPath: join(config.attemptDir, 'stderr'),
+      ...attemptOutputFiles(config),
       redactor: this.redactor,
       graceMs: config.graceMs,
       drainMs: config.drainMs,
@@ -82,6 +81,7 @@ export class ProcessRunner implements AdapterRunner {
       ...(failure ? { failure } : {}),
       skippedLines: result.skippedLines,
       outputTail: result.tail,
+      argv: [spec.command, ...spec.args],
       durationMs: Date.now() - started,
     };
   }

@@ -1,20 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../adapters/types.js';
-import { runAttempt, type AttemptLimits } from './attempt.js';
+import type { AdapterResult } from '../../adapters/types.js';
+import { SYSTEM_CLOCK, type Clock } from '../../core/clock.js';
+import { runAttempt, type AttemptRun } from './attempt.js';
 
 /** The file in an attempt's folder that says what went into it and what came out. */
 export const ATTEMPT_FILE = 'attempt.json';
 
 /** One agent or model attempt, whatever asked for it: a step's attempt, an extract, a judge, a thread summary. */
-export interface AttemptRequest {
+export interface AttemptRequest extends Omit<AttemptRun, 'clock'> {
   /** `step` for a step's own attempt, else what the model is asked for. */
   purpose: string;
-  runner: AdapterRunner;
-  config: AdapterRunConfig;
-  limits: AttemptLimits;
-  signal: AbortSignal;
-  onEvent: (event: StreamEvent) => void;
 }
 
 /** The one way an attempt reaches an adapter: where a recording, a replay or a simulation takes the live runner's place. */
@@ -23,17 +19,17 @@ export interface AttemptPort {
 }
 
 /**
- * The live port: the adapter's runner under the attempt's limits. What went in (purpose, adapter, model, the rendered
- * prompt and system prompt, the session continued, the variables it was given by name) and what came out (exit,
- * failure, tokens, cost, session, timing) are kept in the attempt folder's attempt.json, redacted; its raw stream is the
- * folder's stdout and stderr.
+ * The live port: the adapter's runner under the attempt's limits, on `clock`. What went in (purpose, adapter, model,
+ * the rendered prompt and system prompt, the session continued, the variables it was given by name, the command line)
+ * and what came out (exit, failure, tokens, cost, session, timing) are kept in the attempt folder's attempt.json,
+ * redacted; its raw stream is the folder's stdout and stderr, and output.timing says when each piece of them came.
  */
-export function livePort(redact: <T>(value: T) => T = (value) => value): AttemptPort {
+export function livePort(redact: <T>(value: T) => T = (value) => value, clock: Clock = SYSTEM_CLOCK): AttemptPort {
   return {
     async run(request) {
-      const startedAt = new Date().toISOString();
-      const result = await runAttempt(request.runner, request.config, request.limits, request.signal, request.onEvent);
-      const record = { ...wentIn(request), startedAt, finishedAt: new Date().toISOString(), ...cameOut(result) };
+      const startedAt = new Date(clock.now()).toISOString();
+      const result = await runAttempt({ ...request, clock });
+      const record = { ...wentIn(request), startedAt, finishedAt: new Date(clock.now()).toISOString(), ...cameOut(result) };
       // A report on the attempt, never its outcome: a folder that cannot take it fails nothing.
       await writeFile(join(request.config.attemptDir, ATTEMPT_FILE), `${JSON.stringify(redact(record), null, 2)}\n`).catch(() => undefined);
       return result;
@@ -57,6 +53,7 @@ function wentIn({ purpose, config, limits }: AttemptRequest) {
 }
 
 function cameOut(result: AdapterResult) {
-  const { ok, exitCode, durationMs, tokens, costUsd, failure, sessionId } = result;
-  return { ok, exitCode, durationMs, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}), ...(sessionId ? { sessionId } : {}) };
+  const { ok, exitCode, durationMs, tokens, costUsd, failure, sessionId, argv } = result;
+  const optional = { ...(argv ? { argv } : {}), ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}), ...(sessionId ? { sessionId } : {}) };
+  return { ok, exitCode, durationMs, tokens, ...optional };
 }

@@ -1,5 +1,6 @@
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../adapters/types.js';
 import type { Failure } from '../../core/failure.js';
+import { SYSTEM_CLOCK, type Clock } from '../../core/clock.js';
 import { NO_TOKENS } from '../../core/tokens.js';
 
 export interface AttemptLimits {
@@ -8,46 +9,45 @@ export interface AttemptLimits {
   stallMs: number;
 }
 
-/** Runs one attempt under a timeout and a stall watchdog; `parent` aborting cancels it. */
-export async function runAttempt(
-  runner: AdapterRunner,
-  config: AdapterRunConfig,
-  limits: AttemptLimits,
-  parent: AbortSignal,
-  onEvent: (event: StreamEvent) => void,
-): Promise<AdapterResult> {
+/** One attempt to run: the runner and its config, under its limits, stopped by `signal`, its stream events to `onEvent`. */
+export interface AttemptRun {
+  runner: AdapterRunner;
+  config: AdapterRunConfig;
+  limits: AttemptLimits;
+  signal: AbortSignal;
+  onEvent: (event: StreamEvent) => void;
+  /** The time its limits are measured in (the system's when absent). */
+  clock?: Clock;
+}
+
+/** Runs one attempt under a timeout and a stall watchdog; `signal` aborting cancels it. */
+export async function runAttempt({ runner, config, limits, signal: parent, onEvent, clock = SYSTEM_CLOCK }: AttemptRun): Promise<AdapterResult> {
   const controller = new AbortController();
   const abort = (failure: Failure) => controller.abort(failure);
   const onParentAbort = () => abort(reasonOf(parent));
   parent.addEventListener('abort', onParentAbort, { once: true });
   if (parent.aborted) onParentAbort();
   const minutes = limits.timeoutMs / 60_000;
-  const timeout = setTimeout(() => abort({ class: 'timeout', message: `step ran past its time limit of ${formatMinutes(minutes)}` }), limits.timeoutMs);
-  const stalled = () => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` });
-  let stall = limits.stallMs > 0 ? setTimeout(stalled, limits.stallMs) : undefined;
+  const timeout = clock.timer(limits.timeoutMs, () => abort({ class: 'timeout', message: `step ran past its time limit of ${formatMinutes(minutes)}` }));
+  const stall =
+    limits.stallMs > 0 ? clock.timer(limits.stallMs, () => abort({ class: 'stalled', message: `no output or event for ${Math.round(limits.stallMs / 1000)}s` })) : undefined;
   let waitEnds = 0;
-  let extended = false;
-  const started = Date.now();
+  const started = clock.now();
   try {
     return await runner.run(config, controller.signal, (event) => {
       if (stall) {
         // A CLI waiting out its own retry backoff is quiet on purpose: the window starts when the announced wait ends.
-        if (event.kind === 'retry' && event.delayMs) waitEnds = Math.max(waitEnds, Date.now() + event.delayMs);
-        const waitLeft = Math.max(0, waitEnds - Date.now());
-        if (waitLeft > 0 || extended) {
-          clearTimeout(stall);
-          stall = setTimeout(stalled, limits.stallMs + waitLeft);
-          extended = waitLeft > 0;
-        } else stall.refresh();
+        if (event.kind === 'retry' && event.delayMs) waitEnds = Math.max(waitEnds, clock.now() + event.delayMs);
+        stall.restart(limits.stallMs + Math.max(0, waitEnds - clock.now()));
       }
       onEvent(event);
     });
   } catch (error) {
     // A runner should never throw; if one does, the attempt fails rather than the run.
-    return crashedResult(error, Date.now() - started);
+    return crashedResult(error, clock.now() - started);
   } finally {
-    clearTimeout(timeout);
-    if (stall) clearTimeout(stall);
+    timeout.cancel();
+    stall?.cancel();
     parent.removeEventListener('abort', onParentAbort);
   }
 }

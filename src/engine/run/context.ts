@@ -1,4 +1,5 @@
 import type { AdapterRegistry } from '../../adapters/registry.js';
+import type { Clock } from '../../core/clock.js';
 import { EVENT_VERSION, type EventBus, type RunEvent } from '../../events.js';
 import type { Plan } from '../../plan/plan-types.js';
 import type { Sandbox } from '../../sandbox/types.js';
@@ -22,6 +23,8 @@ export interface RunContext {
   readonly sandbox?: Sandbox;
   /** Where every agent or model attempt goes (engine/attempt/attempt-port.ts); the live runners when absent. */
   readonly attempts?: AttemptPort;
+  /** The time a step's limits and retry waits are measured in; the system's when absent. */
+  readonly clock?: Clock;
   /** How a step starts a child run (engine/run/child-runs.ts); a run without it cannot start one. */
   readonly children?: ChildRuns;
 }

@@ -2,7 +2,7 @@ import type { AdapterResult } from '../../adapters/types.js';
 import { isRetried } from '../../core/error-codes.js';
 import { failureOfError, type Failure } from '../../core/failure.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import { sleep } from '../../core/sleep.js';
+import { SYSTEM_CLOCK } from '../../core/clock.js';
 import { attemptsOf } from '../../state/step-logs.js';
 import { modelAsker } from '../attempt/ask-model.js';
 import { emit } from '../run/context.js';
@@ -148,7 +148,7 @@ class AttemptLoop {
     const { context, step, signal } = this.stepRun;
     const delayMs = Math.max(backoffDelay(step.retry, this.attemptOnAdapter), failure.retryAfterMs ?? 0);
     emit(context, { type: 'step_retrying', stepId: step.id, attempt, delayMs, failure });
-    if (!(await sleep(delayMs, { signal }))) return endStopped(this.stepRun, this.started, attempt);
+    if (!(await (context.clock ?? SYSTEM_CLOCK).sleep(delayMs, signal))) return endStopped(this.stepRun, this.started, attempt);
     this.feedback = this.retryFeedback.afterFailure(attempt, failure, tail);
     return 'again';
   }
