@@ -3,9 +3,16 @@ import { isSameProcessAlive, processStartTime } from './liveness.js';
 /** `<pid>-<start time>` in a name: what Wave leaves on the machine (temp folders, cgroups) says which Wave process made it. */
 const TAG = /^(\d+)-(\d+)-/;
 
+/** This process's tag once its start time was read: it never changes, and every step's cgroup is named with it. */
+let knownTag: string | undefined;
+
 /** This Wave process as a name part, `<pid>-<start time in ticks>`: a reused pid is never taken for it. */
 export function ownerTag(): string {
-  return `${process.pid}-${processStartTime(process.pid) ?? 0}`;
+  if (knownTag !== undefined) return knownTag;
+  const startTime = processStartTime(process.pid);
+  // Unread (no /proc, or out of descriptors): 0 for now, and the next call reads again.
+  if (startTime === undefined) return `${process.pid}-0`;
+  return (knownTag = `${process.pid}-${startTime}`);
 }
 
 /**

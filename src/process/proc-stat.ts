@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readProcFile } from './proc-file.js';
 
 /** Whether this system has a Linux /proc to read process stats from. */
 export const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
@@ -24,7 +25,7 @@ export function parseProcessStat(text: string): ProcessStat {
 export function readProcessStat(pid: number | string): ProcessStat | undefined {
   if (!HAS_PROC) return undefined;
   try {
-    return parseProcessStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+    return parseProcessStat(readProcFile(`/proc/${pid}/stat`));
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readProcFile } from './proc-file.js';
 import { hasExited, readProcessStat } from './proc-stat.js';
 
 const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/environ') && existsSync('/proc/uptime');
@@ -19,13 +20,13 @@ export interface SweepMark {
   lastPid: number;
 }
 
-const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ')[4]);
+const lastPid = (): number => Number(readProcFile('/proc/loadavg').trim().split(' ')[4]);
 
 /** Now, as a sweep mark; the mark of boot (every process) when /proc cannot be read (Wave out of descriptors). */
 export function sweepMark(): SweepMark {
   if (!HAS_PROC) return { ticks: 0, lastPid: 0 };
   try {
-    return { ticks: Math.floor(Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * TICKS_PER_SECOND), lastPid: lastPid() };
+    return { ticks: Math.floor(Number(readProcFile('/proc/uptime').split(' ')[0]) * TICKS_PER_SECOND), lastPid: lastPid() };
   } catch {
     return { ticks: 0, lastPid: 0 };
   }
@@ -56,7 +57,7 @@ function pidsToRead(mark: SweepMark): string[] {
 
 function environOf(pid: string): string[] {
   try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+    return readProcFile(`/proc/${pid}/environ`).split('\0');
   } catch {
     return []; // Gone, or not ours to read.
   }

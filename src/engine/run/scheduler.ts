@@ -25,7 +25,14 @@ export class Scheduler {
   /** Aborted to stop every running step and start no more. */
   readonly halt = new AbortController();
   private readonly queue: PQueue;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** The steps handed to the queue and not yet settled. */
+  private readonly inFlight = new Set<string>();
+  /** The steps neither queued nor skipped yet: schedule() looks at these only. */
+  private unscheduled: readonly PlannedStep[];
+  /** Wakes drain() when a step settles; one waiter, whatever number of steps runs. */
+  private wake: (() => void) | undefined;
+  /** What a queued step threw past its own handling, rethrown by drain() as a race of the steps would. */
+  private crash: { error: unknown } | undefined;
   /** A step that counts failed the run. */
   failed = false;
   /** What ended the run from outside its steps' own outcomes: the run folder cannot be written, or a step crashed. */
@@ -37,6 +44,7 @@ export class Scheduler {
     private readonly outputs: Map<string, string>,
   ) {
     this.queue = new PQueue({ concurrency: context.plan.runtime.maxConcurrency });
+    this.unscheduled = context.plan.steps;
   }
 
   /** Stops the run for a reason outside a step's outcome; the first one is kept. */
@@ -55,9 +63,19 @@ export class Scheduler {
   async drain(): Promise<void> {
     this.schedule();
     while (this.inFlight.size) {
-      await Promise.race(this.inFlight.values());
+      // One waiter, not a race of every queued step: each race adds a reaction to all of them, which the thousands
+      // a long run queues turn into memory and time growing with the square of its size.
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      if (this.crash) throw this.crash.error;
       this.schedule();
     }
+  }
+
+  /** A queued step settled: it leaves the in-flight set and drain() looks again. */
+  private settled(id: string, crash?: { error: unknown }): void {
+    this.inFlight.delete(id);
+    this.crash ??= crash;
+    this.wake?.();
   }
 
   private gateOf(id: string): Gate {
@@ -70,12 +88,13 @@ export class Scheduler {
   }
 
   private schedule(): void {
-    const { plan, store } = this.context;
+    const { store } = this.context;
     let changed = true;
     while (changed && !this.halt.signal.aborted) {
       changed = false;
-      for (const step of plan.steps) {
-        if (this.inFlight.has(step.id) || store.record.steps[step.id]!.status !== 'pending') continue;
+      const left: PlannedStep[] = [];
+      for (const step of this.unscheduled) {
+        if (store.record.steps[step.id]!.status !== 'pending') continue;
         if (this.options.selected && !this.options.selected.has(step.id)) continue;
         const gates = step.dependencies.map((d) => [d, this.gateOf(d)] as const);
         const blocker = gates.find(([, g]) => g === 'blocked');
@@ -84,10 +103,16 @@ export class Scheduler {
           emit(this.context, { type: 'step_skipped', stepId: step.id, reason });
           changed = true;
         } else if (gates.every(([, g]) => g === 'satisfied')) {
-          const running = this.queue.add(() => this.start(step)).finally(() => this.inFlight.delete(step.id));
-          this.inFlight.set(step.id, running);
-        }
+          this.inFlight.add(step.id);
+          this.queue
+            .add(() => this.start(step))
+            .then(
+              () => this.settled(step.id),
+              (error: unknown) => this.settled(step.id, { error }),
+            );
+        } else left.push(step);
       }
+      this.unscheduled = left;
     }
   }
 
