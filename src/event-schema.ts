@@ -143,6 +143,9 @@ export const RunEventSchema = z
       workspace: z.string(),
     }),
     z
+      .strictObject({ ...base, type: z.literal('step_output'), stepId: z.string(), attempt: Attempt, line: z.string() })
+      .describe('The last line a running command printed (redacted), when it changed, at most once a second.'),
+    z
       .strictObject({ ...base, type: z.literal('attempt_spawned'), stepId: z.string(), attempt: Attempt, pid: z.number().int().positive() })
       .describe("The attempt's process started, leading its own process group."),
     z

@@ -50,6 +50,8 @@ export type RunEvent = Base &
     /** A model asked for the step outside its attempts (an extract, a judge, a thread summary): what it cost. */
     | { type: 'model_request'; stepId: string; attempt: number; purpose: string; adapter: string; model?: string; ok: boolean; tokens: TokenUsage; costUsd?: number }
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
+    /** The last line a running command printed (redacted), when it changed, at most once a second. */
+    | { type: 'step_output'; stepId: string; attempt: number; line: string }
     /** The step's running tokens and cost (its earlier attempts included), published as they change while an attempt runs. */
     | { type: 'step_tokens'; stepId: string; attempt: number; tokens: TokenUsage; costUsd?: number }
     /** The transcripts of the step's thread that open its prompt (`steps`), and those left out to fit the budget. */

@@ -16,8 +16,8 @@ export type StreamEvent =
   | { kind: 'error'; message: string; failureClass?: FailureClass }
   | { kind: 'usage'; tokens: TokenUsage; costUsd?: number }
   | { kind: 'result'; ok: boolean; text?: string; subtype?: string; tokens?: TokenUsage; costUsd?: number }
-  /** Raw output arrived (bytes only, throttled): keeps the stall watchdog fed, never stored. */
-  | { kind: 'output'; bytes: number };
+  /** Raw output arrived (at most every ~250 ms): how much, and for a plain process the last line it printed (redacted); never stored as a stream event. */
+  | { kind: 'output'; bytes: number; lastLine?: string };
 
 /** Everything a runner needs for one attempt; the executor builds it, the runner never reads config. */
 export interface AdapterRunConfig {

@@ -10,8 +10,19 @@ import { OutputMeter } from '../stream/output-meter.js';
 import { capStoredOutput, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
 
+/** How often, at most, the last line printed is read from the tail and reported. */
+const LAST_LINE_MS = 250;
+
 /** Characters of combined output kept for a retry's prompt. */
 export const TAIL_CHARS = 2_000;
+const COMBINED_TAIL_BYTES = TAIL_CHARS * 4;
+
+/** The last line of `text` with something on it, without its newline; its first line counts only when `whole` (not the cut end of a longer one). */
+function lastLine(text: string, whole: boolean): string {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= (whole ? 0 : 1); i--) if (lines[i]!.trim() !== '') return lines[i]!.trimEnd();
+  return '';
+}
 
 /** A pass-through stage that shows every chunk to `onChunk`. */
 function tapStream(onChunk: (chunk: Buffer) => void): Transform {
@@ -35,12 +46,13 @@ export class OutputRecorder {
   outputError: NodeJS.ErrnoException | undefined;
   /** Stops the process once output cannot be recorded; set when there is a process to stop. */
   onOutputError: (() => void) | undefined;
-  private readonly combinedTail = new ByteTail(TAIL_CHARS * 4);
+  private readonly combinedTail = new ByteTail(COMBINED_TAIL_BYTES);
   private readonly stderrTail = new ByteTail(TAIL_CHARS * 4);
   private readonly stdoutCapture: ByteTail | undefined;
   private readonly meter: OutputMeter | undefined;
   private readonly splitters: Record<OutputStreamName, LineSplitter>;
   private readonly timing: OutputTiming | undefined;
+  private lastLineAt = -Infinity;
 
   constructor(private readonly spec: SpawnSpec) {
     this.stdoutCapture = spec.captureStdoutBytes ? new ByteTail(spec.captureStdoutBytes) : undefined;
@@ -61,6 +73,7 @@ export class OutputRecorder {
         .finally(() => this.timing?.end());
     const tap = tapStream((chunk) => {
       this.combinedTail.push(chunk);
+      this.reportLastLine();
       if (name === 'stderr') this.stderrTail.push(chunk);
       else this.stdoutCapture?.push(chunk);
       this.splitters[name].write(chunk);
@@ -87,6 +100,16 @@ export class OutputRecorder {
   /** Reports what is left of the output's byte count: the output is over. */
   stopMeter(): void {
     this.meter?.stop();
+  }
+
+  /** Tells onLastLine the last line printed so far, at most every LAST_LINE_MS: what reached the (redacted) tail. */
+  private reportLastLine(): void {
+    const now = Date.now();
+    if (!this.spec.onLastLine || now - this.lastLineAt < LAST_LINE_MS) return;
+    this.lastLineAt = now;
+    const tail = this.combinedTail.toBuffer();
+    const line = lastLine(tail.toString('utf8'), tail.length < COMBINED_TAIL_BYTES);
+    if (line) this.spec.onLastLine(line);
   }
 
   /** The process's result: `fields` over a run that never started, with the line count and tails recorded. */

@@ -27,6 +27,8 @@ export interface SpawnSpec {
   onLine?: (line: string, stream: OutputStreamName) => void;
   /** Bytes that arrived since the last call, at most every ~250 ms while output flows. */
   onOutput?: (bytes: number) => void;
+  /** The last line printed so far, of either stream (redacted), at most every ~250 ms while output flows. */
+  onLastLine?: (line: string) => void;
   /** When set, keep the last this-many bytes of stdout (redacted) as `stdoutTail`. */
   captureStdoutBytes?: number;
   /** The most of each stream its file keeps (default STORED_OUTPUT_BYTES); the rest is read, parsed and dropped. */

@@ -4,7 +4,8 @@ import { painter, type Paint } from './color.js';
 import { formatClock, formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';
 import { safeLine } from '../core/terminal-safe.js';
-import { describeEvent, failureDetail } from './text.js';
+import { failureDetail } from './describe.js';
+import { describeEvent } from './text.js';
 
 /** Lines of a tool's output shown under its call; the raw stream (`wave logs --raw`) holds all of it. */
 const TOOL_OUTPUT_LINES = 8;

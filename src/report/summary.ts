@@ -1,13 +1,16 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { RunRecord, StepRecord } from '../state/record/run-record.js';
 import { painter, type Paint } from './color.js';
-import { STATUS_MARK, describeFailure, oneLine } from './describe.js';
+import { STATUS_MARK, describeFailure, failureDetail, oneLine } from './describe.js';
 import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';
 import { listFileChanges } from './file-changes.js';
 import { resultSummaryLines } from './step-results.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';
 import { safeValues } from './safe-values.js';
+
+/** The most lines of a failed step's stderr the summary shows under it. */
+const FAILURE_LINES = 5;
 
 export interface SummaryOptions {
   color?: boolean;
@@ -28,6 +31,13 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
   const lines: string[] = [];
   for (const step of steps) {
     lines.push(`  ${stepLine(step, idWidth, statusWidth, paint, options.now)}`);
+    // Why it failed, where a person looks: the end of its stderr (a command's) and the hint, under its line.
+    if (step.failure && step.status !== 'completed')
+      lines.push(
+        ...failureDetail(step.failure, FAILURE_LINES)
+          .slice(1)
+          .map((line) => `      ${paint('gray', line)}`),
+      );
     lines.push(...resultSummaryLines(record, step, runDir, paint, (path) => displayPath(path, cwd)));
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
     lines.push(...outcomeSummaryLines(step, paint, (path) => displayPath(path, cwd)));
@@ -37,7 +47,7 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
   lines.push(...outputSummaryLines(record, paint, (path) => displayPath(join(runDir, path), cwd)));
   lines.push(formatStatusLine(record, { color: options.color, now: options.now }));
   // A run stopped by something above its steps (its budget) says so; each step's own failure is on its line.
-  if (record.failure) lines.push(`  ${paint('red', describeFailure(record.failure))}${record.failure.hint ? `\n  hint: ${record.failure.hint}` : ''}`);
+  if (record.failure) lines.push(...failureDetail(record.failure).map((line, i) => `  ${i === 0 ? paint('red', line) : line}`));
   lines.push(`  run folder: ${displayPath(runDir, cwd)}`);
   if (record.status === 'failed' || record.status === 'cancelled') {
     lines.push(`  resume with: ${paint('bold', `wave resume ${record.id}`)}`);
@@ -65,9 +75,18 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   if (step.costUsd !== undefined) cells.push(formatCost(step.costUsd));
   if (step.attempts.length > 1) cells.push(`${step.attempts.length} attempts`);
   if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
-  if (step.failure && step.status !== 'completed') cells.push(paint('red', describeFailure(step.failure)));
+  // Its first line; the rest (a command's stderr) goes under the step.
+  if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));
   if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));
   return cells.join('  ').trimEnd();
+}
+
+/** Why a run did not complete, in one line: its own failure, else its first failed step's (`build: non_zero_exit: …`). */
+export function failureCause(record: RunRecord): string | undefined {
+  if (record.status === 'completed') return undefined;
+  if (record.failure) return describeFailure(record.failure);
+  const step = Object.values(record.steps).find((s) => s.status === 'failed' && s.failure) ?? Object.values(record.steps).find((s) => s.failure && s.status !== 'completed');
+  return step?.failure ? `${step.id}: ${describeFailure(step.failure)}` : undefined;
 }
 
 function durationPhrase(record: RunRecord, now?: number): string {

@@ -1,6 +1,6 @@
 import type { Failure } from '../core/failure.js';
 import type { RunEvent } from '../events.js';
-import { describeFailure, describeToolUse, oneLine } from './describe.js';
+import { describeToolUse, failureDetail, oneLine } from './describe.js';
 import { formatBytes, formatClock, formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/tokens.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
@@ -9,8 +9,6 @@ import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
 import { safeValues } from './safe-values.js';
-
-const MAX_DETAIL_LINES = 20;
 
 /** Plain timestamped lines, one per meaningful event, no ANSI: for logs, CI and pipes. */
 export function createTextSink(options: SinkOptions): RunSink {
@@ -48,6 +46,7 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'attempt_spawned':
     case 'attempt_interrupted':
     case 'model_request':
+    case 'step_output': // the live view's: the output itself is in `wave logs`
       return undefined;
     case 'step_tokens':
       return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
@@ -118,13 +117,6 @@ function usage(event: { tokens: Parameters<typeof formatTokens>[0]; costUsd?: nu
 function withDetail(failure: Failure): string {
   const [first, ...rest] = failureDetail(failure);
   return `${first}${indented(rest)}`;
-}
-
-/** A failure as lines: `class: first line`, the rest of its message (its last MAX_DETAIL_LINES lines), its hint. */
-export function failureDetail(failure: Failure): string[] {
-  const rest = failure.message.trim().split(/\r?\n/).slice(1).slice(-MAX_DETAIL_LINES);
-  if (failure.hint) rest.push(`hint: ${failure.hint}`);
-  return [describeFailure(failure), ...rest];
 }
 
 /** Each line under the event's, indented: a line holding several (a message, a contract error) is indented line by line. */

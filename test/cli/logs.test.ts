@@ -43,17 +43,20 @@ function waitForOutput(child: ResultPromise, text: string): Promise<void> {
 }
 
 describe('wave logs', () => {
-  it("prints each step's latest attempt, headed by the step", async () => {
+  it("prints each step's latest attempt, stdout then stderr, headed by the step", async () => {
     const { dir } = projectWithLogs();
     const result = await runWave(['logs', RUN], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(['==> a (attempt 2, stdout) <==', 'a second try', 'line 2', '', '==> b (attempt 1, stdout) <==', 'b output'].join('\n'));
+    expect(result.stdout).toBe(
+      ['==> a (attempt 2, stdout) <==', 'a second try', 'line 2', '', '==> a (attempt 2, stderr) <==', 'a warning', '', '==> b (attempt 1, stdout) <==', 'b output'].join('\n'),
+    );
   });
 
-  it('prints one step, one attempt, or stderr', async () => {
+  it('prints one step (its stderr marked), one attempt, only stdout, or only stderr', async () => {
     const { dir } = projectWithLogs();
-    expect((await runWave(['logs', RUN, '--step', 'a'], { cwd: dir })).stdout).toBe('a second try\nline 2');
+    expect((await runWave(['logs', RUN, '--step', 'a'], { cwd: dir })).stdout).toBe('a second try\nline 2\n\n==> a (attempt 2, stderr) <==\na warning');
+    expect((await runWave(['logs', RUN, '--step', 'a', '--stdout'], { cwd: dir })).stdout).toBe('a second try\nline 2');
     expect((await runWave(['logs', RUN, '--step', 'a', '--attempt', '1'], { cwd: dir })).stdout).toBe('a first try');
     expect((await runWave(['logs', 'hello-2024', '--step', 'a', '--stderr'], { cwd: dir })).stdout).toBe('a warning');
   });
@@ -63,7 +66,17 @@ describe('wave logs', () => {
     const result = await runWave(['logs', RUN, '--step', 'c'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`no stdout recorded for step c of run ${RUN}`);
+    expect(result.stderr).toBe(`no output recorded for step c of run ${RUN}`);
+    expect((await runWave(['logs', RUN, '--step', 'c', '--stdout'], { cwd: dir })).stderr).toBe(`no stdout recorded for step c of run ${RUN}`);
+  });
+
+  it('shows a step that wrote only to stderr, marked as stderr', async () => {
+    const { dir, store } = projectWithLogs();
+    writeFileSync(join(store.attemptDir('b', 1), 'stdout'), '');
+    writeFileSync(join(store.attemptDir('b', 1), 'stderr'), 'make: *** No rule to make target `all`.\n');
+    const result = await runWave(['logs', RUN, '--step', 'b'], { cwd: dir });
+    expect(result.stdout).toBe('==> b (attempt 1, stderr) <==\nmake: *** No rule to make target `all`.');
+    expect(result.stderr).toBe('');
   });
 
   it('rejects an unknown step, a missing attempt and --attempt without --step with exit 2', async () => {
@@ -102,6 +115,9 @@ describe('wave logs', () => {
         '==> a (attempt 2, stdout) <==',
         'a second try',
         'line 2',
+        '',
+        '==> a (attempt 2, stderr) <==',
+        'a warning',
         '',
         '==> b (attempt 1, stdout) <==',
         'b output',

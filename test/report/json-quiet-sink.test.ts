@@ -25,13 +25,13 @@ describe('json sink', () => {
 });
 
 describe('quiet sink', () => {
-  it('prints nothing during the run, then the one status line', () => {
+  it('prints nothing during the run, then the one status line and, for a failed run, its cause in one more', () => {
     const out = new CollectingStream();
     const sink = createQuietSink({ out });
     for (const event of SCRIPTED_EVENTS) sink.handle(event);
     expect(out.text).toBe('');
     sink.summarize(scriptedRecord(), '/runs/x');
     sink.close();
-    expect(out.text).toBe(`✗ run ${RUN_ID} failed in 7.1s · 12.3k in / 678 out · $0.0123\n`);
+    expect(out.text).toBe(`✗ run ${RUN_ID} failed in 7.1s · 12.3k in / 678 out · $0.0123\n  count-b: non_zero_exit: exit code 2\n`);
   });
 });

@@ -65,6 +65,17 @@ describe('terminal sink', () => {
     sink.close();
   });
 
+  it('shows the last line a running command printed, its escapes as text', () => {
+    const out = new CollectingStream({ tty: true, columns: 120 });
+    const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });
+    const started = SCRIPTED_EVENTS.slice(0, 10);
+    const ts = started.at(-1)!.ts;
+    play(sink, [...started, { v: 1, ts, runId: started[0]!.runId, type: 'step_output', stepId: 'count-b', attempt: 1, line: 'compiling 3 of 7 \x1b[2J' }]);
+    const frame = terminalFrames(out.text).at(-1)!;
+    expect(frame[2]).toMatch(/^▸ count-b {4}1\.\ds  compiling 3 of 7 \\x1b\[2J$/);
+    sink.close();
+  });
+
   it('ticks the elapsed time of running steps at most ten times a second', () => {
     const out = new CollectingStream({ tty: true, columns: 120 });
     const sink = createTerminalSink({ out, stepIds: STEP_IDS, color: false, now: () => clock });

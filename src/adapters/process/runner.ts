@@ -67,6 +67,7 @@ export class ProcessRunner implements AdapterRunner {
       drainMs: config.drainMs,
       maxLineBytes: config.maxLineBytes,
       onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
+      onLastLine: (lastLine: string) => onEvent({ kind: 'output', bytes: 0, lastLine }),
       onSpawn: config.onSpawn,
       captureStdoutBytes: RESULT_TEXT_BYTES,
     };

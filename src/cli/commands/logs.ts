@@ -19,12 +19,13 @@ interface LogsOptions {
   step?: string;
   attempt?: number;
   stderr?: boolean;
+  stdout?: boolean;
   raw?: boolean;
   follow?: boolean;
 }
 
 /** A step's stored output file, or its rendered transcript (an agent step, without --raw). */
-type LogSource = { stepId: string; attempt: number; file: string } | { stepId: string; transcript: true };
+type LogSource = { stepId: string; attempt: number; file: string; stream: LogStream } | { stepId: string; transcript: true };
 
 const POLL_MS = 250;
 const CHUNK_BYTES = 1 << 20;
@@ -38,17 +39,18 @@ export function registerLogs(program: Command): void {
     .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .option('--step <id>', 'only this step')
     .option('--attempt <n>', "only this attempt of the step (default: a command step's latest, every attempt of an agent step; needs --step)", positiveInteger('--attempt'))
-    .option('--stderr', 'print stderr instead of stdout')
+    .option('--stdout', "print only a command step's stdout (by default stdout, then stderr marked)")
+    .option('--stderr', "print only a step's stderr")
     .option('--raw', "print the stored stdout (or stderr) as it is, control characters included (an agent's NDJSON stream) instead of its transcript")
     .option('-f, --follow', 'keep printing as the output grows, until the run ends')
     .action(async (runId: string, options: LogsOptions) => {
       const store = RunStore.open(findRunsRoot(process.cwd(), options.manifest), runId);
       const stepIds = selectSteps(store.record, options);
-      const stream: LogStream = options.stderr ? 'stderr' : 'stdout';
-      const printer = new LogPrinter(stepIds.length > 1, stream, options.raw === true);
+      const streams = streamsShown(options);
+      const printer = new LogPrinter({ manySteps: stepIds.length > 1, bothStreams: streams.length > 1, exact: options.raw === true });
       const raw = options.raw === true || options.stderr === true;
       const transcripts = new TranscriptLogs(store.dir, stepIds, { attempt: options.attempt, color: shouldColor(process.stdout) });
-      const selection: LogSelection = { stepIds, stream, attempt: options.attempt, transcripts: raw ? undefined : transcripts };
+      const selection: LogSelection = { stepIds, streams, attempt: options.attempt, transcripts: raw ? undefined : transcripts };
       const sourcesNow = () => currentSources(store.dir, store.record, selection);
       // A transcript is rendered again from the events each time; a file is printed whole, or what grew when following.
       const print = (source: LogSource, live: boolean) =>
@@ -73,8 +75,14 @@ export function registerLogs(program: Command): void {
         if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
         throw error;
       }
-      if (!printer.printedAny) process.stderr.write(`no ${stream} recorded for ${describeSelection(store.record.id, options.step)}\n`);
+      if (!printer.printedAny) process.stderr.write(`no ${streams.length > 1 ? 'output' : streams[0]} recorded for ${describeSelection(store.record.id, options.step)}\n`);
     });
+}
+
+/** The streams of a command step shown: both by default (a failing command often writes only to stderr), one when asked; --raw keeps to stdout. */
+function streamsShown(options: LogsOptions): LogStream[] {
+  if (options.stderr) return ['stderr'];
+  return options.stdout || options.raw ? ['stdout'] : ['stdout', 'stderr'];
 }
 
 function selectSteps(record: RunRecord, options: LogsOptions): string[] {
@@ -89,17 +97,17 @@ function selectSteps(record: RunRecord, options: LogsOptions): string[] {
 
 type FileSource = Extract<LogSource, { file: string }>;
 
-/** What is shown of the run: its steps, the stream, the attempt named (else each step's latest), and the transcripts unless raw. */
+/** What is shown of the run: its steps, the streams, the attempt named (else each step's latest), and the transcripts unless raw. */
 interface LogSelection {
   stepIds: string[];
-  stream: LogStream;
+  streams: LogStream[];
   attempt?: number;
   transcripts?: TranscriptLogs;
 }
 
 /** For each step, its transcript (an agent step, unless raw) or the file of its chosen attempt (the latest unless one is named); steps not started yet have none. */
 function currentSources(runDir: string, record: RunRecord, selection: LogSelection): LogSource[] {
-  const { stepIds, stream, attempt, transcripts } = selection;
+  const { stepIds, streams, attempt, transcripts } = selection;
   const sources: LogSource[] = [];
   for (const stepId of stepIds) {
     const attempts = attemptsOf(runDir, record, stepId);
@@ -111,12 +119,12 @@ function currentSources(runDir: string, record: RunRecord, selection: LogSelecti
       });
     }
     if (transcripts?.isAgentStep(record, stepId)) sources.push({ stepId, transcript: true });
-    else sources.push({ stepId, attempt: chosen, file: attemptLogPath(runDir, stepId, chosen, stream) });
+    else for (const stream of streams) sources.push({ stepId, attempt: chosen, stream, file: attemptLogPath(runDir, stepId, chosen, stream) });
   }
   return sources;
 }
 
-/** Writes log files and transcripts to stdout, each headed by its step when several steps are shown or the attempt changes. */
+/** Writes log files and transcripts to stdout, each headed by its step when several steps are shown, the attempt changes or it is stderr. */
 class LogPrinter {
   printedAny = false;
   private lastFile: string | undefined;
@@ -127,15 +135,18 @@ class LogPrinter {
   private readonly decoders = new Map<string, StringDecoder>();
 
   constructor(
-    private readonly manySteps: boolean,
-    private readonly stream: LogStream,
-    /** --raw: the stored bytes as they are; otherwise what a step wrote is shown with its control characters escaped. */
-    private readonly exact: boolean,
+    private readonly shape: {
+      manySteps: boolean;
+      /** Stdout and stderr are both shown: stderr is always headed, so it is never taken for stdout. */
+      bothStreams: boolean;
+      /** --raw: the stored bytes as they are; otherwise what a step wrote is shown with its control characters escaped. */
+      exact: boolean;
+    },
   ) {}
 
   /** A piece of a step's stored output as printed: as it is with --raw, else decoded and made safe for a terminal. */
   private shown(file: string, chunk: Buffer): Buffer | string {
-    if (this.exact) return chunk;
+    if (this.shape.exact) return chunk;
     let decoder = this.decoders.get(file);
     if (!decoder) this.decoders.set(file, (decoder = new StringDecoder('utf8')));
     return safeText(decoder.write(chunk));
@@ -152,8 +163,8 @@ class LogPrinter {
 
   /** The whole file, streamed (it may be far larger than memory). */
   async printWhole(source: FileSource): Promise<void> {
-    const size = await sizeOf(source.file);
-    if (size === undefined) return;
+    // An empty stream says nothing: no header for it.
+    if (!(await sizeOf(source.file))) return;
     await this.header(source);
     for await (const chunk of createReadStream(source.file)) await writeOut(this.shown(source.file, chunk as Buffer));
   }
@@ -182,8 +193,9 @@ class LogPrinter {
 
   private async header(source: FileSource | { stepId: string; file: string; label: string }): Promise<void> {
     if (source.file === this.lastFile) return;
-    if (this.manySteps || this.lastFile !== undefined) {
-      const label = 'label' in source ? source.label : `${source.stepId} (attempt ${source.attempt}, ${this.stream})`;
+    const marked = this.shape.bothStreams && 'stream' in source && source.stream === 'stderr';
+    if (this.shape.manySteps || this.lastFile !== undefined || marked) {
+      const label = 'label' in source ? source.label : `${source.stepId} (attempt ${source.attempt}, ${source.stream})`;
       await writeOut(`${this.printedAny ? '\n' : ''}==> ${label} <==\n`);
     }
     this.lastFile = source.file;

@@ -7,6 +7,7 @@ import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { execTypeOf } from '../../plan/plan-types.js';
 import { adapterConfig } from '../attempt/adapter-config.js';
 import { attemptPortOf } from '../attempt/port-of.js';
+import { lastLineReporter } from './output-line.js';
 import { emit } from '../run/context.js';
 import { RunningTokens } from '../run/running-tokens.js';
 import type { PreparedStep } from '../workspace/step-files.js';
@@ -38,8 +39,9 @@ export async function runStepAttempt(run: StepRun, prepared: PreparedStep, plan:
   );
   const publishTokens = () => emit(context, { type: 'step_tokens', stepId: step.id, attempt, ...running.totals() });
   const { timeoutMs } = step;
+  const reportLine = lastLineReporter((line) => emit(context, { type: 'step_output', stepId: step.id, attempt, line }));
   const onEvent = (event: StreamEvent) => {
-    if (event.kind === 'output') return;
+    if (event.kind === 'output') return reportLine(event);
     emit(context, { type: 'step_event', stepId: step.id, attempt, event });
     if (running.apply(event)) publishTokens();
   };

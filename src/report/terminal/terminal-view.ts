@@ -84,8 +84,12 @@ function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run
 }
 
 /** What a running step is doing, as an event of these types says it. */
-function activityOf(event: Extract<RunEvent, { type: 'step_fallback' | 'session_continued' | 'session_fresh' | 'child_run_started' | 'child_run_finished' }>): string {
+function activityOf(
+  event: Extract<RunEvent, { type: 'step_fallback' | 'session_continued' | 'session_fresh' | 'child_run_started' | 'child_run_finished' | 'step_output' }>,
+): string {
   switch (event.type) {
+    case 'step_output':
+      return oneLine(event.line);
     case 'step_fallback':
       return `falling back to ${event.to} (${event.failure.class})`;
     case 'session_continued':
@@ -134,6 +138,7 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
     case 'session_fresh':
     case 'child_run_started':
     case 'child_run_finished':
+    case 'step_output':
       view(event.stepId).activity = activityOf(event);
       return;
     case 'step_completed':

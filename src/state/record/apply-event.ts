@@ -187,6 +187,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   run_finished: (r, e) => Object.assign(r, { status: e.status, finishedAt: e.ts, durationMs: e.durationMs, tokens: e.tokens, costUsd: e.costUsd, pid: undefined }),
   step_event: ignore,
   step_tokens: ignore,
+  step_output: ignore,
   thread_context: ignore,
   step_fallback: ignore,
   session_fresh: ignore,
