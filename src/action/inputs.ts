@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { WaveError } from '../core/errors.js';
 import { stepList } from '../core/step-list.js';
+import { inputLocation } from './workflow-file.js';
 
 /** The inputs action.yml declares, as the entry reads them (a test checks the two agree). */
 export const ACTION_INPUTS = [
@@ -71,9 +72,10 @@ function booleanInput(name: string, value: string): boolean {
   throw inputError(name, value, `Set \`${name}\` to true or false.`);
 }
 
+/** A wrong input, located where the workflow sets it (action.yml is not in the user's repository). */
 function inputError(name: string, value: string, hint: string): WaveError {
   return new WaveError('invalid_argument', value ? `input \`${name}\` is \`${value}\`, which is not valid` : `input \`${name}\` is required`, {
     hint,
-    location: { file: 'action.yml' },
+    location: inputLocation(name),
   });
 }

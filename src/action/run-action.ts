@@ -1,50 +1,59 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import { startRun } from '../app/start-run.js';
-import { WaveError, WaveErrors, type SourceLocation } from '../core/errors.js';
+import { WaveError, type SourceLocation } from '../core/errors.js';
 import { runSecretValues } from '../engine/run/run-secrets.js';
 import { describeCause } from '../io-error.js';
 import { topologicalLayers } from '../core/dag.js';
 import type { Plan } from '../plan/plan-types.js';
-import { printAnnotations, type Annotation } from '../report/github/github-annotations.js';
-import { createGithubSink } from '../report/github/github-sink.js';
+import { createGithubSink, type GithubSink } from '../report/github/github-sink.js';
 import { formatGithubSummary } from '../report/github/github-summary.js';
 import { readActionInputs, type ActionInputs } from './inputs.js';
 import { installAgents } from './install-agents.js';
 import { maskSecrets } from './mask.js';
 import { conclusionOf, setRunOutputs, type Conclusion } from './outputs.js';
+import { annotateProblems, failJob, fromRoot, reportError } from './report-problems.js';
 import { catchStopSignals, type StopWatch } from './stop.js';
+import { inputLocation } from './workflow-file.js';
 
 /** The GitHub Action: runs a pipeline through the same session as `wave run`, reporting to the job; never throws. */
 export async function runAction(stop: StopWatch = catchStopSignals()): Promise<void> {
   let conclusion: Conclusion = 'failure';
   let failOnError = true;
+  // Whether an error or warning annotation already says why the run did not succeed.
+  let annotated = true;
   try {
     const inputs = readActionInputs();
     failOnError = inputs.failOnError;
-    conclusion = await runPipeline(inputs, stop);
+    ({ conclusion, annotated } = await runPipeline(inputs, stop));
   } catch (error) {
     if (error instanceof CancelledBeforeRun) {
       conclusion = 'cancelled';
       core.warning(error.message, { title: 'Wave: cancelled' });
-    } else reportError(error);
+    } else await reportError(error, repositoryRoot());
   }
   core.setOutput('conclusion', conclusion);
-  if (conclusion !== 'success' && failOnError) core.setFailed(`Wave: the run ${conclusion === 'cancelled' ? 'was cancelled' : 'failed'}.`);
+  if (conclusion !== 'success' && failOnError) failJob(`Wave: the run ${conclusion === 'cancelled' ? 'was cancelled' : 'failed'}.`, annotated);
   stop.release();
+}
+
+/** The checkout: annotations link a file only by its path from there. */
+function repositoryRoot(): string {
+  return process.env.GITHUB_WORKSPACE ?? process.cwd();
 }
 
 /** A stop signal that came before the run existed: nothing to record, nothing ran. */
 class CancelledBeforeRun extends Error {}
 
-async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Conclusion> {
+/** Runs the pipeline; `annotated` tells whether an error annotation (a failed step's) already says why it failed. */
+async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<{ conclusion: Conclusion; annotated: boolean }> {
   const stopIfAsked = (phase: string) => {
     if (stop.stoppedBy) throw new CancelledBeforeRun(`${stop.stoppedBy} arrived while ${phase}, before the run started: no step ran.`);
   };
-  // Annotations link a file only by its path from the repository root.
-  const repositoryRoot = process.env.GITHUB_WORKSPACE ?? process.cwd();
-  const cwd = resolve(repositoryRoot, inputs.workingDirectory ?? '.');
+  const root = repositoryRoot();
+  const cwd = resolve(root, inputs.workingDirectory ?? '.');
+  let sink: GithubSink | undefined;
   const { record, dir, redactor } = await startRun({
     cwd,
     pipeline: inputs.pipeline,
@@ -58,7 +67,7 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
     output: 'quiet',
     checkStop: stopIfAsked,
     // Settings nothing in the run uses: accepted, never silently.
-    reportConfigWarnings: (warnings) => annotateProblems('warning', warnings, repositoryRoot),
+    reportConfigWarnings: (warnings) => void annotateProblems('warning', warnings, root),
     withPlan: async (plan) => {
       // Before anything is printed: the runner hides these from the log from now on.
       maskSecrets(runSecretValues(plan, process.env));
@@ -66,12 +75,12 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<Concl
       await installAgents(inputs.installAgents, stop.signal);
       stopIfAsked('installing the agent CLIs');
     },
-    sinks: ({ plan, store, selected }) => [createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, repositoryRoot), live: oneStepAtATime(plan, selected) })],
+    sinks: ({ plan, store, selected }) => [(sink = createGithubSink({ runDir: store.dir, stepLocations: stepLocations(plan, root), live: oneStepAtATime(plan, selected) }))],
     stoppedBy: () => stop.stoppedBy,
   });
   setRunOutputs(record, dir);
-  await core.summary.addRaw(formatGithubSummary(record, { redactor, runDir: dir })).write();
-  return conclusionOf(record);
+  await core.summary.addRaw(formatGithubSummary(record, { redactor, runDir: dir, resume: 'action' })).write();
+  return { conclusion: conclusionOf(record), annotated: (sink?.annotatedErrors ?? 0) > 0 };
 }
 
 /** Whether no two steps can run at once (max_concurrency 1, or the selected steps form a chain), so a step's log group can stream live. */
@@ -84,42 +93,14 @@ function stepLocations(plan: Plan, repositoryRoot: string): Map<string, SourceLo
   return new Map(plan.steps.map((step) => [step.id, { ...step.location, file: fromRoot(step.location.file, repositoryRoot) }]));
 }
 
-function fromRoot(file: string, repositoryRoot: string): string {
-  return isAbsolute(file) ? relative(repositoryRoot, file) : file;
-}
-
-/** Wave's problems as annotations of `level` at their locations (paths from the repository root), each with its hint. */
-function annotateProblems(level: Annotation['level'], problems: readonly WaveError[], root: string): void {
-  printAnnotations(
-    problems.map((p) => ({
-      level,
-      title: `Wave: ${p.code}`,
-      message: p.hint ? `${p.message}\nHint: ${p.hint}` : p.message,
-      file: p.location ? fromRoot(p.location.file, root) : undefined,
-      line: p.location?.line,
-      column: p.location?.column,
-    })),
-  );
-}
-
-/** Bad input (a flag, a manifest, a pipeline) as error annotations at its locations; anything else as one error. */
-function reportError(error: unknown): void {
-  const problems = error instanceof WaveErrors ? error.errors : error instanceof WaveError ? [error] : [];
-  if (problems.length === 0) {
-    core.error(error instanceof Error ? (error.stack ?? error.message) : String(error), { title: 'Wave: internal error' });
-    return;
-  }
-  annotateProblems('error', problems, process.env.GITHUB_WORKSPACE ?? process.cwd());
-}
-
 /** The text of the input-file input; a file that cannot be read is a wrong input, not a fault of the run. */
 function readInputFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new WaveError('invalid_argument', `input \`input-file\` ${path}: ${describeCause(cause)}`, {
+    throw new WaveError('invalid_argument', `input \`input-file\` ${fromRoot(path, repositoryRoot())}: ${describeCause(cause)}`, {
       hint: 'Point `input-file` at a readable file, or pass the text with `input`.',
-      location: { file: path },
+      location: inputLocation('input-file'),
       cause,
     });
   }

@@ -26,7 +26,8 @@ export function startAction(project: string, inputs: Record<string, string>, env
     reject: false,
     timeout: 120_000,
     stdin: 'ignore',
-    env: { NO_COLOR: '1', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: project, ...paths, ...inputEnv, ...env },
+    // The workflow this suite itself may run in is not the one a test's action is in: a test names its own.
+    env: { NO_COLOR: '1', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: project, GITHUB_REPOSITORY: '', GITHUB_WORKFLOW_REF: '', ...paths, ...inputEnv, ...env },
   });
   let printed = '';
   child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));

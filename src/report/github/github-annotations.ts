@@ -29,11 +29,15 @@ export function capAnnotations(annotations: readonly Annotation[], cap = ANNOTAT
   });
 }
 
-/** Prints annotations through @actions/core, capped per level. */
-export function printAnnotations(annotations: readonly Annotation[]): void {
+/** Prints annotations through @actions/core, capped per level; returns how many errors it printed. */
+export function printAnnotations(annotations: readonly Annotation[]): number {
+  let errors = 0;
   for (const a of capAnnotations(annotations)) {
     const properties: core.AnnotationProperties = { title: a.title, file: a.file, startLine: a.line, startColumn: a.column };
-    if (a.level === 'error') core.error(a.message, properties);
-    else core.warning(a.message, properties);
+    if (a.level === 'error') {
+      core.error(a.message, properties);
+      errors += 1;
+    } else core.warning(a.message, properties);
   }
+  return errors;
 }

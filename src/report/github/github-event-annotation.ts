@@ -1,6 +1,6 @@
 import type { SourceLocation } from '../../core/errors.js';
 import type { RunEvent } from '../../events.js';
-import { describeFailure } from '../describe.js';
+import { failureDetail } from '../text.js';
 import type { Annotation } from './github-annotations.js';
 
 /** The annotation an event makes, at its step's line: an error for a failed step (a warning when optional), warnings for a warn contract that failed and a denied connection. */
@@ -11,9 +11,9 @@ export function eventAnnotation(event: RunEvent, stepLocations: ReadonlyMap<stri
   };
   switch (event.type) {
     case 'step_failed': {
-      const failure = [describeFailure(event.failure), event.failure.message.trim(), event.failure.hint ? `Hint: ${event.failure.hint}` : ''];
+      // The class and the message's first line once, then the rest of the message and the hint.
       const level = event.optional ? 'warning' : 'error';
-      return { level, title: `Step ${event.stepId} failed${event.optional ? ' (optional)' : ''}`, message: failure.filter(Boolean).join('\n'), ...at(event.stepId) };
+      return { level, title: `Step ${event.stepId} failed${event.optional ? ' (optional)' : ''}`, message: failureDetail(event.failure).join('\n'), ...at(event.stepId) };
     }
     case 'contract_checked':
       if (event.passed || event.action !== 'warn') return undefined;

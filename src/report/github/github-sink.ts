@@ -19,14 +19,20 @@ export interface GithubSinkOptions {
   live?: boolean;
 }
 
+/** The GitHub sink, which tells how many error annotations it printed: the job's failure needs no other then. */
+export interface GithubSink extends RunSink {
+  readonly annotatedErrors: number;
+}
+
 /**
  * The GitHub Actions sink: one log group per step (its events, then its output), printed when the step ends so
  * parallel steps never interleave, or streamed as the step runs when steps run one at a time; an error annotation per
  * failed step at its line, warnings for contract warnings and egress denials, printed capped when the run ends. What
  * steps wrote is printed inside `::stop-commands::` regions, Wave's own groups and annotations outside them.
  */
-export function createGithubSink(options: GithubSinkOptions): RunSink {
+export function createGithubSink(options: GithubSinkOptions): GithubSink {
   const annotations: Annotation[] = [];
+  let annotatedErrors = 0;
   const log = commandFreeLog((line) => core.info(line));
   const groups = new GithubStepGroups(log, options.runDir, options.live ?? false);
 
@@ -39,7 +45,7 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
         if (text !== undefined) log.untrusted(`${formatClock(event.ts)} ${text}`);
         return;
       }
-      groups.add(event.stepId, text === undefined ? undefined : `${formatClock(event.ts)} ${text}`);
+      groups.add(event, text === undefined ? undefined : `${formatClock(event.ts)} ${text}`);
       const annotation = eventAnnotation(event, options.stepLocations);
       if (annotation) annotations.push(annotation);
       switch (event.type) {
@@ -62,12 +68,15 @@ export function createGithubSink(options: GithubSinkOptions): RunSink {
     summarize() {
       groups.flushUnfinished();
       log.resume();
-      printAnnotations(annotations);
+      annotatedErrors += printAnnotations(annotations);
       annotations.length = 0;
     },
     close() {
       // A run that ended in a fault is reported by the action after this: the runner must read its commands again.
       log.resume();
+    },
+    get annotatedErrors() {
+      return annotatedErrors;
     },
   };
 }

@@ -14,6 +14,11 @@ export interface GithubSummaryOptions {
   /** The folder shown as where the run is recorded. */
   runDir: string;
   maxBytes?: number;
+  /**
+   * How a failed run is finished: `wave-resume` (the default) names `wave resume` and the run folder; `action` says
+   * what is true after the Action's job, whose runner and run folder are gone.
+   */
+  resume?: 'wave-resume' | 'action';
 }
 
 /** The job summary of a run in Markdown: steps table, timeline, contracts, step results, totals, how to resume; redacted and capped. */
@@ -26,7 +31,7 @@ export function formatGithubSummary(record: RunRecord, options: GithubSummaryOpt
     contractsTable(steps),
     resultsMarkdown(record, options.runDir),
     deliverablesMarkdown(record),
-    totals(record, options.runDir),
+    totals(record, options),
   ];
   return capBytes(options.redactor.redact(sections.filter(Boolean).join('\n\n') + '\n'), options.maxBytes ?? SUMMARY_MAX_BYTES);
 }
@@ -66,17 +71,32 @@ function contractsTable(steps: StepRecord[]): string {
   return ['### Contracts', '', row(['Step', 'Contract', 'Attempt', 'Result', 'Action', 'Errors']), row(Array<string>(6).fill('---')), ...rows].join('\n');
 }
 
-function totals(record: RunRecord, runDir: string): string {
+function totals(record: RunRecord, options: GithubSummaryOptions): string {
   const lines = [
     '### Totals',
     '',
     `- Duration: ${record.durationMs === undefined ? 'unknown' : formatDuration(record.durationMs)}`,
     `- Tokens: ${record.tokens.input} input, ${record.tokens.output} output, ${record.tokens.cacheRead} cache read, ${record.tokens.cacheWrite} cache write`,
     `- Cost: ${record.costUsd === undefined ? 'not priced' : formatCost(record.costUsd)}`,
-    `- Run id: \`${record.id}\`, recorded in \`${runDir}\``,
   ];
-  if (record.status === 'failed' || record.status === 'cancelled') lines.push(`- Resume with: \`wave resume ${record.id}\``);
+  const unfinished = record.status === 'failed' || record.status === 'cancelled';
+  if (options.resume === 'action')
+    return [...lines, `- Run id: \`${record.id}\` (the \`run-id\` output; its folder is the \`run-dir\` output)`, ...(unfinished ? actionRerun(record.id) : [])].join('\n');
+  lines.push(`- Run id: \`${record.id}\`, recorded in \`${options.runDir}\``);
+  if (unfinished) lines.push(`- Resume with: \`wave resume ${record.id}\``);
   return lines.join('\n');
+}
+
+/** How to finish a run of the Action: its runner, with the run folder and the workspaces, is gone once the job ends. */
+function actionRerun(runId: string): string[] {
+  return [
+    '',
+    '### Running it again',
+    '',
+    '- On GitHub: **Re-run jobs › Re-run failed jobs**. The pipeline runs again from its first step, as a new run: the runner that held this run’s folder is gone.',
+    `- \`wave resume ${runId}\` does not apply here: it needs the run’s folder and checkout at the paths the run used on the runner.`,
+    `- To read the run afterwards, have the workflow upload the \`run-dir\` output with actions/upload-artifact (the Action uploads nothing itself), then download it into \`.wave/runs/${runId}/\` of a checkout and use \`wave logs ${runId}\` or \`wave status ${runId}\`.`,
+  ];
 }
 
 /** A Markdown table row; pipes and newlines inside a cell would break the table. */
