@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { stringify } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../core/errors.js';
 import type { Plan, PlannedStep } from '../plan/plan-types.js';
@@ -7,6 +7,11 @@ import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
 import { jobTimeoutMinutes } from './job-timeout.js';
+import { ACTION_PINS, pinnedVersion } from './action-pins.js';
+import { agentInstallSteps, setupSteps } from './job-setup.js';
+import { stepSecrets } from './job-secrets.js';
+import { DEFAULT_TRIGGERS, inputVariables, inputWord, workflowOn, type Trigger } from './triggers.js';
+import { waveCommand, waveInstallOf, type WaveInstall } from './wave-install.js';
 import { commentText, refuseExpressionOpen, unevaluated } from './workflow-text.js';
 
 /** The id of the job that assembles the run record (a step of that name gets another). */
@@ -30,79 +35,96 @@ export interface GithubWorkflowOptions {
   locatePassthrough?: (index: number) => SourceLocation;
   /** Where a key of the pipeline (such as ['metadata', 'name']) is written, for errors. */
   locatePipeline?: (path: readonly PropertyKey[]) => SourceLocation;
+  /** How the jobs get Wave (default: as the repository at repoRoot allows, see waveInstallOf). */
+  install?: WaveInstall;
+  /** The events the workflow starts on (default: DEFAULT_TRIGGERS). */
+  triggers?: readonly Trigger[];
+}
+
+/** What every job's `wave` command is given: the failure mode, how Wave is run and how the input arrives. */
+interface WaveCall {
+  onFailure: 'halt' | 'continue';
+  command: string;
+  inputWord: string;
 }
 
 type Job = Record<string, unknown>;
 
 /** A GitHub Actions workflow running `plan` with one job per step and a final job that assembles the run record, as YAML text. */
 export function compileGithubWorkflow(plan: Plan, options: GithubWorkflowOptions): string {
-  const workflow = githubWorkflow(plan, options);
+  const workflow = new Document(githubWorkflow(plan, options), { aliasDuplicateObjects: false });
+  // Each pinned action says which release its commit is.
+  visit(workflow, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === 'uses' && isScalar(pair.value)) {
+        const version = pinnedVersion(String(pair.value.value));
+        if (version) pair.value.comment = ` ${version}`;
+      }
+    },
+  });
   const source = repoPath(options.repoRoot, plan.pipelineFile);
-  return `# The Wave pipeline ${commentText(source)} as a GitHub Actions workflow (\`wave compile\`); compile it again after changing the pipeline or manifest.\n${stringify(workflow, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  return `# The Wave pipeline ${commentText(source)} as a GitHub Actions workflow (\`wave compile\`); compile it again after changing the pipeline or manifest.\n${workflow.toString({ lineWidth: 0 })}`;
 }
 
 /** The workflow of compileGithubWorkflow as a plain object. */
 export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Record<string, unknown> {
   refuseUnescapable(plan, options);
   const secrets = passthroughSecrets(plan, options);
-  const jobIds = jobIdsOf(
-    plan.steps.map((s) => s.id),
-    [ASSEMBLE_JOB],
-  );
+  const triggers = options.triggers ?? DEFAULT_TRIGGERS;
+  const install = options.install ?? waveInstallOf(options.repoRoot);
+  const call: WaveCall = { onFailure: options.onFailure, command: waveCommand(install), inputWord: inputWord(triggers) };
+  const jobIds = stepJobIds(plan);
   const slug = slugPipelineName(plan.pipelineName);
   const runsDir = `${unevaluated(repoPath(options.repoRoot, plan.runtime.runsRoot))}/\${{ env.WAVE_RUN_ID }}`;
-  const env = waveEnv(plan, options, secrets);
-  const input = { description: 'The input, {{ input }} in templates.', type: 'string', required: false, default: plan.input };
+  const files = waveFiles(plan, options);
   const jobs: Record<string, Job> = {};
   const mayFail = new Map(plan.steps.map((s) => [s.id, s.optional || s.contracts.some((c) => contractPolicy(c) === 'continue')]));
   for (const step of plan.steps) {
     const jobId = jobIds.get(step.id)!;
     const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, mayFail: mayFail.get(d)! })));
     const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
-    jobs[jobId] = stepJob(step, { jobId, needs: step.dependencies.map((d) => jobIds.get(d)!), condition, ancestors }, runsDir, env, options.onFailure);
+    const env = { ...files, ...secretVariables(stepSecrets(plan, step, secrets)) };
+    jobs[jobId] = stepJob(step, { jobId, needs: step.dependencies.map((d) => jobIds.get(d)!), condition, ancestors }, { runsDir, env, install, call });
   }
-  jobs[ASSEMBLE_JOB] = {
-    name: 'run record',
-    needs: [...jobIds.values()],
-    if: 'always()',
-    'runs-on': 'ubuntu-latest',
-    'timeout-minutes': 15,
-    outputs: { 'run-id': '${{ steps.assemble.outputs.run-id }}', status: '${{ steps.assemble.outputs.status }}' },
-    steps: [
-      ...setupSteps(),
-      { name: 'Download every part', uses: 'actions/download-artifact@v4', with: { pattern: `${PART_ARTIFACT_PREFIX}*`, 'merge-multiple': true, path: runsDir } },
-      { name: 'Assemble the run record', id: 'assemble', env: waveEnv(plan, options, []), run: `${WAVE} assemble ${waveArgs(options.onFailure)}` },
-      {
-        name: 'Upload the run record',
-        if: 'always()',
-        uses: 'actions/upload-artifact@v4',
-        with: { name: RUN_ARTIFACT, path: runsDir, 'include-hidden-files': true, 'if-no-files-found': 'warn', overwrite: true },
-      },
-    ],
+  jobs[ASSEMBLE_JOB] = assembleJob([...jobIds.values()], { runsDir, env: files, install, call });
+  const read = workflowSecrets(plan);
+  const input = { description: 'The input, {{ input }} in templates.', type: 'string', required: false, default: plan.input };
+  const callOutputs = {
+    'run-id': { description: 'The id of the Wave run.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.run-id }}` },
+    status: { description: 'completed, failed or cancelled.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.status }}` },
   };
   return {
     name: `wave ${plan.pipelineName}`,
-    on: {
-      workflow_dispatch: { inputs: { input } },
-      workflow_call: {
-        inputs: { input },
-        ...(secrets.length && { secrets: Object.fromEntries(secrets.map((name) => [name, { required: false }])) }),
-        outputs: {
-          'run-id': { description: 'The id of the Wave run.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.run-id }}` },
-          status: { description: 'completed, failed or cancelled.', value: `\${{ jobs.${ASSEMBLE_JOB}.outputs.status }}` },
-        },
-      },
-    },
+    on: workflowOn(triggers, {
+      input,
+      callOutputs,
+      ...(read.length && { callSecrets: Object.fromEntries(read.map((name) => [name, { required: false }])) }),
+    }),
     permissions: { contents: 'read' },
     // One run of a pipeline per ref at a time; a new one waits instead of cancelling the running one.
     concurrency: { group: `wave-${slug}-\${{ github.ref }}`, 'cancel-in-progress': false },
-    env: {
-      WAVE_RUN_ID: `${slug}-gh-\${{ github.run_id }}-\${{ github.run_attempt }}`,
-      // Through the environment, never spliced into a script.
-      WAVE_INPUT: '${{ inputs.input }}',
-    },
+    env: { WAVE_RUN_ID: `${slug}-gh-\${{ github.run_id }}-\${{ github.run_attempt }}`, ...inputVariables(triggers, plan.input) },
     jobs,
   };
+}
+
+/** The job id of each step, none of them the run record's. */
+function stepJobIds(plan: Plan): Map<string, string> {
+  return jobIdsOf(
+    plan.steps.map((s) => s.id),
+    [ASSEMBLE_JOB],
+  );
+}
+
+/** The ids of the jobs of the workflow of `plan`, in order: one per step, then the run record's. */
+export function workflowJobIds(plan: Plan): string[] {
+  return [...stepJobIds(plan).values(), ASSEMBLE_JOB];
+}
+
+/** The secrets some job of the workflow of `plan` reads (of its env_passthrough), which the repository must define. */
+export function workflowSecrets(plan: Plan): string[] {
+  const read = new Set(plan.steps.flatMap((step) => stepSecrets(plan, step, plan.runtime.envPassthrough)));
+  return plan.runtime.envPassthrough.filter((name) => read.has(name));
 }
 
 /** Where a step's job sits among the others: its id, the jobs it needs, its `if:` and the jobs whose parts it downloads. */
@@ -113,8 +135,39 @@ interface JobPlace {
   ancestors: string[];
 }
 
+/** What a job's steps are made of: the run folder, the environment of its `wave` step, how Wave is installed and called. */
+interface JobMaking {
+  runsDir: string;
+  env: Record<string, string>;
+  install: WaveInstall;
+  call: WaveCall;
+}
+
+/** The final job: downloads every part, assembles the run record and uploads it; it gets no secret. */
+function assembleJob(stepJobIds: string[], { runsDir, env, install, call }: JobMaking): Job {
+  return {
+    name: 'run record',
+    needs: stepJobIds,
+    if: 'always()',
+    'runs-on': 'ubuntu-latest',
+    'timeout-minutes': 15,
+    outputs: { 'run-id': '${{ steps.assemble.outputs.run-id }}', status: '${{ steps.assemble.outputs.status }}' },
+    steps: [
+      ...setupSteps(install),
+      { name: 'Download every part', uses: ACTION_PINS.downloadArtifact.uses, with: { pattern: `${PART_ARTIFACT_PREFIX}*`, 'merge-multiple': true, path: runsDir } },
+      { name: 'Assemble the run record', id: 'assemble', env, run: `${call.command} assemble ${waveArgs(call)}` },
+      {
+        name: 'Upload the run record',
+        if: 'always()',
+        uses: ACTION_PINS.uploadArtifact.uses,
+        with: { name: RUN_ARTIFACT, path: runsDir, 'include-hidden-files': true, 'if-no-files-found': 'warn', overwrite: true },
+      },
+    ],
+  };
+}
+
 /** The job that runs one step with `wave run --steps` and uploads its part of the run folder. */
-function stepJob(step: PlannedStep, place: JobPlace, runsDir: string, env: Record<string, string>, onFailure: 'halt' | 'continue'): Job {
+function stepJob(step: PlannedStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
   // Step ids are letters, digits, `_`, `.` and `-` (the pipeline schema), so they hold no `${{` and no shell syntax.
   return {
     name: step.id,
@@ -123,14 +176,15 @@ function stepJob(step: PlannedStep, place: JobPlace, runsDir: string, env: Recor
     'runs-on': 'ubuntu-latest',
     'timeout-minutes': jobTimeoutMinutes(step),
     steps: [
-      ...setupSteps(),
+      ...setupSteps(install),
+      ...agentInstallSteps(step, install),
       ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
-      { name: `Run step ${step.id}`, env, run: `${WAVE} run ${waveArgs(onFailure)} --steps ${step.id} --output text` },
+      { name: `Run step ${step.id}`, env, run: `${call.command} run ${waveArgs(call)} --steps ${step.id} --output text` },
       {
         name: `Upload the part of ${step.id}`,
         // A failed step's part is what tells the final job it failed.
         if: 'always()',
-        uses: 'actions/upload-artifact@v4',
+        uses: ACTION_PINS.uploadArtifact.uses,
         with: {
           name: `${PART_ARTIFACT_PREFIX}${place.jobId}`,
           path: [`parts/${step.id}.json`, `steps/${step.id}/`, `artifacts/${step.id}/`].map((p) => `${runsDir}/${p}`).join('\n'),
@@ -152,36 +206,32 @@ function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {
   refuseExpressionOpen(plan.input, 'the input default', locate(['input', 'default']));
 }
 
-/** The Wave `npm ci` installed: `--no` makes npx fail rather than fetch the registry's unrelated `wave` when the lockfile lacks wave-pipelines. */
-const WAVE = 'npx --no wave';
-
-/** Checkout, Node and Wave: `npm ci` installs the Wave (and the agent CLIs) the repository's lockfile pins. */
-function setupSteps(): Job[] {
-  return [{ uses: 'actions/checkout@v4' }, { uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } }, { name: 'Install Wave', run: 'npm ci' }];
-}
-
 /** Brings the parts of the steps before this one into the run folder (a pattern, so an optional step that left none is no error). */
 function downloadParts(jobIds: readonly string[], runsDir: string): Job {
   const names = jobIds.length === 1 ? jobIds[0]! : `{${jobIds.join(',')}}`;
   return {
     name: 'Download the parts of the steps before',
-    uses: 'actions/download-artifact@v4',
+    uses: ACTION_PINS.downloadArtifact.uses,
     with: { pattern: `${PART_ARTIFACT_PREFIX}${names}`, 'merge-multiple': true, path: runsDir },
   };
 }
 
 /** The arguments every job gives `wave run` and `wave assemble`: the pipeline, manifest, run id, input and failure mode, all from the environment. */
-function waveArgs(onFailure: 'halt' | 'continue'): string {
-  return `"$WAVE_PIPELINE_FILE" -m "$WAVE_MANIFEST_FILE" --run-id "$WAVE_RUN_ID" --input "$WAVE_INPUT" --on-failure ${onFailure}`;
+function waveArgs(call: WaveCall): string {
+  return `"$WAVE_PIPELINE_FILE" -m "$WAVE_MANIFEST_FILE" --run-id "$WAVE_RUN_ID" --input ${call.inputWord} --on-failure ${call.onFailure}`;
 }
 
-/** The environment of a step that runs `wave`: the file names (which a repository chooses) through env, never spliced into its script, and the secrets. */
-function waveEnv(plan: Plan, options: GithubWorkflowOptions, secrets: readonly string[]): Record<string, string> {
+/** The file names a step running `wave` gets (which a repository chooses): through env, never spliced into its script. */
+function waveFiles(plan: Plan, options: GithubWorkflowOptions): Record<string, string> {
   return {
     WAVE_PIPELINE_FILE: unevaluated(repoPath(options.repoRoot, plan.pipelineFile)),
     WAVE_MANIFEST_FILE: unevaluated(repoPath(options.repoRoot, plan.manifestFile)),
-    ...Object.fromEntries(secrets.map((name) => [name, `\${{ secrets.${name} }}`])),
   };
+}
+
+/** Each secret as the variable of the same name. */
+function secretVariables(names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, `\${{ secrets.${name} }}`]));
 }
 
 /** Every step `id` depends on, directly or not, in plan order. */

@@ -30,7 +30,8 @@ describe('wave compile through the CLI', () => {
     const file = join(dir, 'wave.yml');
 
     const first = await runWave(['compile', 'pipelines/two.yaml', '-o', 'wave.yml'], { cwd: dir });
-    expect([first.code, first.stdout, first.stderr]).toEqual([0, '', '']);
+    expect([first.code, first.stdout]).toEqual([0, '']);
+    expect(first.stderr).toContain('wrote wave.yml: 3 jobs (first, second, run-record)');
     expect(readFileSync(file, 'utf8')).toBe(printed);
     writeFileSync(file, `${printed}# an edit the next compile replaces\n`);
     const again = await runWave(['compile', 'pipelines/two.yaml', '-o', 'wave.yml'], { cwd: dir });
@@ -60,11 +61,14 @@ describe('wave compile through the CLI', () => {
     expect(existsSync(join(dir, 'wave.yml'))).toBe(false);
   });
 
-  it('refuses a target it cannot write, naming the ones it can', async () => {
+  it.each([
+    ['a target it cannot write', ['--target', 'gitlab-ci'], "argument 'gitlab-ci' is invalid. Allowed choices are github-actions."],
+    ['an event it cannot start on', ['--on', 'push,schedule'], "argument 'push,schedule' is invalid. Allowed events are pull_request, push, workflow_dispatch, workflow_call"],
+  ])('refuses %s, naming the allowed ones, and writes nothing', async (_, flags, message) => {
     const dir = makeProject({ 'pipelines/two.yaml': PIPELINE });
-    const out = await runWave(['compile', 'pipelines/two.yaml', '--target', 'gitlab-ci', '-o', 'wave.yml'], { cwd: dir });
+    const out = await runWave(['compile', 'pipelines/two.yaml', ...flags, '-o', 'wave.yml'], { cwd: dir });
     expect([out.code, out.stdout]).toEqual([2, '']);
-    expect(out.stderr).toContain("argument 'gitlab-ci' is invalid. Allowed choices are github-actions.");
+    expect(out.stderr).toContain(message);
     expect(existsSync(join(dir, 'wave.yml'))).toBe(false);
   });
 });

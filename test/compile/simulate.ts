@@ -109,9 +109,10 @@ export async function simulateWorkflow(workflowText: string, project: string, in
           mkdirSync(dirname(target), { recursive: true });
           cpSync(file, target);
         }
-      } else if (step.run && step.run !== 'npm ci') {
+      } else if (step.run && step.run !== 'npm ci' && !step.run.startsWith('npm install --global ')) {
         // GitHub evaluates the expressions of run: too.
-        const script = expand(step.run, input).replaceAll('npx --no wave ', `"${process.execPath}" "${WAVE_BIN}" `);
+        // Either way the workflow runs Wave (the lockfile's or npx's), the built CLI stands in for it.
+        const script = expand(step.run, input).replace(/^npx (--no wave|--yes wave-pipelines@\S+) /, `"${process.execPath}" "${WAVE_BIN}" `);
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, input)]));
         const done = await execa('sh', ['-c', script], {
           cwd: dir,

@@ -53,7 +53,7 @@ describe("Wave's .agents/ layout", () => {
     const compile = await runWave(['compile', 'handoff'], { cwd: dir });
     expect(compile.code, compile.stderr).toBe(0);
     expect(compile.stdout).toContain('WAVE_PIPELINE_FILE: .agents/pipelines/handoff.yaml');
-    expect(compile.stdout).toContain('npx --no wave run "$WAVE_PIPELINE_FILE"');
+    expect(compile.stdout).toMatch(/npx --yes wave-pipelines@\S+ run "\$WAVE_PIPELINE_FILE"/);
     const run = await runWave(['run', 'handoff', '--output', 'text'], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
   });

@@ -1,11 +1,15 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { Option, type Command } from 'commander';
-import { compileGithubWorkflow } from '../../compile/github-workflow.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { compileGithubWorkflow, workflowJobIds, workflowSecrets } from '../../compile/github-workflow.js';
+import { DEFAULT_TRIGGERS, isTrigger, TRIGGERS, type Trigger } from '../../compile/triggers.js';
+import { waveInstallOf } from '../../compile/wave-install.js';
+import { writeWorkflowFile } from '../../compile/write-workflow.js';
+import { writtenNotice } from '../../compile/written-notice.js';
+import { safeText } from '../../core/terminal-safe.js';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load/load.js';
 import { refuseDisabledPipeline } from '../../config/load/disabled-pipeline.js';
 import { WaveError } from '../../core/errors.js';
-import { ioError } from '../../io-error.js';
 import { buildPlan } from '../../plan/plan.js';
 import { configWarningsText } from '../../app/config-warnings.js';
 
@@ -15,6 +19,17 @@ interface CompileFlags {
   manifest?: string;
   onFailure: 'halt' | 'continue';
   force?: boolean;
+  on?: Trigger[];
+}
+
+/** Collects `--on` values, repeated or comma-separated, refusing an event the workflow cannot start on. */
+function collectTriggers(value: string, previous: Trigger[] | undefined): Trigger[] {
+  const found = [...(previous ?? [])];
+  for (const event of value.split(',').map((v) => v.trim())) {
+    if (!isTrigger(event)) throw new InvalidArgumentError(`Allowed events are ${TRIGGERS.join(', ')} (repeat --on or separate them with commas).`);
+    if (!found.includes(event)) found.push(event);
+  }
+  return found;
 }
 
 // The first line of every compiled workflow: a file starting with it may be compiled over.
@@ -31,6 +46,7 @@ export function registerCompile(program: Command): void {
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .addOption(new Option('--on-failure <mode>', 'the failure mode every job runs with').choices(['halt', 'continue']).default('halt'))
     .option('--force', 'overwrite an output file that is not a compiled workflow')
+    .option('--on <events>', `the events the workflow runs on, repeated or comma-separated: ${TRIGGERS.join(', ')} (default: ${DEFAULT_TRIGGERS.join(',')})`, collectTriggers)
     .action(async (pipelineArg: string, flags: CompileFlags) => {
       const cwd = process.cwd();
       const manifest = await loadManifest(findManifest(cwd, flags.manifest));
@@ -38,11 +54,17 @@ export function registerCompile(program: Command): void {
       refuseDisabledPipeline(pipeline);
       process.stderr.write(configWarningsText([manifest, pipeline]));
       const plan = buildPlan(manifest, pipeline, { input: pipeline.value.input?.default ?? '' });
+      const repoRoot = repositoryRoot(manifest.dir);
+      // Decided per project: `npm ci` where its lockfile lists Wave, else npx of this Wave's version.
+      const install = waveInstallOf(repoRoot);
+      const triggers = flags.on ?? DEFAULT_TRIGGERS;
       const workflow = compileGithubWorkflow(plan, {
-        repoRoot: repositoryRoot(manifest.dir),
+        repoRoot,
         onFailure: flags.onFailure,
         locatePassthrough: (index) => manifest.locate(['runtime', 'sandbox', 'env_passthrough', index]),
         locatePipeline: (path) => pipeline.locate(path),
+        install,
+        triggers,
       });
       if (!flags.output) {
         process.stdout.write(workflow);
@@ -50,11 +72,9 @@ export function registerCompile(program: Command): void {
       }
       const file = resolve(cwd, flags.output);
       refuseForeignFile(file, flags.force ?? false);
-      try {
-        writeFileSync(file, workflow);
-      } catch (cause) {
-        throw ioError('write the workflow', file, cause);
-      }
+      writeWorkflowFile(file, workflow);
+      const shown = relative(cwd, file).startsWith('..') ? file : relative(cwd, file);
+      process.stderr.write(safeText(writtenNotice({ file: shown, jobIds: workflowJobIds(plan), install, triggers, secrets: workflowSecrets(plan) })));
     });
 }
 
