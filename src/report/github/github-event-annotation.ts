@@ -1,6 +1,6 @@
 import type { SourceLocation } from '../../core/errors.js';
 import type { RunEvent } from '../../events.js';
-import { failureDetail } from '../text.js';
+import { failureDetail } from '../describe.js';
 import type { Annotation } from './github-annotations.js';
 
 /** The annotation an event makes, at its step's line: an error for a failed step (a warning when optional), warnings for a warn contract that failed and a denied connection. */
