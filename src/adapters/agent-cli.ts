@@ -35,6 +35,11 @@ export interface AgentCli {
   stream(config: AdapterRunConfig): AgentStream;
   /** What the CLI says (failure message or stderr) when it cannot resume a session it does not know, before any work. */
   refusedResume?: RegExp;
+  /**
+   * Why the CLI kept nothing of `sessionId` that a later attempt could resume (`env`: the process's environment), or
+   * undefined when it kept it; absent for a CLI that keeps every session it reports.
+   */
+  unsavedSession?(config: AdapterRunConfig, env: Record<string, string>, sessionId: string): Promise<string | undefined>;
 }
 
 /** How a missing CLI is installed: its npm package, or (not on npm) the vendor's install command. */

@@ -7,9 +7,10 @@ import { spawnInGroup } from '../process/spawn.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
 import { attemptOutputFiles } from './attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
-import type { AgentCliDescriptor, AgentInvocation, CliInstall } from './agent-cli.js';
+import type { AgentCli, AgentCliDescriptor, AgentInvocation, CliInstall } from './agent-cli.js';
+import { StreamReader } from './stream-reader.js';
 import { cliEndpoints } from './model-endpoints.js';
-import { attemptCost } from '../core/attempt-cost.js';
+import { attemptCost, servedLocally } from '../core/attempt-cost.js';
 import { NO_TOKENS } from '../core/tokens.js';
 import type { Failure } from '../core/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
@@ -66,6 +67,8 @@ export async function runAgentCli(
     return failed({ class: 'spawn_failed', message: `could not prepare the workspace: ${error instanceof Error ? error.message : String(error)}` });
   }
   const stream = cli.stream(config);
+  const endpoints = cliEndpoints(config.adapter, config.env, descriptor.endpoint);
+  const reader = new StreamReader(stream, onEvent, servedLocally(endpoints));
   const spec = {
     command,
     args: invocation.args,
@@ -78,9 +81,7 @@ export async function runAgentCli(
     drainMs: config.drainMs,
     maxLineBytes: config.maxLineBytes,
     onOutput: (bytes: number) => onEvent({ kind: 'output', bytes }),
-    onLine: (line: string, from: 'stdout' | 'stderr') => {
-      for (const event of from === 'stdout' ? stream.line(line) : (stream.stderrLine?.(line) ?? [])) onEvent(event);
-    },
+    onLine: (line: string, from: 'stdout' | 'stderr') => reader.line(line, from),
     onSpawn: config.onSpawn,
   };
   const result = await (config.spawn ?? spawnInGroup)(spec, signal);
@@ -88,10 +89,11 @@ export async function runAgentCli(
   const base = { exitCode: result.exitCode, signal: result.signal, skippedLines, outputTail: result.tail, argv: [command, ...invocation.args] };
   if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
   if (result.outputError) return failed(outputFailure(result.outputError), base);
-  if (result.aborted) return failed(abortFailure(result.abortReason), base);
+  // A stopped attempt (its time limit, a stall) keeps the session its CLI reported, so a retry can continue it.
+  if (result.aborted) return failed(abortFailure(result.abortReason), { ...base, ...(await sessionFields(cli, config, invocation.env, reader.sessionId)) });
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
-  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, cliEndpoints(config.adapter, config.env, descriptor.endpoint));
+  const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, endpoints);
   const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;
@@ -100,13 +102,26 @@ export async function runAgentCli(
     ok,
     text: outcome.text,
     tokens: outcome.tokens,
-    ...(outcome.sessionId !== undefined ? { sessionId: outcome.sessionId } : {}),
+    ...(await sessionFields(cli, config, invocation.env, outcome.sessionId)),
     ...(costUsd !== undefined ? { costUsd } : {}),
     ...(outcome.subtype !== undefined ? { subtype: outcome.subtype } : {}),
     ...(failure ? { failure } : {}),
     ...(refused !== undefined ? { resumeRefused: refused } : {}),
     durationMs: Date.now() - started,
   };
+}
+
+/** The session fields of a result: the id the CLI reported and, when the CLI kept nothing of it to resume, why. */
+async function sessionFields(
+  cli: AgentCli,
+  config: AdapterRunConfig,
+  env: Record<string, string>,
+  sessionId: string | undefined,
+): Promise<Pick<AdapterResult, 'sessionId' | 'sessionNotSaved'>> {
+  if (sessionId === undefined) return {};
+  // A check that cannot read the CLI's files leaves the session to the CLI, which refuses it if need be.
+  const unsaved = await cli.unsavedSession?.(config, env, sessionId).catch(() => undefined);
+  return { sessionId, ...(unsaved !== undefined ? { sessionNotSaved: unsaved } : {}) };
 }
 
 /** The failure of a process that ended without the CLI's terminal event: its exit and the tail of stderr. */

@@ -95,6 +95,8 @@ export interface AdapterResult {
   durationMs: number;
   /** Set when the CLI refused to continue `continueFrom`'s session before doing any work: why, in one line. */
   resumeRefused?: string;
+  /** Set when the CLI reported `sessionId` but kept nothing of it that a later attempt could resume: why, in one line. */
+  sessionNotSaved?: string;
 }
 
 /** The socket every adapter plugs into. `signal` aborts: the runner kills its process group and resolves. */

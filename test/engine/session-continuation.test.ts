@@ -129,6 +129,37 @@ describe('a retry continues the agent session (retry.continue_session)', () => {
     ]);
   });
 
+  it('a session its CLI did not save (Gemini after a failed request) is never offered: the retry starts fresh, saying why, within max_attempts', async () => {
+    const notSaved = 'Gemini CLI kept no message of it (it drops the turn a failed request began)';
+    const serverError = { class: 'server_error' as const, message: '[API Error: internal server error]' };
+    const { status, calls, events, record } = await execute(stepA(', retry: { max_attempts: 2, base_delay: 1ms }'), (_config, attempt) => ({
+      result: { ok: false, exitCode: 244, failure: serverError, outputTail: 'FAIL', sessionId: `ses-${attempt}`, sessionNotSaved: notSaved },
+    }));
+    expect(status).toBe('failed');
+    expect(calls.map((c) => c.continueFrom)).toEqual([undefined, undefined]);
+    expect(calls[1]!.prompt).toBe(`do a\n\n${failureFeedback(1, serverError, 'FAIL')}`);
+    expect(events).toMatchObject([{ type: 'session_fresh', attempt: 2, reason: `attempt 1's session ses-1 was not saved: ${notSaved}` }]);
+    // max_attempts 2 means two attempts: no refused resume in between.
+    expect(record.steps.a!.attempts.map((a) => [a.attempt, a.sessionId, a.continuedFrom])).toEqual([
+      [1, 'ses-1', undefined],
+      [2, 'ses-2', undefined],
+    ]);
+  });
+
+  it.each(['timeout', 'stalled'] as const)('an attempt stopped by its %s keeps the session its CLI reported, and the retry continues it', async (failureClass) => {
+    const stopped = { class: failureClass, message: `the step was stopped (${failureClass})` };
+    const { status, calls, events, record } = await execute(stepA(RETRY), (_config, attempt) =>
+      attempt === 1
+        ? { result: { ok: false, exitCode: null, signal: 'SIGTERM', failure: stopped, outputTail: 'FAIL', sessionId: 'ses-stopped' } }
+        : { result: { sessionId: 'ses-stopped' } },
+    );
+    expect(status).toBe('completed');
+    expect(calls[1]!.continueFrom?.sessionId).toBe('ses-stopped');
+    expect(calls[1]!.prompt).toBe(failureFeedback(1, stopped, 'FAIL'));
+    expect(events).toMatchObject([{ type: 'session_continued', attempt: 2, sessionId: 'ses-stopped', from: 1 }]);
+    expect(record.steps.a!.attempts[0]!.sessionId).toBe('ses-stopped');
+  });
+
   it('after a fallback to another adapter the attempt starts fresh with the original prompt, and says so', async () => {
     const { calls, events } = await execute(stepA(', retry: { max_attempts: 1 }'), (config) =>
       config.adapter.name === 'claude' ? { result: { ok: false, failure: { class: 'rate_limited', message: '429' }, sessionId: 'ses-claude' } } : {},

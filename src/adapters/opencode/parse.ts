@@ -50,7 +50,8 @@ export function openCodeObjectEvents(object: Json): StreamEvent[] {
     case 'tool_use':
       return toolEvents(part);
     case 'step_finish': {
-      const cost = typeof part.cost === 'number' && Number.isFinite(part.cost) ? part.cost : undefined;
+      // OpenCode reports 0 for a model without prices in its config: no cost known, as the attempt's result says, not a free step.
+      const cost = typeof part.cost === 'number' && Number.isFinite(part.cost) && part.cost > 0 ? part.cost : undefined;
       return [{ kind: 'usage', tokens: openCodeTokens(part), ...(cost !== undefined ? { costUsd: cost } : {}) }];
     }
     case 'error': {

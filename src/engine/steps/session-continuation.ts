@@ -28,6 +28,8 @@ interface EndedAttempt {
   sessionCostUsd?: number;
   /** The session this attempt was to continue and why its CLI refused to resume it. */
   refused?: { sessionId: string; why: string };
+  /** Why the CLI kept nothing of `sessionId` that it could resume. */
+  notSaved?: string;
 }
 
 /**
@@ -89,6 +91,7 @@ export class StepSessions {
       sessionTokens: addTokens(before, result.tokens),
       ...(result.costUsd !== undefined ? { sessionCostUsd: costBefore + result.costUsd } : {}),
       ...(start.continueFrom && result.resumeRefused !== undefined ? { refused: { sessionId: start.continueFrom.sessionId, why: result.resumeRefused } } : {}),
+      ...(result.sessionNotSaved !== undefined ? { notSaved: result.sessionNotSaved } : {}),
     };
   }
 }
@@ -101,5 +104,7 @@ function freshReason(last: EndedAttempt, adapter: ResolvedAdapter, feedback: str
   if (feedback === undefined) return 'retry.adapt_prompt is false, so the retry starts over with the original prompt';
   if (last.sessionId === undefined) return `${from} reported no session id`;
   if (!isSafeSessionId(last.sessionId)) return `${from} reported a session id that is not a plain token`;
+  // Offering it would cost a launch the CLI refuses, and an attempt beyond the retry policy's count.
+  if (last.notSaved !== undefined) return `${from}'s session ${last.sessionId} was not saved: ${last.notSaved}`;
   return undefined;
 }
