@@ -33,12 +33,12 @@ describe.skipIf(!available)('gemini: real runs through Gemini CLI', () => {
     expect(JSON.stringify(server.requests.find((r) => r.scenario === 'write' && r.body)!.body)).toContain('GEMINI PERSONA MARKER');
   });
 
-  // Gemini CLI keeps no resumable session when its first request failed: the retry's resume is refused (an attempt
-  // of its own, off the retry budget, with a session_fresh event), then a fresh attempt fails the same way.
+  // Gemini CLI keeps no resumable session when its first request failed: the retry is not offered that session and
+  // starts fresh (a session_fresh event says why), within the retry budget.
   it.each([
     ['http401', 'auth_failed', 1],
-    ['http500', 'server_error', 3],
-    ['http429/1', 'rate_limited', 3],
+    ['http500', 'server_error', 2],
+    ['http429/1', 'rate_limited', 2],
   ])('%s: %s after %i attempt(s)', async (scenario, failureClass, attempts) => {
     const run = await runAgentPipeline(geminiManifest({ agent: `${server.url}/s/${scenario}` }, '  agent: { adapter: agent }'), oneStepPipeline('agent', RETRY));
     expect(run.code).toBe(1);
