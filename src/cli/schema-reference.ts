@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { nearestManifest } from '../config/load/paths.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { isSchemaName, schemaFileName, type SchemaName } from '../schemas.js';
 import { shellWord } from '../core/shell-word.js';
@@ -97,12 +98,19 @@ function waveCopy(target: string): { name: SchemaName; root: string } | undefine
   return undefined;
 }
 
-/** The copy of this Wave's schemas that a YAML file's first line names, if it names one by a relative or absolute path. */
+/** The folders whose copies a file's line may have Wave write: its project's (the nearest wave.yaml's folder), else its own folder or the one above. */
+function projectRootsOf(file: string): string[] {
+  const manifest = nearestManifest(dirname(file));
+  return manifest ? [dirname(manifest)] : [dirname(file), dirname(dirname(file))];
+}
+
+/** The copy of this Wave's schemas that a YAML file's first line names by a relative path, in the file's own project. */
 function referencedCopy(file: string): { name: SchemaName; root: string; target: string } | undefined {
   const reference = schemaReference(file);
   if (!reference || isAbsolute(reference.ref)) return undefined;
   const copy = waveCopy(reference.target);
-  return copy && { ...copy, target: reference.target };
+  // A cloned file's line is untrusted: it never has Wave write outside the project the file is in.
+  return copy && projectRootsOf(resolve(file)).includes(copy.root) ? { ...copy, target: reference.target } : undefined;
 }
 
 /**
@@ -130,10 +138,10 @@ export interface MissingSchema {
   hint: string;
 }
 
-/** What makes the missing schema `target` of a `format` file exist: npm install for the project's install, wave validate for Wave's copies, else `wave schema`. */
-function missingSchemaHint(target: string, format: SchemaName, cwd: string): string {
+/** What makes the missing schema `target` of a `format` file exist: npm install for the project's install, wave validate for Wave's copies in its project, else `wave schema`. */
+function missingSchemaHint(file: string, target: string, format: SchemaName, cwd: string): string {
   if (target.split(sep).join('/').includes(`/node_modules/${PACKAGE_NAME}/`)) return `Run \`npm install\`, which installs ${PACKAGE_NAME} and its schemas.`;
-  if (waveCopy(target)) return "Run `wave validate`, which writes this Wave's schemas there.";
+  if (referencedCopy(file)) return "Run `wave validate`, which writes this Wave's schemas there.";
   return `Run \`wave schema ${format} > ${shellWord(relative(cwd, target))}\` to write the schema there, or point the line at one that exists.`;
 }
 
@@ -142,6 +150,6 @@ export function missingSchemas(files: readonly string[], format: SchemaName, cwd
   return files.flatMap((file) => {
     const reference = schemaReference(file);
     if (!reference || existsSync(reference.target)) return [];
-    return [{ file, ref: reference.ref, hint: missingSchemaHint(reference.target, format, cwd) }];
+    return [{ file, ref: reference.ref, hint: missingSchemaHint(file, reference.target, format, cwd) }];
   });
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,15 @@ describe('the $schema line of what wave init writes', () => {
     cpSync(join(ROOT, 'schemas', 'event.schema.json'), copy);
     await runWave(['validate'], { cwd: dir });
     expect(readFileSync(copy, 'utf8')).toBe(readFileSync(join(ROOT, 'schemas', 'manifest.schema.json'), 'utf8'));
+  });
+
+  it('writes no copy outside the project a file is in, whatever its line names', async () => {
+    const dir = join(scratch, 'contained', 'project');
+    await runWave(['init', dir]);
+    const hello = join(dir, 'pipelines', 'hello.yaml');
+    writeFileSync(hello, readFileSync(hello, 'utf8').replace('../.wave-schemas/', '../../.wave-schemas/'));
+    expect((await runWave(['validate'], { cwd: dir })).code).toBe(0);
+    expect(existsSync(join(scratch, 'contained', '.wave-schemas'))).toBe(false);
   });
 
   it("names the project's own install, node_modules/wave-pipelines, by relative path when there is one", async () => {
