@@ -148,7 +148,9 @@ function schemaLinesReport(missing: readonly MissingSchema[], cwd: string): stri
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description("Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server) and each sandbox backend.")
+    .description(
+      "Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server), each sandbox backend, and the $schema lines editors read.",
+    )
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {
