@@ -17,14 +17,14 @@ function contentsOf(dir: string): Record<string, string> {
 
 /**
  * A project folder whose every place `wave init` writes is a symlink out of it (a folder, a file that exists out
- * there, a dangling one, .gitignore, .wave/), and the folder they point into, holding two files of its own.
+ * there, a dangling one, .gitignore, .wave-schemas/), and the folder they point into, holding two files of its own.
  */
 function linkedProject(name: string): { project: string; outside: string; links: string[] } {
   const project = join(scratch, name, 'project');
   const outside = join(scratch, name, 'outside');
   mkdirSync(join(outside, 'personas'), { recursive: true });
   mkdirSync(join(outside, 'pipelines'));
-  mkdirSync(join(outside, 'wave-state'));
+  mkdirSync(join(outside, 'schemas'));
   writeFileSync(join(outside, 'gitignore'), 'secrets.env\n');
   writeFileSync(join(outside, 'personas', 'navigator.md'), 'not a persona of this project\n');
   mkdirSync(project);
@@ -33,7 +33,7 @@ function linkedProject(name: string): { project: string; outside: string; links:
     ['pipelines', join(outside, 'pipelines')],
     ['wave.yaml', join(outside, 'manifest.yaml')],
     ['.gitignore', join(outside, 'gitignore')],
-    ['.wave', join(outside, 'wave-state')],
+    ['.wave-schemas', join(outside, 'schemas')],
   ];
   for (const [path, target] of links) symlinkSync(target, join(project, path));
   return { project, outside, links: links.map(([path]) => path) };
@@ -60,7 +60,7 @@ describe('wave init through symlinks', () => {
     expect(contentsOf(outside)).toEqual(before);
     for (const link of links) expect(lstatSync(join(project, link)).isSymbolicLink(), link).toBe(false);
     expect(readFileSync(join(project, '.gitignore'), 'utf8')).toBe('.wave/\n');
-    expect(Object.keys(contentsOf(project))).toEqual(expect.arrayContaining(['wave.yaml', 'personas/navigator.md', 'pipelines/hello.yaml', '.wave/schemas/pipeline.schema.json']));
+    expect(Object.keys(contentsOf(project))).toEqual(expect.arrayContaining(['wave.yaml', 'personas/navigator.md', 'pipelines/hello.yaml', '.wave-schemas/pipeline.schema.json']));
   });
 
   it('refuses a link deeper down (a file in a scaffold folder), and --force replaces only that link', async () => {

@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { execa } from 'execa';
 import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js';
@@ -10,13 +10,14 @@ import { loginStatus } from '../../adapters/check-login.js';
 import { probeModelServer, type ServerProbe } from '../../adapters/llm/server-probe.js';
 import type { LoginStatus } from '../../adapters/login-status.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import { findManifest, located, readManifest, type Located } from '../../config/load/load.js';
+import { findManifest, listPipelineFiles, located, readManifest, type Located } from '../../config/load/load.js';
 import type { Manifest } from '../../config/schema/manifest-schema.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { checkProjectRequirements, requirementsReport } from '../doctor-requirements.js';
+import { missingSchemas, type MissingSchema } from '../schema-reference.js';
 
 /** How long `<binary> --version` may take (Gemini needs a few seconds to start). */
 const VERSION_TIMEOUT_MS = 20_000;
@@ -133,17 +134,30 @@ function textReport(checks: AdapterCheck[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The manifest's and pipelines' `$schema` lines that name a missing file, whose editor then checks nothing. */
+function checkSchemaLines(manifest: Located<Manifest>, cwd: string): MissingSchema[] {
+  return [...missingSchemas([resolve(manifest.file)], 'manifest', cwd), ...missingSchemas(listPipelineFiles(manifest.dir), 'pipeline', cwd)];
+}
+
+/** One warning per missing schema: an editor aid, so it never fails doctor. */
+function schemaLinesReport(missing: readonly MissingSchema[], cwd: string): string {
+  return missing.map((m) => `warn schema ${relative(cwd, m.file) || m.file}: $schema=${m.ref} does not exist\n  hint: ${m.hint}\n`).join('');
+}
+
 /** `wave doctor [--json]`: is every adapter of the manifest installed and able to reach a model? */
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description("Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server) and each sandbox backend.")
+    .description(
+      "Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server), each sandbox backend, and the $schema lines editors read.",
+    )
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
     .action(async (flags: { manifest?: string; json?: boolean }) => {
       // Read once: the adapters and sandbox need it valid, the requirements only what a partly invalid one declares.
       const read = await readManifest(findManifest(process.cwd(), flags.manifest), process.env);
       const manifest = located(read);
+      const schemas = checkSchemaLines(manifest, process.cwd());
       const [checks, sandboxes, requirements] = await Promise.all([
         checkAdapters(manifest, process.env),
         checkSandboxes(manifest, process.env),
@@ -151,8 +165,8 @@ export function registerDoctor(program: Command): void {
       ]);
       process.stdout.write(
         flags.json
-          ? `${JSON.stringify({ adapters: checks, sandboxes, requirements }, null, 2)}\n`
-          : textReport(checks) + sandboxReport(sandboxes) + requirementsReport(requirements),
+          ? `${JSON.stringify({ adapters: checks, sandboxes, requirements, schemas }, null, 2)}\n`
+          : textReport(checks) + sandboxReport(sandboxes) + requirementsReport(requirements) + schemaLinesReport(schemas, process.cwd()),
       );
       // A backend the manifest does not use may be missing; the configured one must work; a pipeline's requirements must be here.
       const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured) && requirements.every((r) => r.ok || r.optional);

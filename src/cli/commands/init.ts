@@ -54,6 +54,8 @@ export function registerInit(program: Command): void {
       for (const file of written) process.stdout.write(`created ${shown(file)}\n`);
       if (gitignore !== 'present')
         process.stdout.write(`${gitignore === 'created' ? 'created' : 'updated'} ${shown(join(root, '.gitignore'))} (ignores .wave/, where runs are kept)\n`);
+      if (written.some((file) => dirname(file) === join(root, SCHEMA_COPIES_DIR)))
+        process.stdout.write(`commit ${shown(join(root, SCHEMA_COPIES_DIR))}/ with the rest: the editor of whoever clones the project checks the YAML files against it\n`);
       process.stdout.write(closingHint(relative(cwd, root)));
     });
 }
@@ -93,7 +95,7 @@ function scaffold(root: string, force: boolean): ScaffoldResult {
     const target = join(root, entry.path);
     return { entry, target, ...scaffoldText(entry, root, target) };
   });
-  // The copies, when the files name them rather than the project's own install of Wave.
+  // The committed copies, when the files name them rather than the project's own install of Wave.
   const copies = files.some((f) => f.schemaFile && dirname(f.schemaFile) === join(root, SCHEMA_COPIES_DIR)) ? schemaCopyFiles(root) : [];
   // A link in the project would carry a write outside it: refused, or with --force replaced (never its target written).
   const links = linksOnTheWay(root, [...files.map((f) => f.target), ...copies, join(root, '.gitignore')]);

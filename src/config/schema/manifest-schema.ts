@@ -7,10 +7,10 @@ import { FORGE_OVERRIDES } from '../../core/forge.js';
 
 export const Prices = z
   .strictObject({
-    input: z.number().nonnegative().optional(),
-    output: z.number().nonnegative().optional(),
-    cache_read: z.number().nonnegative().optional(),
-    cache_write: z.number().nonnegative().optional(),
+    input: z.number().nonnegative().optional().describe('US dollars per million input tokens.'),
+    output: z.number().nonnegative().optional().describe('US dollars per million output tokens.'),
+    cache_read: z.number().nonnegative().optional().describe('US dollars per million input tokens read from the prompt cache.'),
+    cache_write: z.number().nonnegative().optional().describe('US dollars per million input tokens written to the prompt cache.'),
   })
   .describe('US dollars per million tokens, used when the CLI reports no cost of its own.');
 
@@ -25,7 +25,11 @@ export const AdapterSchema = z
     model: z.string().optional().describe('The model used when the persona and step name none.'),
     default_model: z.string().optional().describe("Wave's name for model."),
     tier_models: z
-      .strictObject({ cheapest: z.string().optional(), balanced: z.string().optional(), strongest: z.string().optional() })
+      .strictObject({
+        cheapest: z.string().optional().describe('The model `model: cheapest` names on this adapter.'),
+        balanced: z.string().optional().describe("The model `model: balanced` names on this adapter; default the adapter's model."),
+        strongest: z.string().optional().describe('The model `model: strongest` names on this adapter.'),
+      })
       .optional()
       .describe(
         "The model each tier (a step, persona or adapter `model: cheapest | balanced | strongest`) names on this adapter; unmapped, claude adapters use Wave's defaults (claude-haiku-4-5, the adapter's model, claude-opus-4) and others only balanced (the adapter's model).",
@@ -45,7 +49,7 @@ export const AdapterSchema = z
 export const PersonaSchema = z
   .strictObject({
     adapter: z.string().describe('The name of an adapter declared under adapters.'),
-    description: z.string().optional(),
+    description: z.string().optional().describe('What the persona is for; information only.'),
     system_prompt_file: z.string().optional().describe("A Markdown file with the persona's instructions, relative to the manifest."),
     model: z.string().optional().describe("A model, or a tier (cheapest, balanced, strongest) resolved through the adapter's tier_models."),
     temperature: z
@@ -63,7 +67,8 @@ export const PersonaSchema = z
           'Hosts this persona may reach through the egress proxy, added to runtime.sandbox.default_allowed_domains: exact host, *.suffix, optional :port.',
         ),
       })
-      .optional(),
+      .optional()
+      .describe("The persona's additions to runtime.sandbox."),
     skills: StringList.optional().describe("Skills (skills/<name>/ or .agents/skills/<name>/ beside wave.yaml) copied into the CLI's skills folder."),
     fallbacks: StringList.optional().describe('Adapters to fall back to, in order, when this one is rate limited.'),
     env: EnvMap.optional(),
@@ -73,10 +78,14 @@ export const PersonaSchema = z
 
 export const TimeoutsSchema = z
   .strictObject({
-    step_default_minutes: z.number().positive().optional(),
-    process_grace_seconds: z.number().nonnegative().optional(),
+    step_default_minutes: z.number().positive().optional().describe('Time limit of one attempt of a step that sets no timeout_minutes; default 30.'),
+    process_grace_seconds: z.number().nonnegative().optional().describe("How long a stopped step's processes get to exit before they are killed; default 3."),
     stdout_drain_seconds: z.number().nonnegative().optional().describe("How long a stopped step's output is still read before its pipes are closed; default 5."),
-    retry_max_delay_seconds: z.number().nonnegative().optional(),
+    retry_max_delay_seconds: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe("The longest wait between a step's attempts when its retry sets neither max_delay nor policy; default 60."),
     forge_api_seconds: z.number().positive().optional().describe('Time limit of each forge API request (the token scope check before a run); default 60.'),
   })
   .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
@@ -147,8 +156,8 @@ export const ManifestSchema = z
     metadata: z
       .strictObject({
         name: z.string().describe("The project's name."),
-        description: z.string().optional(),
-        repo: z.string().optional(),
+        description: z.string().optional().describe('What the project is; information only.'),
+        repo: z.string().optional().describe("The project's repository; information only (the forge is found from the git remote)."),
         forge: z
           .enum(FORGE_OVERRIDES)
           .optional()
@@ -156,7 +165,8 @@ export const ManifestSchema = z
             "The project's forge, overriding the one found from the git remote (none is local): what `{{ forge.type }}` becomes in persona names and templates, and whose token `token_scopes` are checked against.",
           ),
       })
-      .optional(),
+      .optional()
+      .describe("The project's name, description and forge."),
     project: z
       .object({
         test_file_pattern: StringList.optional().describe(
@@ -171,7 +181,10 @@ export const ManifestSchema = z
     runtime: RuntimeSchema.optional(),
     skills: StringList.optional().describe("Skills given to every agent step, beside its persona's and its pipeline's (from skills/<name>/ or .agents/skills/<name>/)."),
     extract: z
-      .strictObject({ adapter: z.string().optional(), model: z.string().optional() })
+      .strictObject({
+        adapter: z.string().optional().describe("The adapter asked for a step's JSON when its extract names none; also judges llm_judge contracts that name no adapter."),
+        model: z.string().optional().describe("The model asked for a step's JSON when its extract names none."),
+      })
       .optional()
       .describe('Defaults for steps that declare extract: the adapter and model asked for JSON.'),
   })

@@ -8,59 +8,64 @@ export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const
 export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
 export type Fidelity = (typeof FIDELITIES)[number];
 
+/** A JSON Schema written inline: a mapping, or its JSON text. */
+const InlineJsonSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
 export const ContractSchema = z
   .strictObject({
-    type: z.enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge']),
-    schema: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .optional()
-      .describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
+    type: z
+      .enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge'])
+      .describe('json_schema (the file parses and matches a schema), test_suite (a command exits 0), non_empty_file, or llm_judge (a model scores the output).'),
+    schema: InlineJsonSchema.optional().describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
     schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
     source: z.string().optional().describe("The workspace file checked (json_schema, non_empty_file); default: the step's first output artifact."),
     validate: z.boolean().optional().describe('false switches the contract off (it stays in the file).'),
     command: z.string().optional().describe('test_suite: the shell command that must exit 0.'),
     dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
     timeout: Duration.optional(),
-    must_pass: z.boolean().optional(),
+    must_pass: z.boolean().optional().describe("Wave's switch: false makes a failure only warn when on_failure is unset; default true."),
     on_failure: z.enum(ON_FAILURE).optional().describe('fail (default), warn, continue, skip or retry.'),
-    max_retries: z.number().int().nonnegative().optional(),
+    max_retries: z.number().int().nonnegative().optional().describe('With on_failure: retry, how many times the step is re-run for this contract before it fails; default 2.'),
     model: z.string().optional().describe('llm_judge: the judging model.'),
     adapter: z.string().optional().describe('llm_judge: the adapter that judges.'),
-    criteria: StringList.optional(),
-    threshold: z.number().min(0).max(1).optional(),
+    criteria: StringList.optional().describe('llm_judge: what the output is scored against.'),
+    threshold: z.number().min(0).max(1).optional().describe('llm_judge: the lowest passing score, from 0 to 1; default 0.7.'),
   })
   .describe("A check on a step's output.");
 
 export const ArtifactSchema = z.strictObject({
-  name: z.string(),
+  name: z.string().describe('The name later steps and pipeline_outputs use for it.'),
   path: z.string().optional().describe("Relative to the step's workspace; optional when source is stdout."),
   type: z.string().optional().describe('json, text, markdown, binary…'),
-  required: z.boolean().optional(),
-  source: z.enum(['file', 'stdout']).optional(),
+  required: z.boolean().optional().describe('true (default): the step fails when the file is missing; false: it is saved when present.'),
+  source: z.enum(['file', 'stdout']).optional().describe("file (default): the file at path; stdout: the step's output."),
 });
 
 export const InjectArtifactSchema = z.strictObject({
-  step: z.string(),
-  artifact: z.string(),
+  step: z.string().describe('The earlier step that produced the artifact.'),
+  artifact: z.string().describe("The name of one of that step's output_artifacts."),
   as: z.string().optional().describe("The file name in the consumer's workspace; default the artifact name."),
   type: z.string().optional().describe('json: the artifact must parse as JSON before the step runs.'),
   schema_path: z.string().optional().describe('A JSON Schema file (relative to the manifest) the artifact must match before the step runs.'),
-  optional: z.boolean().optional(),
+  optional: z.boolean().optional().describe('true: the step runs without the artifact when it is missing; false (default): the step fails.'),
 });
 
 export const ExtractSchema = z
   .strictObject({
-    schema: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-    schema_path: z.string().optional(),
-    adapter: z.string().optional(),
-    model: z.string().optional(),
+    schema: InlineJsonSchema.optional().describe('The JSON Schema the output must match, inline (a mapping, or a JSON string).'),
+    schema_path: z.string().optional().describe('The JSON Schema the output must match, as a file relative to the manifest.'),
+    adapter: z.string().optional().describe("The adapter asked for the JSON; default the manifest's extract.adapter."),
+    model: z.string().optional().describe("The model asked for the JSON; default the manifest's extract.model."),
   })
   .describe("Turn the step's raw output into JSON matching a schema.");
 
 export const RetrySchema = z.strictObject({
-  policy: z.enum(['none', 'standard', 'aggressive', 'patient']).optional(),
-  max_attempts: z.number().int().positive().optional(),
-  backoff: z.enum(['fixed', 'linear', 'exponential']).optional(),
+  policy: z
+    .enum(['none', 'standard', 'aggressive', 'patient'])
+    .optional()
+    .describe("Wave's presets: none (1 attempt), standard (3, from 1s), aggressive (5, from 200ms), patient (3, from 5s); the other keys override them."),
+  max_attempts: z.number().int().positive().optional().describe('Attempts in all, the first included; default 1 (no retry).'),
+  backoff: z.enum(['fixed', 'linear', 'exponential']).optional().describe('How the wait between attempts grows from base_delay up to max_delay.'),
   base_delay: Duration.optional(),
   max_delay: Duration.optional(),
   adapt_prompt: z
@@ -92,7 +97,7 @@ export const StepSchema = z.strictObject({
     .string()
     .optional()
     .describe("Overrides the persona's and the adapter's model: a model, or a tier (cheapest, balanced, strongest) resolved through the adapter's tier_models."),
-  description: z.string().optional(),
+  description: z.string().optional().describe('What the step does; information only.'),
   dependencies: StringList.optional().describe('Ids of the steps that must finish before this one starts.'),
   optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
   timeout_minutes: z.number().positive().optional().describe('Time limit of one attempt; default runtime.timeouts.step_default_minutes.'),
@@ -100,21 +105,21 @@ export const StepSchema = z.strictObject({
   exec: z
     .strictObject({
       type: z.enum(['prompt', 'command']).optional().describe("prompt (default) goes to the persona's agent; command runs in a shell."),
-      source: z.string().optional(),
-      source_path: z.string().optional(),
+      source: z.string().optional().describe('The prompt or shell command itself, with {{ … }} templates.'),
+      source_path: z.string().optional().describe('A file holding the prompt or command, relative to the manifest.'),
     })
     .describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
   workspace: z
     .strictObject({
-      type: z.enum(['directory', 'worktree']).optional(),
-      branch: z.string().optional(),
-      base: z.string().optional(),
+      type: z.enum(['directory', 'worktree']).optional().describe('directory (default): a fresh folder; worktree: a git worktree of the project.'),
+      branch: z.string().optional().describe('worktree: the branch checked out (templated; steps naming the same branch share it); default wave/<run-id>/<step-id>.'),
+      base: z.string().optional().describe('worktree: the branch or commit a new branch starts from; default HEAD.'),
       mount: z
         .array(
           z.strictObject({
-            source: z.string(),
-            target: z.string().optional(),
-            mode: z.enum(['readonly', 'readwrite']).optional(),
+            source: z.string().describe('A project path to copy in, relative to the project folder.'),
+            target: z.string().optional().describe("Where the copy goes in the step's workspace; default the source's base name."),
+            mode: z.enum(['readonly', 'readwrite']).optional().describe('readonly makes the copy unwritable and fails the step if it changes; readwrite (default) does not.'),
             subset_from: z
               .string()
               .optional()
@@ -123,21 +128,23 @@ export const StepSchema = z.strictObject({
               ),
           }),
         )
-        .optional(),
+        .optional()
+        .describe('Project paths copied into the workspace before the step runs.'),
     })
     .optional()
     .describe('Where the step runs: a fresh folder (default) or a git worktree, with optional copies of project paths.'),
   output_artifacts: z.array(ArtifactSchema).optional().describe('Files (or stdout) the step produces for later steps.'),
   memory: z
     .strictObject({
-      strategy: z.string().optional(),
+      strategy: z.string().optional().describe("Wave's memory strategy: only fresh (the default) is supported."),
       inject_artifacts: z.array(InjectArtifactSchema).optional().describe("Artifacts of earlier steps copied into this step's workspace."),
     })
-    .optional(),
+    .optional()
+    .describe('What the step receives from earlier steps.'),
   handover: z
     .strictObject({
       contract: ContractSchema.optional(),
-      contracts: z.array(ContractSchema).optional(),
+      contracts: z.array(ContractSchema).optional().describe('Several checks, run in order.'),
     })
     .optional()
     .describe("Checks the step's output must pass before later steps run."),
@@ -161,29 +168,33 @@ export const StepSchema = z.strictObject({
 
 export const PipelineSchema = z
   .strictObject({
-    apiVersion: z.string().optional(),
+    apiVersion: z.string().optional().describe('Format version; v1; information only.'),
     kind: z.literal('WavePipeline').describe('Always WavePipeline.'),
-    metadata: z.strictObject({
-      name: z.string().describe("The pipeline's name, shown in run records."),
-      description: z.string().optional(),
-      release: z.boolean().optional(),
-      category: z.string().optional(),
-      disabled: z.boolean().optional().describe('true switches the pipeline off: `wave run` refuses it, `wave validate` still checks it.'),
-    }),
+    metadata: z
+      .strictObject({
+        name: z.string().describe("The pipeline's name, shown in run records."),
+        description: z.string().optional().describe('What the pipeline does; information only.'),
+        release: z.boolean().optional().describe("Wave's release flag; information only."),
+        category: z.string().optional().describe("Wave's grouping of pipelines; information only."),
+        disabled: z.boolean().optional().describe('true switches the pipeline off: `wave run` refuses it, `wave validate` still checks it.'),
+      })
+      .describe("The pipeline's name and description."),
     input: z
       .strictObject({
-        source: z.string().optional(),
+        source: z.string().optional().describe('Where the input comes from: only cli (`--input`, `--input-file`) is supported.'),
         type: IoTypeSchema.optional().describe("What the input is: string (default, free text), issue_ref, pr_ref, … (Wave's I/O types); a run refuses an input of another shape."),
         schema: z
           .strictObject({
             type: z.enum(INPUT_SCHEMA_TYPES).optional().describe('string (default), or the JSON type the input must parse as: integer, number, boolean, object, array.'),
-            description: z.string().optional(),
+            description: z.string().optional().describe('What the input is; shown by `wave run <pipeline> --help`.'),
           })
-          .optional(),
-        example: z.string().optional(),
-        default: z.string().optional(),
+          .optional()
+          .describe('The JSON type the input must parse as, and its description.'),
+        example: z.string().optional().describe('An example input, shown in help and in the hint when an input is refused.'),
+        default: z.string().optional().describe('The input when none is given.'),
       })
-      .optional(),
+      .optional()
+      .describe("The pipeline's input ({{ input }} in templates): its type, example and default."),
     pipeline_outputs: z.record(z.string(), PipelineOutputSchema).optional().describe("Named outputs of the pipeline, taken from steps' artifacts after the run."),
     steps: z.array(StepSchema).min(1).describe('The steps, run as a dependency graph.'),
     skills: StringList.optional().describe("Skills given to every agent step, added to its persona's ({{ project.<key> }} allowed)."),
