@@ -48,11 +48,13 @@ beforeAll(async () => {
   npmEnv = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => !entry[0].toLowerCase().startsWith('npm_') && entry[1] !== undefined));
   Object.assign(npmEnv, { npm_config_userconfig: join(work, 'npmrc'), npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', NO_COLOR: '1' });
   npxEntriesBefore = new Set(listed(npxDir()));
-  // dist/ is built before the tests run (npm test builds first), so packing does not build again.
-  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, env: npmEnv, extendEnv: false });
-  const [result] = JSON.parse(pack.stdout) as [{ filename: string; files: Array<{ path: string }> }];
-  tarball = join(work, result.filename);
-  packed = result.files.map((file) => file.path);
+  // Packed as it ships (scripts/pack.mjs); dist/ is built before the tests run (npm test builds first).
+  const pack = await execa('node', [join(ROOT, 'scripts', 'pack.mjs'), '--pack-destination', work], { cwd: ROOT, env: npmEnv, extendEnv: false });
+  tarball = pack.stdout.trim();
+  packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((path) => path.replace(/^package\//, ''));
 }, NPM_TIMEOUT_MS);
 
 afterAll(() => {
@@ -90,18 +92,20 @@ describe('the packed package', () => {
     // Nothing in it names the machine it was built on.
     const naming = packed.filter((path) => readFileSync(join(contents, 'package', path), 'utf8').includes(ROOT.replace(/\/$/, '')));
     expect(naming).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(contents, 'package', 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
-    expect(Object.keys(manifest.scripts).filter((name) => ['preinstall', 'install', 'postinstall'].includes(name))).toEqual([]);
+    // No script at all: not even the clone's `prepare`, which npm would list to a user installing the tarball.
+    const manifest = JSON.parse(readFileSync(join(contents, 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).not.toHaveProperty('scripts');
+    expect(manifest).not.toHaveProperty('devDependencies');
+    expect(manifest.dependencies).toEqual(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies);
   });
 
   it(
     'installs with npm -g into a prefix, warning about nothing, and runs wave init and its pipeline from an empty folder',
     async () => {
       const prefix = join(work, 'prefix');
-      // npm lists the `prepare` of a package installed from a file (never of one from the registry) although it does not
-      // run it for a tarball: allowing it by its path leaves every dependency's script to be listed, and
+      // As a user installs it: npm lists any script it would ask to approve (a shipped `prepare` among them), and
       // --foreground-scripts shows any script that runs.
-      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--foreground-scripts', `--allow-scripts=${tarball}`, tarball], {
+      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--foreground-scripts', tarball], {
         cwd: work,
         env: npmEnv,
         extendEnv: false,
