@@ -1,21 +1,12 @@
 import { KEY_VARIABLES } from '../../adapters/access-mode.js';
 import { BASE_NAMES } from '../../process/environment.js';
-import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import { planAdapters } from '../../plan/plan-adapters.js';
 import type { Plan } from '../../plan/plan-types.js';
 import { MIN_SECRET_LENGTH } from '../../redact.js';
 
 // Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
 const NOT_SECRET: ReadonlySet<string> = new Set(BASE_NAMES);
 
-/** Every adapter a plan may call: each step's own, its fallbacks, its extract's and its judges'. */
-function planAdapters(plan: Plan): ResolvedAdapter[] {
-  return plan.steps.flatMap((step) => [
-    step.adapter,
-    ...step.fallbacks,
-    ...(step.extract?.adapter ? [step.extract.adapter] : []),
-    ...step.contracts.flatMap((contract) => (contract.judge ? [contract.judge] : [])),
-  ]);
-}
 
 /** Words of a variable's name that say its value is a secret (`GITHUB_TOKEN`, `DB_PASSWORD`, `X_API_KEY`, `APIKEY`). */
 const SECRET_WORDS = /(?:^|_)(?:[A-Z]*KEYS?|[A-Z]*TOKENS?|[A-Z]*SECRETS?|PASSWORD|PASSWD|PASS|PASSPHRASE|CREDENTIALS?|CREDS|AUTH|AUTHORIZATION|PRIVATE|COOKIE)(?:_|$)/;
