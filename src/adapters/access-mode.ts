@@ -37,6 +37,11 @@ export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, s
   return { mode: 'none', detail: `${wanted}${adapter.isolated ? '' : ', or log in with the CLI'}` };
 }
 
+/** The base-URL variables an agent CLI reads (ANTHROPIC_BASE_URL …): not secrets, so a step gets them from Wave's environment unasked. */
+export function endpointVariables(type: AdapterType): readonly string[] {
+  return agentCliOf(type)?.endpoint.variables ?? [];
+}
+
 /** The model endpoints an adapter's process talks to: its base_url, the base-URL variables it is given, else the CLI's default. */
 export function modelEndpoints(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string[] {
   return cliEndpoints(adapter, env, agentCliOf(adapter.type)?.endpoint);

@@ -3,6 +3,7 @@ import { shortSecretWarnings } from '../engine/run/run-secrets.js';
 import type { Plan } from '../plan/plan-types.js';
 import { prepareSandbox, type ReadySandbox } from '../sandbox/open-sandbox.js';
 import { checkRunRequirements } from './run-requirements.js';
+import { unpassedKeyWarnings } from './unpassed-keys.js';
 import type { TextWriter } from './text-writer.js';
 import { readyTokenScopes } from './token-scope-preflight.js';
 
@@ -18,7 +19,7 @@ export interface PreflightOptions {
   /** Runs between the sandbox check and the requirements (the Action's cancel point). */
   afterSandbox?: () => void;
   err?: TextWriter;
-  /** A child run: its parent warned of short secrets already (the same manifest's). */
+  /** A child run: its parent warned of short secrets and unpassed keys already (the same manifest's). */
   child?: boolean;
   /** The run's steps go to its parent's open sandbox, whose backend was checked when the parent started. */
   sandboxShared?: boolean;
@@ -30,7 +31,7 @@ export interface PreflightOptions {
  */
 export async function preflightRun(plan: Plan, options: PreflightOptions = {}): Promise<{ sandbox?: ReadySandbox; startEvents: EventBody[] }> {
   const err = options.err ?? process.stderr;
-  if (!options.child) err.write(shortSecretWarnings(plan, process.env).join(''));
+  if (!options.child) err.write([...shortSecretWarnings(plan, process.env), ...unpassedKeyWarnings(plan, process.env)].join(''));
   const sandbox = options.sandboxShared ? undefined : await readySandbox(plan, err);
   options.afterSandbox?.();
   await checkRunRequirements(plan, err);

@@ -1,3 +1,4 @@
+import { endpointVariables } from '../../adapters/access-mode.js';
 import type { AdapterRunConfig } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
@@ -11,11 +12,11 @@ import { sandboxedSpawn } from './sandboxed-spawn.js';
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'>;
 
-/** The curated environment of one attempt of `step` on `adapter`. */
+/** The curated environment of one attempt of `step` on `adapter`: the passthrough variables and the adapter's CLI's base-URL variables. */
 export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
   return buildCuratedEnv({
     parent: context.parentEnv,
-    passthrough: context.plan.runtime.envPassthrough,
+    passthrough: [...context.plan.runtime.envPassthrough, ...endpointVariables(adapter.type)],
     stepEnv: { ...adapter.env, ...step.env },
     waveEnv: place.dependencyEnv,
     runId: context.store.record.id,

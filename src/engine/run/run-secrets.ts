@@ -7,7 +7,6 @@ import { MIN_SECRET_LENGTH } from '../../redact.js';
 // Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
 const NOT_SECRET: ReadonlySet<string> = new Set(BASE_NAMES);
 
-
 /** Words of a variable's name that say its value is a secret (`GITHUB_TOKEN`, `DB_PASSWORD`, `X_API_KEY`, `APIKEY`). */
 const SECRET_WORDS = /(?:^|_)(?:[A-Z]*KEYS?|[A-Z]*TOKENS?|[A-Z]*SECRETS?|PASSWORD|PASSWD|PASS|PASSPHRASE|CREDENTIALS?|CREDS|AUTH|AUTHORIZATION|PRIVATE|COOKIE)(?:_|$)/;
 

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { KEY_VARIABLES } from '../adapters/access-mode.js';
+import { agentCliOf } from '../adapters/agent-clis.js';
+import { planAdapters } from '../plan/plan-adapters.js';
+import type { Plan } from '../plan/plan-types.js';
+
+/**
+ * Warnings for the API key variables the plan's agent CLIs read that are set in Wave's environment but reach no step
+ * (not in runtime.sandbox.env_passthrough, not in the adapter's env): the first run would fail `auth_failed` with the
+ * fix hidden in its logs. An adapter with a base_url (a local server) is left alone.
+ */
+export function unpassedKeyWarnings(plan: Plan, env: NodeJS.ProcessEnv): string[] {
+  const passed = new Set(plan.runtime.envPassthrough);
+  const warnings = new Map<string, string>();
+  for (const adapter of planAdapters(plan)) {
+    const cli = agentCliOf(adapter.type);
+    if (!cli || adapter.baseUrl) continue;
+    for (const name of [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])]) {
+      if (!env[name] || passed.has(name) || adapter.env[name] !== undefined || warnings.has(name)) continue;
+      const login = adapter.isolated ? undefined : cli.loginFiles({ ...env, ...adapter.env }).find((file) => existsSync(file));
+      const instead = login ? `; they use your ${adapter.type} login (${login}) instead` : '';
+      warnings.set(name, `warning: ${name} is set here but steps on adapter \`${adapter.name}\` will not see it${instead}: list it in runtime.sandbox.env_passthrough to use it\n`);
+    }
+  }
+  return [...warnings.values()];
+}
