@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { FIDELITIES } from './config/schema/pipeline-schema.js';
 import type { StreamEvent } from './adapters/types.js';
-import type { Failure } from './core/failure.js';
+import type { Failure } from './core/errors/failure.js';
 import { OUTCOME_TYPES } from './core/deliverables.js';
-import { FAILURE_CLASSES, type FailureClass } from './core/error-codes.js';
-import type { TokenUsage } from './core/tokens.js';
+import { FAILURE_CLASSES, type FailureClass } from './core/errors/error-codes.js';
+import type { TokenUsage } from './core/models/tokens.js';
 import { EVENT_VERSION, type RunEvent } from './events.js';
 import { ADAPTER_TYPES } from './core/resolved-adapter.js';
 

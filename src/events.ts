@@ -1,10 +1,10 @@
 import type { StreamEvent } from './adapters/types.js';
 import type { AdapterType } from './core/resolved-adapter.js';
 import type { Fidelity } from './config/schema/pipeline-schema.js';
-import type { Failure } from './core/failure.js';
+import type { Failure } from './core/errors/failure.js';
 import type { Outcome, RunOutput } from './core/deliverables.js';
 import type { FileChange } from './core/file-change.js';
-import type { TokenUsage } from './core/tokens.js';
+import type { TokenUsage } from './core/models/tokens.js';
 import type { StepResult } from './state/record/step-result.js';
 
 /** The version of the event format; bumped when a field changes meaning. */

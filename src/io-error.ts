@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { WaveError } from './core/errors.js';
+import { WaveError } from './core/errors/errors.js';
 
 /** errno codes that mean the machine, not Wave or the input, is at fault: a full, read-only or refused disk. */
 const FAULT_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'EMFILE', 'ENFILE', 'EFBIG']);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WaveError, formatError } from '../src/core/errors.js';
-import { exitCodeOf } from '../src/core/exit-codes.js';
-import { ERROR_CODES, FAILURE_CLASSES, isFailureClass, isRetried, type ErrorCode } from '../src/core/error-codes.js';
+import { WaveError, formatError } from '../src/core/errors/errors.js';
+import { exitCodeOf } from '../src/core/errors/exit-codes.js';
+import { ERROR_CODES, FAILURE_CLASSES, isFailureClass, isRetried, type ErrorCode } from '../src/core/errors/error-codes.js';
 import { ROOT } from './support/cli.js';
 
 describe('error codes', () => {

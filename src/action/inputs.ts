@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { stepList } from '../core/step-list.js';
 import { inputLocation } from './workflow-file.js';
 

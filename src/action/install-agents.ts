@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import { execa } from 'execa';
 import { AGENT_PACKAGES } from '../adapters/agent-clis.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 /** `name@version` of each agent, at the exact version Wave is tested with (its devDependency pin in package.json). */

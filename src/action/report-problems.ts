@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import * as core from '@actions/core';
-import { WaveError, WaveErrors } from '../core/errors.js';
+import { WaveError, WaveErrors } from '../core/errors/errors.js';
 import { printAnnotations, type Annotation } from '../report/github/github-annotations.js';
 import { formatFaultSummary, formatProblemsSummary, summaryProblems } from '../report/github/github-problems-summary.js';
 

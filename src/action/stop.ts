@@ -1,4 +1,4 @@
-import { STOP_SIGNALS, type StopSignal } from '../core/exit-codes.js';
+import { STOP_SIGNALS, type StopSignal } from '../core/errors/exit-codes.js';
 
 /** The stop signals the action caught since it began listening. */
 export interface StopWatch {

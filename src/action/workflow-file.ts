@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SourceLocation } from '../core/errors.js';
+import type { SourceLocation } from '../core/errors/errors.js';
 
 /**
  * The workflow file that runs this job, from the repository root, when GitHub names it and it is this repository's:

@@ -1,4 +1,4 @@
-import type { AgentCliModels } from '../core/agent-cli-models.js';
+import type { AgentCliModels } from '../core/models/agent-cli-models.js';
 import type { AgentCliType } from '../core/resolved-adapter.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
 import type { LoginStatus } from './login-status.js';

@@ -10,9 +10,9 @@ import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from
 import type { AgentCli, AgentCliDescriptor, AgentInvocation, CliInstall } from './agent-cli.js';
 import { StreamReader } from './stream-reader.js';
 import { cliEndpoints } from './model-endpoints.js';
-import { attemptCost, servedLocally } from '../core/attempt-cost.js';
-import { NO_TOKENS } from '../core/tokens.js';
-import type { Failure } from '../core/failure.js';
+import { attemptCost, servedLocally } from '../core/models/attempt-cost.js';
+import { NO_TOKENS } from '../core/models/tokens.js';
+import type { Failure } from '../core/errors/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
 
 /** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */

@@ -1,4 +1,4 @@
-import type { FailureClass } from '../core/error-codes.js';
+import type { FailureClass } from '../core/errors/error-codes.js';
 
 /**
  * The failure class an agent CLI's error message names: its messages carry the HTTP status, the kind of break, or

@@ -1,4 +1,4 @@
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
 import { AgentCliRunner } from './agent-process.js';

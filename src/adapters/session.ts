@@ -1,7 +1,7 @@
 import { cp, lstat, readlink } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import type { TokenUsage } from '../core/tokens.js';
+import type { TokenUsage } from '../core/models/tokens.js';
 import type { AdapterRunConfig } from './types.js';
 
 /** A session id as it may go into argv: it comes from the agent's own output, so nothing but a plain token passes. */

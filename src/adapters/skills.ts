@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 
 /** The file Wave leaves in every skill folder it installs: only folders carrying it are ever replaced or removed. */

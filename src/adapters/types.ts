@@ -1,8 +1,8 @@
-import type { FailureClass } from '../core/error-codes.js';
-import type { Failure } from '../core/failure.js';
+import type { FailureClass } from '../core/errors/error-codes.js';
+import type { Failure } from '../core/errors/failure.js';
 import type { AdapterType, ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
-import type { TokenUsage } from '../core/tokens.js';
+import type { TokenUsage } from '../core/models/tokens.js';
 import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 
 /** One typed event parsed from an agent's stream (or produced by a runner). */

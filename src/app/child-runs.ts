@@ -1,5 +1,5 @@
 import { isBuiltinManifest } from '../config/load/builtin-manifest.js';
-import { failureOfError } from '../core/failure.js';
+import { failureOfError } from '../core/errors/failure.js';
 import type { ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
 import { childFailure } from '../state/record/child-failure.js';
 import type { RunRecord } from '../state/record/run-record.js';

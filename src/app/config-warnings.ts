@@ -1,5 +1,5 @@
 import type { Located } from '../config/load/load.js';
-import { formatError } from '../core/errors.js';
+import { formatError } from '../core/errors/errors.js';
 
 /**
  * The warnings of the loaded files (settings nothing in a run here uses), as `warning: file:line:col: …` lines:

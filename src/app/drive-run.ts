@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { defaultRegistry } from '../adapters/registry.js';
-import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from '../core/exit-codes.js';
+import { EXIT, STOP_SIGNALS, signalExitCode, type StopSignal } from '../core/errors/exit-codes.js';
 import { EventBus, type RunEvent, type RunStatus } from '../events.js';
 import type { ChildRuns } from '../engine/run/child-run-port.js';
 import { emit, type EventBody, type RunContext } from '../engine/run/context.js';

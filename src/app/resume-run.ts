@@ -2,7 +2,7 @@ import { builtinManifest, isBuiltinManifest } from '../config/load/builtin-manif
 import { loadManifest, loadPipeline, loadProjectManifest, type Located } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import { runsRootOf } from '../core/run-paths.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { buildPlan } from '../plan/plan.js';
 import { isProcessAlive } from '../process/liveness.js';
 import type { OutputMode } from '../report/sink.js';

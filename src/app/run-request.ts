@@ -1,5 +1,5 @@
-import type { WaveError } from '../core/errors.js';
-import type { StopSignal } from '../core/exit-codes.js';
+import type { WaveError } from '../core/errors/errors.js';
+import type { StopSignal } from '../core/errors/exit-codes.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';

@@ -1,6 +1,6 @@
 import { checkRequirements, missingRequirementErrors } from '../engine/steps/requirements.js';
 import type { Plan } from '../plan/plan-types.js';
-import { WaveErrors } from '../core/errors.js';
+import { WaveErrors } from '../core/errors/errors.js';
 import type { TextWriter } from './text-writer.js';
 
 /** Checks the plan's `requires` before any step runs: writes a warning per missing optional skill, throws requirement_missing for the rest. */

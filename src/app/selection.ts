@@ -1,4 +1,4 @@
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 
 /** Refuses a step id the pipeline does not have. */
 export function requireStep(all: readonly string[], id: string): void {

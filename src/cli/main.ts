@@ -1,4 +1,4 @@
-import { EXIT } from '../core/exit-codes.js';
+import { EXIT } from '../core/errors/exit-codes.js';
 import { runCli } from './program.js';
 
 // A reader that went away (`wave run --json | head -1`, a closed terminal) must never crash a run: its

@@ -1,6 +1,6 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 
 /** The paths from just under `root` down to `file`: each folder between them, then the file. */
 function pathsUnder(root: string, file: string): string[] {

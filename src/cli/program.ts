@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { WaveError, WaveErrors, formatError } from '../core/errors.js';
+import { WaveError, WaveErrors, formatError } from '../core/errors/errors.js';
 import { safeText } from '../core/terminal-safe.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT, exitCodeOf, exitCodeOfAll } from '../core/exit-codes.js';
+import { EXIT, exitCodeOf, exitCodeOfAll } from '../core/errors/exit-codes.js';
 import { isFileSystemError, ioErrorOf } from '../io-error.js';
 import { PACKAGE_VERSION } from '../package-root.js';
 import { sweepBefore } from '../sandbox/leftovers.js';

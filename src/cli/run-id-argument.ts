@@ -1,4 +1,4 @@
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 
 // The run store's rule for folder names.
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;

@@ -1,4 +1,4 @@
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { OutputMode } from '../report/sink.js';
 
 /** --json wins over --output. */

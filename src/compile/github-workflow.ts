@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
-import { WaveError, type SourceLocation } from '../core/errors.js';
+import { WaveError, type SourceLocation } from '../core/errors/errors.js';
 import type { Plan, PlannedStep } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';

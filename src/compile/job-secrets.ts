@@ -1,6 +1,6 @@
 import { AGENT_CLIS, agentCliOf } from '../adapters/agent-clis.js';
 import { isAgentCliType, type ResolvedAdapter } from '../core/resolved-adapter.js';
-import { parseTokenScope } from '../core/token-scope.js';
+import { parseTokenScope } from '../core/forge/token-scope.js';
 import { isScopedForge, tokenVariables } from '../forge/forge-scopes.js';
 import type { Plan, PlannedStep } from '../plan/plan-types.js';
 import { stepAdapters } from './step-adapters.js';

@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../core/errors.js';
+import { WaveError, type SourceLocation } from '../core/errors/errors.js';
 
 // GitHub's documented way to write a literal `${{`: an expression whose value is that string.
 const LITERAL_OPEN = "${{ '${{' }}";

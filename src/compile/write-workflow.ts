@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { describeCause, diskFaultHint } from '../io-error.js';
 
 /** What to do when the workflow could not be written to `path`: a path that is no folder (or is one) wants another -o. */

@@ -1,4 +1,4 @@
-import { WaveError } from './errors.js';
+import { WaveError } from './errors/errors.js';
 
 /** The part of a step the dependency graph needs. */
 export interface DagStep {

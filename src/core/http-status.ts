@@ -1,4 +1,4 @@
-import type { FailureClass } from './error-codes.js';
+import type { FailureClass } from './errors/error-codes.js';
 
 /** The failure class of an HTTP status a model API answered with, when the status alone decides one. */
 export function httpStatusClass(status: number | undefined): FailureClass | undefined {

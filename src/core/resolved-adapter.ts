@@ -1,4 +1,4 @@
-import type { PriceTable } from './tokens.js';
+import type { PriceTable } from './models/tokens.js';
 
 /** The agent CLIs Wave drives; each has one descriptor in src/adapters/<type>/descriptor.ts. */
 export const AGENT_CLI_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor'] as const;
@@ -19,7 +19,7 @@ export interface ResolvedAdapter {
   type: AdapterType;
   binary?: string;
   args?: string[];
-  /** The adapter's own model, never a tier (src/core/model-tiers.ts resolves those). */
+  /** The adapter's own model, never a tier (src/core/models/model-tiers.ts resolves those). */
   model?: string;
   /** The adapter's `tier_models`: what `cheapest`, `balanced` and `strongest` mean on it. */
   tierModels?: Readonly<Partial<Record<'cheapest' | 'balanced' | 'strongest', string>>>;

@@ -1,5 +1,5 @@
-import type { TokenScope } from '../core/token-scope.js';
-import type { ForgeType } from '../core/forge.js';
+import type { TokenScope } from '../core/forge/token-scope.js';
+import type { ForgeType } from '../core/forge/forge.js';
 
 /** The forges whose tokens can be asked for their scopes here (Wave's GitHub and GitLab introspectors). */
 export type ScopedForge = 'github' | 'gitlab';

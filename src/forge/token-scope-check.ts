@@ -1,5 +1,5 @@
-import { parseTokenScope } from '../core/token-scope.js';
-import { WaveError, WaveErrors } from '../core/errors.js';
+import { parseTokenScope } from '../core/forge/token-scope.js';
+import { WaveError, WaveErrors } from '../core/errors/errors.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { PlannedTokenScope } from '../plan/plan-token-scopes.js';
 import { forgeScopesFor, isScopedForge, missingScopes, tokenVariables, uncheckableForge, type ScopedForge } from './forge-scopes.js';

@@ -4,7 +4,7 @@ import { artifactDirError, staysInWorkspace } from '../config/checks/artifact-di
 import type { Located } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import { INJECTED_ARTIFACTS_DIR, WAVE_INJECTED_ARTIFACTS_DIR } from '../core/run-paths.js';
-import type { WaveError } from '../core/errors.js';
+import type { WaveError } from '../core/errors/errors.js';
 
 /**
  * Where a step's injected artifacts land, relative to its workspace: `runtime.artifacts.default_artifact_dir` when

@@ -4,7 +4,7 @@ import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { ArtifactDef, Contract, Step } from '../config/schema/pipeline-schema.js';
 import { schemaProblems } from '../json-schema/schema-validator.js';
 import type { PlannedContract, TargetRef } from '../contracts/types.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { PlannedExtract } from './plan-types.js';
 import { resolveAdapter } from './resolve-step.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fillProjectPlaceholders } from '../config/load/project-placeholders.js';
 import type { Requires } from '../config/schema/requires-schema.js';
-import type { SourceLocation } from '../core/errors.js';
+import type { SourceLocation } from '../core/errors/errors.js';
 
 /** A program the pipeline requires on PATH, and where it is named. */
 export interface PlannedRequiredTool {

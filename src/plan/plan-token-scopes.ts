@@ -1,8 +1,8 @@
 import type { Located } from '../config/load/load.js';
-import { forgeOf, type ForgeInfo } from '../core/forge.js';
+import { forgeOf, type ForgeInfo } from '../core/forge/forge.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline } from '../config/schema/pipeline-schema.js';
-import type { SourceLocation } from '../core/errors.js';
+import type { SourceLocation } from '../core/errors/errors.js';
 
 /** One `token_scopes` entry of a persona some step of the pipeline runs as, and where the manifest writes it. */
 export interface PlannedTokenScope {

@@ -1,8 +1,8 @@
 import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.js';
-import type { ModelTier } from '../core/model-tiers.js';
+import type { ModelTier } from '../core/models/model-tiers.js';
 import type { ArtifactDef, Fidelity, InjectArtifact, Pipeline, Step } from '../config/schema/pipeline-schema.js';
 import type { PlannedContract } from '../contracts/types.js';
-import type { SourceLocation } from '../core/errors.js';
+import type { SourceLocation } from '../core/errors/errors.js';
 import type { SandboxPolicy } from '../sandbox/types.js';
 import type { OutcomeDef, PipelineOutputDef } from '../config/schema/deliverable-schema.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';

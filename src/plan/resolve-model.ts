@@ -1,5 +1,5 @@
 import type { AdapterConfig } from '../config/schema/manifest-schema.js';
-import { isModelTier, modelForCli, resolveTier } from '../core/model-tiers.js';
+import { isModelTier, modelForCli, resolveTier } from '../core/models/model-tiers.js';
 import type { AdapterType } from '../core/resolved-adapter.js';
 
 /**

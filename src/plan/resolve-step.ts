@@ -5,7 +5,7 @@ import { durationMs } from '../config/schema/common-schema.js';
 import { adapterTypeOf } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { RetryConfig, Step } from '../config/schema/pipeline-schema.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { RetryPolicy } from './plan-types.js';
 import { adapterModel } from './resolve-model.js';
 

@@ -4,7 +4,7 @@ import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
 import { fillProjectPlaceholders } from '../config/load/project-placeholders.js';
 import { findSkillFolder } from '../config/checks/skill-refs.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 
 /**
  * The skills a prompt step's agent gets, as Wave's skill.ResolveSkills merges them: the manifest's global `skills`,

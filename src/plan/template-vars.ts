@@ -1,5 +1,5 @@
 import type { Step } from '../config/schema/pipeline-schema.js';
-import { FORGE_TEMPLATE_VARIABLES } from '../core/forge.js';
+import { FORGE_TEMPLATE_VARIABLES } from '../core/forge/forge.js';
 
 /** Where a template's values come from: a run's own values, or a dry run's placeholders. */
 export interface TemplateSource {

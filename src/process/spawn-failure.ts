@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { describeCause, diskFaultHint, isDiskFault } from '../io-error.js';
 import type { Redactor } from '../redact.js';
 import { ARGUMENT_MAX_BYTES } from './argument-limit.js';
-import { SANDBOX_DOWN_CODE, SANDBOX_DOWN_HINT, type Failure } from '../core/failure.js';
-import type { FailureClass } from '../core/error-codes.js';
+import { SANDBOX_DOWN_CODE, SANDBOX_DOWN_HINT, type Failure } from '../core/errors/failure.js';
+import type { FailureClass } from '../core/errors/error-codes.js';
 import type { SpawnResult, SpawnSpec } from './spawn-spec.js';
 
 // The reasons an attempt is stopped from outside: its limits, a cancel, the run's budget (engine/run/run-budget.ts).

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../adapters/types.js';
-import type { Failure } from '../core/failure.js';
+import type { Failure } from '../core/errors/failure.js';
 import type { RunStatus, StepStatus } from '../events.js';
 import type { ColorName } from './color.js';
 import { safeLine } from '../core/terminal-safe.js';

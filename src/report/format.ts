@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../core/tokens.js';
+import type { TokenUsage } from '../core/models/tokens.js';
 
 /** A duration for people: 850ms → 0.9s, 12.3s, 3m04s, 1h02m. */
 export function formatDuration(ms: number): string {

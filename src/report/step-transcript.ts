@@ -2,7 +2,7 @@ import type { RunEvent } from '../events.js';
 import { transcriptEntries, type TranscriptEntry } from '../state/thread/attempt-transcript.js';
 import { painter, type Paint } from './color.js';
 import { formatClock, formatCost, formatDuration, formatTokens } from './format.js';
-import { hasTokens } from '../core/tokens.js';
+import { hasTokens } from '../core/models/tokens.js';
 import { safeLine } from '../core/terminal-safe.js';
 import { failureDetail } from './describe.js';
 import { describeEvent } from './text.js';

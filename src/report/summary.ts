@@ -6,7 +6,7 @@ import { outcomeSummaryLines, outputSummaryLines } from './deliverables.js';
 import { listFileChanges } from './file-changes.js';
 import { resultSummaryLines } from './step-results.js';
 import { formatCost, formatDuration, formatTokens } from './format.js';
-import { hasTokens } from '../core/tokens.js';
+import { hasTokens } from '../core/models/tokens.js';
 import { safeValues } from './safe-values.js';
 
 /** The most lines of a failed step's stderr the summary shows under it. */

@@ -1,8 +1,8 @@
-import type { Failure } from '../core/failure.js';
+import type { Failure } from '../core/errors/failure.js';
 import type { RunEvent } from '../events.js';
 import { describeToolUse, failureDetail, oneLine } from './describe.js';
 import { formatBytes, formatClock, formatCost, formatDuration, formatTokens } from './format.js';
-import { hasTokens } from '../core/tokens.js';
+import { hasTokens } from '../core/models/tokens.js';
 import type { RunSink, SinkOptions } from './sink-types.js';
 import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';

@@ -1,4 +1,4 @@
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { prepareSandbox } from './open-sandbox.js';
 import type { SandboxBackend, SandboxPolicy } from './types.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { resolveBinary } from '../process/binary.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { ownerTag } from '../process/owner-tag.js';
 import { createCgroupJail, sweepOrphanedJails } from '../process/cgroup-limits.js';
 import { rootLinks, systemBinds } from './host-paths.js';

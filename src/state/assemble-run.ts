@@ -1,4 +1,4 @@
-import { addTokens, NO_TOKENS } from '../core/tokens.js';
+import { addTokens, NO_TOKENS } from '../core/models/tokens.js';
 import { EVENT_VERSION, type RunEvent, type RunStatus } from '../events.js';
 import type { Plan } from '../plan/plan-types.js';
 import { eventsOfPart, type StepPart } from './run-parts.js';

@@ -1,4 +1,4 @@
-import type { WaveError } from '../core/errors.js';
+import type { WaveError } from '../core/errors/errors.js';
 
 /** The first fault of a run folder's writes, kept and told once to each listener (the executor stops the run on it). */
 export class FaultLatch {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { ioError } from '../io-error.js';
 import { isSameProcessAlive, processStartTime } from '../process/liveness.js';
 

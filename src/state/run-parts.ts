@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { ioError } from '../io-error.js';
 import { EVENT_VERSION, type RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
 import type { RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stepProcesses } from '../process/step-processes.js';
-import { WaveError } from '../core/errors.js';
+import { WaveError } from '../core/errors/errors.js';
 import type { RunLock } from './run-lock.js';
 import type { RunRecord } from './record/run-record.js';
 

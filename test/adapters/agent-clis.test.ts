@@ -19,9 +19,9 @@ import { defaultRegistry } from '../../src/adapters/registry.js';
 import { temperatureErrors } from '../../src/config/checks/temperature-check.js';
 import type { Locator } from '../../src/config/load/locator.js';
 import { adapterTypeOf } from '../../src/config/schema/adapter-type.js';
-import { AGENT_CLI_MODELS } from '../../src/core/agent-cli-models.js';
-import { PROVIDER_OF } from '../../src/core/attempt-cost.js';
-import { modelForCli, WAVE_TIER_DEFAULTS } from '../../src/core/model-tiers.js';
+import { AGENT_CLI_MODELS } from '../../src/core/models/agent-cli-models.js';
+import { PROVIDER_OF } from '../../src/core/models/attempt-cost.js';
+import { modelForCli, WAVE_TIER_DEFAULTS } from '../../src/core/models/model-tiers.js';
 import { ADAPTER_TYPES, AGENT_CLI_TYPES, type ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 import { isWaveOwnedPath } from '../../src/engine/workspace/wave-owned-paths.js';
 

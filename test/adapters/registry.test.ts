@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import { AdapterRegistry, defaultRegistry } from '../../src/adapters/registry.js';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { MockRunner } from '../support/mock-runner.js';
 
 describe('AdapterRegistry', () => {

@@ -8,7 +8,7 @@ import { chatMessages, geminiUnsavedSession } from '../../src/adapters/gemini/sa
 import { GEMINI_CLI } from '../../src/adapters/gemini/runner.js';
 import { parseOpenCodeLine } from '../../src/adapters/opencode/parse.js';
 import type { AdapterRunConfig, StreamEvent } from '../../src/adapters/types.js';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import { commandRunConfig, firstMatch, scratchPerTest } from './processes.js';
 
 const SESSION = '25c50894-5675-475c-8f3f-7ebc9f128395';

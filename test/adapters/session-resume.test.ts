@@ -19,7 +19,7 @@ import { OPENCODE_CLI } from '../../src/adapters/opencode/runner.js';
 import { copySessionHome, isSafeSessionId, resumeRefusal, usageOfAttempt } from '../../src/adapters/session.js';
 import type { AdapterRunConfig, ContinueFrom } from '../../src/adapters/types.js';
 import type { SpawnResult } from '../../src/process/spawn-spec.js';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import { commandRunConfig, scratchPerTest } from './processes.js';
 
 const SESSION = '3f2c9a7e-5b1d-4e8a-9c0f-1a2b3c4d5e6f';

@@ -6,7 +6,7 @@ import { CLI_SKILLS_FOLDERS } from '../../src/adapters/agent-clis.js';
 import { installStepSkills, installSkills, SKILL_MARKER_FILE } from '../../src/adapters/skills.js';
 import type { ResolvedSkill } from '../../src/core/resolved-skill.js';
 import { loadManifest } from '../../src/config/load/load.js';
-import { WaveErrors } from '../../src/core/errors.js';
+import { WaveErrors } from '../../src/core/errors/errors.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'wave-skills-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

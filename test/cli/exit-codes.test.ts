@@ -1,9 +1,9 @@
 import { CommanderError } from 'commander';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exitCodeOf } from '../../src/core/exit-codes.js';
+import { exitCodeOf } from '../../src/core/errors/exit-codes.js';
 import { reportError } from '../../src/cli/program.js';
-import { WaveError, WaveErrors } from '../../src/core/errors.js';
-import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
+import { WaveError, WaveErrors } from '../../src/core/errors/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/core/errors/error-codes.js';
 import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 

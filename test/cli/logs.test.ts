@@ -1,5 +1,5 @@
 import { EVENT_VERSION } from '../../src/events.js';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import type { ResultPromise } from 'execa';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

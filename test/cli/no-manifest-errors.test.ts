@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/core/exit-codes.js';
+import { exitCodeOf } from '../../src/core/errors/exit-codes.js';
 import { runWave } from '../support/cli.js';
 import { COMMANDS_PIPELINE, projectWithoutManifest } from '../support/no-manifest-project.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, loadPipeline, manifestView, readManifest, readPipeline, type Located, type ManifestView } from '../../src/config/load/load.js';
 import type { Manifest } from '../../src/config/schema/manifest-schema.js';
-import { WaveErrors, formatError } from '../../src/core/errors.js';
-import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes.js';
+import { WaveErrors, formatError } from '../../src/core/errors/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/core/errors/error-codes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
 const BROKEN = join(FIXTURES, 'broken');

@@ -6,8 +6,8 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestView, readManifest, readPipeline, loadManifest, loadPipeline, type ManifestView } from '../../src/config/load/load.js';
-import { WaveError, WaveErrors } from '../../src/core/errors.js';
-import { ERROR_CODES } from '../../src/core/error-codes.js';
+import { WaveError, WaveErrors } from '../../src/core/errors/errors.js';
+import { ERROR_CODES } from '../../src/core/errors/error-codes.js';
 import { runWave } from '../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

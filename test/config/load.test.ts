@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapterTypeOf, findManifest, loadManifest, loadPipeline, readManifest, resolvePipelinePath } from '../../src/config/load/load.js';
-import { WaveError, WaveErrors } from '../../src/core/errors.js';
+import { WaveError, WaveErrors } from '../../src/core/errors/errors.js';
 
 const BASE = fileURLToPath(new URL('../fixtures/config/base/', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'wave-load-'));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadManifest, loadPipeline, listPipelineFiles } from '../../src/config/load/load.js';
-import { WaveErrors, formatError } from '../../src/core/errors.js';
+import { WaveErrors, formatError } from '../../src/core/errors/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WAVE_STYLE = fileURLToPath(new URL('../fixtures/config/wave-style/', import.meta.url));

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, loadPipeline, manifestView, readManifest, readPipeline, type Located, type ManifestView } from '../../src/config/load/load.js';
 import type { Manifest } from '../../src/config/schema/manifest-schema.js';
-import { WaveErrors, formatError } from '../../src/core/errors.js';
+import { WaveErrors, formatError } from '../../src/core/errors/errors.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
 const THREAD = join(FIXTURES, 'thread');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostname, networkInterfaces } from 'node:os';
-import { attemptCost, catalogCost, servedLocally } from '../../src/core/attempt-cost.js';
+import { attemptCost, catalogCost, servedLocally } from '../../src/core/models/attempt-cost.js';
 import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 
 const adapter = (type: ResolvedAdapter['type'], extra: Partial<ResolvedAdapter> = {}): ResolvedAdapter => ({ name: type, type, env: {}, isolated: false, ...extra });

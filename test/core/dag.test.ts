@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { findCycle, topologicalLayers } from '../../src/core/dag.js';
 
 const steps = (spec: Record<string, string[]>) => Object.entries(spec).map(([id, dependencies]) => ({ id, dependencies }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { failureOfError } from '../../src/core/failure.js';
-import { FAILURE_CLASSES, type FailureClass } from '../../src/core/error-codes.js';
-import { WaveError } from '../../src/core/errors.js';
+import { failureOfError } from '../../src/core/errors/failure.js';
+import { FAILURE_CLASSES, type FailureClass } from '../../src/core/errors/error-codes.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 
 describe('failureOfError', () => {
   it.each(FAILURE_CLASSES)('keeps the code %s of a WaveError as its class, with message and hint', (code) => {

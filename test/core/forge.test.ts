@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyForgeHost, forgeOf, forgeReferences, parseRemoteUrl, pickFetchRemote, substituteForge } from '../../src/core/forge.js';
+import { classifyForgeHost, forgeOf, forgeReferences, parseRemoteUrl, pickFetchRemote, substituteForge } from '../../src/core/forge/forge.js';
 
 describe("Wave's forge detection (internal/forge/detect.go)", () => {
   it.each([

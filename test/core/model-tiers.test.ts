@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isModelTier, modelForCli, modelOn, resolveTier } from '../../src/core/model-tiers.js';
+import { isModelTier, modelForCli, modelOn, resolveTier } from '../../src/core/models/model-tiers.js';
 import type { ResolvedAdapter } from '../../src/core/resolved-adapter.js';
 
 const adapter = (fields: Partial<ResolvedAdapter>): ResolvedAdapter => ({ name: 'a', type: 'claude', env: {}, isolated: false, ...fields });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTokens, NO_TOKENS, priceTableCost } from '../../src/core/tokens.js';
+import { addTokens, NO_TOKENS, priceTableCost } from '../../src/core/models/tokens.js';
 
 describe('tokens and cost', () => {
   it('adds token counts field by field, leaving NO_TOKENS untouched', () => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { copyOpened, openContained } from '../../src/engine/artifacts/artifact-copy.js';
 import { collectArtifacts } from '../../src/engine/artifacts/artifacts.js';
 import { runWave } from '../support/cli.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { collectArtifacts, injectArtifacts } from '../../src/engine/artifacts/artifacts.js';
 import { INJECTED_ARTIFACTS_DIR, WAVE_INJECTED_ARTIFACTS_DIR } from '../../src/core/run-paths.js';
 import { tempDir, writeTree } from '../fixtures/workspace/helpers.js';

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { collectArtifacts, type ArtifactDef } from '../../src/engine/artifacts/artifacts.js';
 import { tempDir, writeTree } from '../fixtures/workspace/helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abortFailure } from '../../src/process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../src/adapters/types.js';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import { runAttempt } from '../../src/engine/attempt/attempt.js';
 import { ManualClock } from '../support/manual-clock.js';
 

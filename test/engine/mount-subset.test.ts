@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { readSubsetList, type SubsetCopy } from '../../src/engine/workspace/mount-subset.js';
 import { prepareWorkspace, verifyReadonlyMounts } from '../../src/engine/workspace/workspace.js';
 import { projectPerTest, writeTree } from '../fixtures/workspace/helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
-import type { TokenUsage } from '../../src/core/tokens.js';
+import type { TokenUsage } from '../../src/core/models/tokens.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
 import { RunBudget } from '../../src/engine/run/run-budget.js';
 import { executeRun } from '../../src/engine/run/run-pipeline.js';

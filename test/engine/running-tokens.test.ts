@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClaudeStream } from '../../src/adapters/claude/outcome.js';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import type { StreamEvent } from '../../src/adapters/types.js';
-import type { TokenUsage } from '../../src/core/tokens.js';
+import type { TokenUsage } from '../../src/core/models/tokens.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
 import { executeRun } from '../../src/engine/run/run-pipeline.js';
 import { plannedRun } from '../support/mock-run.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, chmod, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { prepareWorkspace, verifyReadonlyMounts } from '../../src/engine/workspace/workspace.js';
 import { writeTree, projectPerTest } from '../fixtures/workspace/helpers.js';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
-import { WaveError, WaveErrors } from '../../src/core/errors.js';
+import { WaveError, WaveErrors } from '../../src/core/errors/errors.js';
 import { forgeApiBase } from '../../src/forge/token-introspect.js';
 import { checkTokenScopes } from '../../src/forge/token-scope-check.js';
 import { buildPlan } from '../../src/plan/plan.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/config/schema/manifest-schema.js';
 import type { Step } from '../../src/config/schema/pipeline-schema.js';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { contractTarget, planContracts, planExtract } from '../../src/plan/plan-contracts.js';
 import { makeProject } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WaveErrors } from '../../src/core/errors.js';
+import { WaveErrors } from '../../src/core/errors/errors.js';
 import { REQUIREMENTS_HEADING } from '../../src/contracts/requirements.js';
 import { SHELL_MANIFEST } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SKILLS_SOURCE_FOLDER } from '../../src/config/checks/skill-refs.js';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { COMMAND_ADAPTER, resolveAdapter } from '../../src/plan/resolve-step.js';
 import { SHELL_MANIFEST } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';

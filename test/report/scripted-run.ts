@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { sampleAttempt, sampleRecord, sampleStep } from '../state/sample-run.js';

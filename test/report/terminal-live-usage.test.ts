@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StreamEvent } from '../../src/adapters/types.js';
-import type { TokenUsage } from '../../src/core/tokens.js';
+import type { TokenUsage } from '../../src/core/models/tokens.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal/terminal.js';
 import { CollectingStream, terminalFrames } from './scripted-run.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { extract, type Headers } from 'tar-stream';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { buildSandboxImage, DEFAULT_SANDBOX_IMAGE, dockerClient, dockerSocketPath, sandboxRootfsTar } from '../../src/sandbox/docker/docker-image.js';
 import { runWave } from '../support/cli.js';
 import { requirementMet } from '../support/requirement.js';

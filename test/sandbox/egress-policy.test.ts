@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { parseEgressPattern } from '../../src/config/schema/egress-pattern.js';
 import { EgressPolicy, addressClass } from '../../src/sandbox/egress/egress-policy.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnFailure } from '../../src/process/spawn-failure.js';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { sandboxError } from '../../src/sandbox/attempt-room.js';
 
 describe('a sandbox that could not be prepared', () => {

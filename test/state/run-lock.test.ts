@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { isProcessAlive, processStartTime } from '../../src/process/liveness.js';
 import { LOCK_FILE, RunLock, liveLockOwner, readLockOwner, type LockOwner } from '../../src/state/run-lock.js';
 import { stopOrphanedAttempts } from '../../src/state/stop-orphans.js';

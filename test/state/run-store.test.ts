@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_TOKENS } from '../../src/core/tokens.js';
-import { WaveError } from '../../src/core/errors.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 import { EVENT_VERSION, type RunEvent } from '../../src/events.js';
 import { Redactor } from '../../src/redact.js';
 import { RunStore, resolveRunId } from '../../src/state/run-store.js';

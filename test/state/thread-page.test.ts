@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import { DEFAULT_THREAD_BUDGET, gapLines, pageThread, renderThreadPage, type ThreadQuery } from '../../src/state/thread/thread-page.js';
 import type { Round } from '../../src/state/thread/thread-rounds.js';
 import { renderRound } from '../../src/state/thread/thread-view.js';

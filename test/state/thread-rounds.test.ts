@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import type { RunEvent } from '../../src/events.js';
 import { roundsOf } from '../../src/state/thread/thread-rounds.js';
 

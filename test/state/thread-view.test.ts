@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import type { Round } from '../../src/state/thread/thread-rounds.js';
 import { renderRound, roundFields, roundHeader } from '../../src/state/thread/thread-view.js';
 

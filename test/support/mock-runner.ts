@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { sleep } from '../../src/core/sleep.js';
 import { abortFailure } from '../../src/process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../src/adapters/types.js';
-import { NO_TOKENS } from '../../src/core/tokens.js';
+import { NO_TOKENS } from '../../src/core/models/tokens.js';
 import type { AdapterType } from '../../src/core/resolved-adapter.js';
 
 /** What one scripted attempt does: write files, emit events, wait, then return a result. */

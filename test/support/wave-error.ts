@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { WaveError } from '../../src/core/errors.js';
+import { WaveError } from '../../src/core/errors/errors.js';
 
 /** The WaveError `promise` rejects with; fails the test when it resolves or rejects with anything else. */
 export async function waveErrorOf(promise: Promise<unknown>): Promise<WaveError> {

@@ -1,7 +1,7 @@
 import { count, isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 
 /** Tokens of a Claude `result.usage`, kept separate. */
 export function claudeTokens(usage: unknown): TokenUsage {

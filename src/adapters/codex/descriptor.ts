@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AGENT_CLI_MODELS } from '../../core/agent-cli-models.js';
+import { AGENT_CLI_MODELS } from '../../core/models/agent-cli-models.js';
 import type { AgentCliDescriptor } from '../agent-cli.js';
 import { codexLoginStatus } from './login-status.js';
 import { CODEX_LOGIN_HINT } from './outcome.js';

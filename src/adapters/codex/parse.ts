@@ -2,8 +2,8 @@ import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json 
 import { errorMessageClass } from '../error-message-class.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import type { FailureClass } from '../../core/error-codes.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { FailureClass } from '../../core/errors/error-codes.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 
 /** Tokens of a Codex `turn.completed.usage`; OpenAI counts cached tokens inside input, Wave keeps them apart. */
 export function codexTokens(usage: unknown): TokenUsage {

@@ -1,4 +1,4 @@
-import { AGENT_CLI_MODELS } from '../../core/agent-cli-models.js';
+import { AGENT_CLI_MODELS } from '../../core/models/agent-cli-models.js';
 import type { AgentCliDescriptor } from '../agent-cli.js';
 import { CURSOR_LOGIN_HINT } from './outcome.js';
 import { CURSOR_CLI } from './runner.js';

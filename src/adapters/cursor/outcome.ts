@@ -5,8 +5,8 @@ import { errorMessageClass } from '../error-message-class.js';
 import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
-import { NO_TOKENS } from '../../core/tokens.js';
-import type { Failure } from '../../core/failure.js';
+import { NO_TOKENS } from '../../core/models/tokens.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { cursorObjectEvents, cursorTokens } from './parse.js';
 
 /** What to do when cursor-agent has no credentials, or had them refused: its own login, or a key the step sees. */

@@ -1,7 +1,7 @@
 import { isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 
 // cursor-agent is not installable offline and talks only to Cursor's backend: this parser follows its documented
 // `--output-format stream-json` format (cursor.com/docs/cli/reference/output-format) and is tested on that, not on a live binary.

@@ -4,8 +4,8 @@ import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { httpStatusClass } from '../../core/http-status.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
-import { NO_TOKENS } from '../../core/tokens.js';
-import type { Failure } from '../../core/failure.js';
+import { NO_TOKENS } from '../../core/models/tokens.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { geminiObjectEvents, geminiTokens } from './parse.js';
 import { GEMINI_GATEWAY_HINT, REACH_THE_STEP, withLoginHint } from '../login-hints.js';
 

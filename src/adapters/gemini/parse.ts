@@ -1,7 +1,7 @@
 import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 
 /**
  * What Gemini's shell tool shows for a failed command that printed nothing: its stream has no exit code, and a failed

@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redactor } from '../../redact.js';
 import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../types.js';
-import { attemptCost } from '../../core/attempt-cost.js';
-import { NO_TOKENS } from '../../core/tokens.js';
-import type { Failure } from '../../core/failure.js';
+import { attemptCost } from '../../core/models/attempt-cost.js';
+import { NO_TOKENS } from '../../core/models/tokens.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { ChatStreamState } from './chat-stream.js';
 
 const TAIL_CHARS = 2_000;

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../types.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 
 /** What a chat completion stream has told so far. */
 export interface ChatStreamState {

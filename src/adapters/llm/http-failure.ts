@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { httpStatusClass, retryAfterMs } from '../../core/http-status.js';
 
 const BODY_IN_MESSAGE_CHARS = 500;

@@ -2,7 +2,7 @@ import { Redactor } from '../../redact.js';
 import { abortFailure } from '../../process/spawn-failure.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
 import { fetchFailureCause } from '../../core/http-status.js';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { applyChatChunk, chatUsageTokens, newChatStreamState, type ChatStreamState } from './chat-stream.js';
 import { finishLlmAttempt } from './attempt-result.js';
 import { httpFailure } from './http-failure.js';

@@ -2,7 +2,7 @@ import { count, isObject, MAX_TOOL_CONTENT_CHARS, parseJsonLine, str, type Json 
 import { httpStatusClass } from '../../core/http-status.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 
 /** Tokens of one OpenCode `step_finish` part, kept separate. */
 export function openCodeTokens(part: Json): TokenUsage {

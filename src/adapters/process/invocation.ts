@@ -1,6 +1,6 @@
 import { ARGUMENT_MAX_BYTES, oversizedArgument } from '../../process/argument-limit.js';
 import type { AdapterRunConfig } from '../types.js';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 
 /** What to start for one attempt: a program, its exact argv, and what goes to stdin. */
 export interface ProcessInvocation {

@@ -3,7 +3,7 @@ import { processFailure } from '../../process/spawn-failure.js';
 import { spawnInGroup } from '../../process/spawn.js';
 import { attemptOutputFiles } from '../attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../types.js';
-import { NO_TOKENS } from '../../core/tokens.js';
+import { NO_TOKENS } from '../../core/models/tokens.js';
 import { planShellValues, VALUE_FILES_DIR, writeValueFiles } from './command-values.js';
 import { buildProcessInvocation } from './invocation.js';
 

@@ -11,7 +11,7 @@ import { assembledFinish, assembledStart, partEvents, replayAssembled } from '..
 import { newRunRecord } from '../../state/record/new-run-record.js';
 import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
-import { EXIT } from '../../core/exit-codes.js';
+import { EXIT } from '../../core/errors/exit-codes.js';
 import { runRedactor } from '../../app/run-redactor.js';
 import { runIdArgument } from '../run-id-argument.js';
 

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { recordOrphanCancelled } from '../../state/cancel-orphan.js';
 import { isProcessAlive } from '../../process/liveness.js';
 import { RunLock, isOwnerAlive, readLockOwner } from '../../state/run-lock.js';
 import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
-import { EXIT } from '../../core/exit-codes.js';
+import { EXIT } from '../../core/errors/exit-codes.js';
 
 const WAIT_MS = 15_000;
 const POLL_MS = 100;

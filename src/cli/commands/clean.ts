@@ -5,7 +5,7 @@ import { Duration, durationMs } from '../../config/schema/common-schema.js';
 import { loadProjectManifest } from '../../config/load/load.js';
 import { isProcessAlive } from '../../process/liveness.js';
 import { runsRootOf } from '../../core/run-paths.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { removeRunWorkspaces } from '../../engine/workspace/workspace.js';
 import { deleteBranches, runBranches } from '../../engine/workspace/worktree.js';
 import type { RunRecord } from '../../state/record/run-record.js';

@@ -9,7 +9,7 @@ import { writtenNotice } from '../../compile/written-notice.js';
 import { safeText } from '../../core/terminal-safe.js';
 import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '../../config/load/load.js';
 import { refuseDisabledPipeline } from '../../config/load/disabled-pipeline.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { configWarningsText } from '../../app/config-warnings.js';
 

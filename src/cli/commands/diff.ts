@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHANGES_DIFF_FILE } from '../../core/file-change.js';
 import { safeText } from '../../core/terminal-safe.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 import { attemptsOf } from '../../state/step-logs.js';

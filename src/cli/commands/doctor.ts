@@ -15,7 +15,7 @@ import type { Manifest } from '../../config/schema/manifest-schema.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
-import { EXIT } from '../../core/exit-codes.js';
+import { EXIT } from '../../core/errors/exit-codes.js';
 import { checkProjectRequirements, requirementsReport } from '../doctor-requirements.js';
 import { missingSchemas, type MissingSchema } from '../schema-reference.js';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseDocument } from 'yaml';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { SchemaName } from '../../schemas.js';
 import { ignoreFolder, type GitignoreChange } from '../gitignore-entry.js';

@@ -5,7 +5,7 @@ import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { safeText } from '../../core/terminal-safe.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { isProcessAlive } from '../../process/liveness.js';
 import type { RunRecord } from '../../state/record/run-record.js';
 import { RunStore } from '../../state/run-store.js';

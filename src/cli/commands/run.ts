@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { describeRun } from '../../app/prepare-run.js';
 import type { StartRunRequest } from '../../app/run-request.js';
 import { startRun } from '../../app/start-run.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { stepList } from '../../core/step-list.js';
 import { describeCause } from '../../io-error.js';
 import { pipelineInputHelp } from '../pipeline-input-help.js';

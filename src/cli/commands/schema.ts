@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { isSchemaName, schemaFileText, schemaNames } from '../../schemas.js';
 
 /** `wave schema <name>`: prints the JSON Schema of a format (for editors and other tools). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { readEventsFile } from '../../state/events-file.js';
 import { EVENTS_FILE, RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';

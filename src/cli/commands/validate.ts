@@ -16,11 +16,11 @@ import {
 } from '../../config/load/load.js';
 import type { Manifest } from '../../config/schema/manifest-schema.js';
 import type { Pipeline } from '../../config/schema/pipeline-schema.js';
-import { WaveError, WaveErrors, formatError } from '../../core/errors.js';
+import { WaveError, WaveErrors, formatError } from '../../core/errors/errors.js';
 import { buildPlan } from '../../plan/plan.js';
 import { worktreeWarnings } from '../../engine/workspace/worktree-preflight.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
-import { EXIT, exitCodeOfAll } from '../../core/exit-codes.js';
+import { EXIT, exitCodeOfAll } from '../../core/errors/exit-codes.js';
 import { refreshSchemaCopies } from '../schema-reference.js';
 
 interface ValidateFlags {

@@ -1,5 +1,5 @@
 import type { RootCommand } from '@bomb.sh/tab';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { bashScript } from './bash-script.js';
 import { zshScript } from './zsh-script.js';
 

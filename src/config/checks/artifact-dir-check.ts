@@ -1,5 +1,5 @@
 import { isAbsolute, normalize, sep } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord } from '../load/value-path.js';
 

@@ -1,5 +1,5 @@
 import { parseToolRule } from '../../core/tool-rules.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord, type Path } from '../load/value-path.js';

@@ -1,6 +1,6 @@
 import { OUTCOME_TYPES, OUTCOME_TYPES_FROM_JSON, type OutcomeType } from '../../core/deliverables.js';
 import { JsonPathError, parseJsonPath, takesEachItem } from '../../core/json-path.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { leavesWorkspace } from './artifact-dir-check.js';
 import type { Locator } from '../load/locator.js';
 import { declaredArtifacts, stepLabel } from './raw-step.js';

@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { adapterErrors } from './adapter-checks.js';
 import { artifactDirErrors } from './artifact-dir-check.js';
 import { costErrors } from './cost-checks.js';

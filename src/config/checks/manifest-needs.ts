@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { isRecord, type Path } from '../load/value-path.js';

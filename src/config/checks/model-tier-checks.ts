@@ -1,5 +1,5 @@
-import { WaveError } from '../../core/errors.js';
-import { isModelTier, MODEL_TIERS, resolveTier, tierHint, type ModelTier } from '../../core/model-tiers.js';
+import { WaveError } from '../../core/errors/errors.js';
+import { isModelTier, MODEL_TIERS, resolveTier, tierHint, type ModelTier } from '../../core/models/model-tiers.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord, type Path } from '../load/value-path.js';

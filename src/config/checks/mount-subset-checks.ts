@@ -1,5 +1,5 @@
 import { ancestorsOf } from '../../core/dag.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { undeclaredArtifactError } from './raw-step.js';
 import { parseSubsetFrom } from './subset-from.js';

@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { ancestorsOf, findCycle } from '../../core/dag.js';
 import type { Locator } from '../load/locator.js';
 import { agentStepKeyErrors } from '../schema/agent-step-keys.js';

@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import { didYouMean } from './suggest.js';
 import { isRecord } from '../load/value-path.js';
 

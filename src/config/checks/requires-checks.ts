@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { placeholderError } from './pipeline-skill-checks.js';
 import { fillProjectPlaceholders } from '../load/project-placeholders.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SchemaProblem } from '../../json-schema/schema-validator.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { resolveFromManifest } from '../load/file-refs.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord, type Path } from '../load/value-path.js';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 
 /** The folder beside wave.yaml that holds one sub-folder per skill (Wave's first skill source). */
 export const SKILLS_SOURCE_FOLDER = 'skills';

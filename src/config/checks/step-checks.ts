@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { missingFile } from '../load/file-refs.js';
 import { manifestNeedErrors } from './manifest-needs.js';
 import { stepLabel } from './raw-step.js';

@@ -1,5 +1,5 @@
-import { WaveError } from '../../core/errors.js';
-import { AGENT_CLI_MODELS, type AgentCliModels } from '../../core/agent-cli-models.js';
+import { WaveError } from '../../core/errors/errors.js';
+import { AGENT_CLI_MODELS, type AgentCliModels } from '../../core/models/agent-cli-models.js';
 import { AGENT_CLI_TYPES, type AdapterType } from '../../core/resolved-adapter.js';
 import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';

@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord, type Path } from '../load/value-path.js';
 

@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Located } from './load.js';
 import type { Pipeline } from '../schema/pipeline-schema.js';
 

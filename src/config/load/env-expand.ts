@@ -1,5 +1,5 @@
 import { Scalar, visit } from 'yaml';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { Redactor } from '../../redact.js';
 import { positionAt, type YamlSource } from './yaml-source.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 
 /** Resolves a path written in a configuration file: relative paths start at the manifest's folder. */
 export function resolveFromManifest(manifestDir: string, path: string): string {

@@ -1,5 +1,5 @@
-import { FORGE_TYPES, FORGE_VARIABLES, forgeReferences, forgeValues, substituteForge, type ForgeInfo, type ForgeType } from '../../core/forge.js';
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { FORGE_TYPES, FORGE_VARIABLES, forgeReferences, forgeValues, substituteForge, type ForgeInfo, type ForgeType } from '../../core/forge/forge.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import type { Pipeline } from '../schema/pipeline-schema.js';
 import { didYouMean } from '../checks/suggest.js';
 

@@ -7,7 +7,7 @@ import { projectFacts } from './project-placeholders.js';
 import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
 import type { ManifestView } from '../checks/step-checks.js';
 import { isRecord } from './value-path.js';
-import { detectForge } from '../../core/forge-detect.js';
+import { detectForge } from '../../core/forge/forge-detect.js';
 import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
 import type { Located } from './located.js';
 import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';

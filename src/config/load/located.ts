@@ -1,6 +1,6 @@
-import type { SourceLocation, WaveError } from '../../core/errors.js';
+import type { SourceLocation, WaveError } from '../../core/errors/errors.js';
 import type { EnvTaken } from './env-expand.js';
-import type { ForgeInfo } from '../../core/forge.js';
+import type { ForgeInfo } from '../../core/forge/forge.js';
 
 /** A checked configuration value that still knows where each of its parts was written. */
 export interface Located<T> {

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
-import type { SourceLocation } from '../../core/errors.js';
+import type { SourceLocation } from '../../core/errors/errors.js';
 import { positionAt, type YamlSource } from './yaml-source.js';
 
 /** Finds where a value (or its key) sits in the YAML file, by its path in the parsed value. */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 
 const MANIFEST_NAME = 'wave.yaml';
 const PIPELINE_EXTENSIONS = ['.yaml', '.yml'];

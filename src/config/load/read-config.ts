@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { WaveError, WaveErrors } from '../../core/errors.js';
+import { WaveError, WaveErrors } from '../../core/errors/errors.js';
 import { expandEnvInDocument, hideTakenValues, type EnvTaken } from './env-expand.js';
 import { createLocator, type Locator } from './locator.js';
 import { stripUnsupportedFeatures, type StrippedFeatures } from '../checks/unsupported-features.js';

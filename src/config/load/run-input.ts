@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import { INPUT_SCHEMA_TYPES, IO_TYPES, inputSchemaTypeProblem, inputTypeProblem, inputTypeShape, type InputSchemaType, type IoType } from '../schema/io-types.js';
 import type { Pipeline } from '../schema/pipeline-schema.js';
 import { isRecord, type Path } from './value-path.js';

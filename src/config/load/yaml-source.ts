@@ -1,5 +1,5 @@
 import { CST, Composer, Lexer, LineCounter, Parser, Scalar, isScalar, visit, type Document, type YAMLError } from 'yaml';
-import { WaveError, WaveErrors, type SourceLocation } from '../../core/errors.js';
+import { WaveError, WaveErrors, type SourceLocation } from '../../core/errors/errors.js';
 
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from './locator.js';
 import { descriptionAt, keysAllowedAt, valuesAllowedAt } from '../schema/schema-walk.js';
 import { closestMatch, didYouMean } from '../checks/suggest.js';

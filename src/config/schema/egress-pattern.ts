@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 
 /** One allowlist entry: a host (or, with wildcard, a domain whose subdomains match) and an optional port. */
 export interface EgressPattern {

@@ -3,7 +3,7 @@ import { ADAPTER_TYPES } from '../../core/resolved-adapter.js';
 import { Duration, EnvMap, Permissions, StringList } from './common-schema.js';
 import { CostSchema } from './cost-schema.js';
 import { TokenScopesSchema } from './token-scopes-schema.js';
-import { FORGE_OVERRIDES } from '../../core/forge.js';
+import { FORGE_OVERRIDES } from '../../core/forge/forge.js';
 
 export const Prices = z
   .strictObject({

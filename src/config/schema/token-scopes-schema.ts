@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOKEN_SCOPE_FORM, TOKEN_SCOPE_PATTERN } from '../../core/token-scope.js';
+import { TOKEN_SCOPE_FORM, TOKEN_SCOPE_PATTERN } from '../../core/forge/token-scope.js';
 
 /** A persona's `token_scopes`: what its forge token must grant, checked against the token before a run (Wave's internal/scope). */
 export const TokenScopesSchema = z

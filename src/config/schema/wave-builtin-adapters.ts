@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 
 /** Adapters built into Wave (internal/adapter/registry.go) that a Wave manifest uses without declaring, and this version lacks. */
 const WAVE_BUILTIN_ADAPTERS: ReadonlyMap<string, string> = new Map([['browser', 'a headless browser the step drives']]);

@@ -4,7 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { createRedactingStream, type Redactor } from '../../redact.js';
 import { capLabel } from '../../stream/stored-output-cap.js';
 import { listFolder, loopError, openBeneath, openRoot, type ContainedEntry, type HeldFolder, type OpenLabel } from '../workspace/contained-open.js';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { InjectArtifact } from '../../config/schema/pipeline-schema.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { copyContained } from './artifact-copy.js';
 import { isInside, resolveInside } from '../workspace/workspace-paths.js';
 

@@ -1,6 +1,6 @@
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import type { ArtifactDef } from '../../config/schema/pipeline-schema.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Redactor } from '../../redact.js';
 import { copyOpened, openContained, type OpenedSource } from './artifact-copy.js';
 import { removeTree } from '../workspace/workspace-files.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { WAVE_INJECTED_ARTIFACTS_DIR } from '../../core/run-paths.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Plan, PlannedStep } from '../../plan/plan-types.js';
 import type { RunRecord } from '../../state/record/run-record.js';
 import { copyContained } from './artifact-copy.js';

@@ -1,6 +1,6 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { PlannedStep, PlanRuntime } from '../../plan/plan-types.js';
 import { isInside } from '../workspace/workspace-paths.js';
 

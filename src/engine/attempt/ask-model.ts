@@ -5,7 +5,7 @@ import type { PlannedStep } from '../../plan/plan-types.js';
 import { adapterConfig, type StepPlace } from './adapter-config.js';
 import { attemptPortOf } from './port-of.js';
 import { emit, type RunContext } from '../run/context.js';
-import { modelOn, tierHint } from '../../core/model-tiers.js';
+import { modelOn, tierHint } from '../../core/models/model-tiers.js';
 
 /**
  * A model caller for a step's judge and extract requests: the named adapter, else the step's own. Each call runs

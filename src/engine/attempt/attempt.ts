@@ -1,7 +1,7 @@
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from '../../adapters/types.js';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { SYSTEM_CLOCK, type Clock } from '../../core/clock.js';
-import { NO_TOKENS } from '../../core/tokens.js';
+import { NO_TOKENS } from '../../core/models/tokens.js';
 
 export interface AttemptLimits {
   timeoutMs: number;

@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { recoverJson } from '../../contracts/json-recovery.js';
 import { schemaErrors } from '../../json-schema/schema-validator.js';
 import type { AskModel } from '../../contracts/types.js';

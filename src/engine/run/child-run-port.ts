@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { ChildKind, RunStatus } from '../../events.js';
 import type { RunRecord } from '../../state/record/run-record.js';
 

@@ -1,5 +1,5 @@
 import { budgetExhaustedFailure } from '../../state/record/budget-failure.js';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { RunEvent } from '../../events.js';
 import type { RunBudgetLimits } from '../../plan/plan-budget.js';
 import type { RunRecord, StepRecord } from '../../state/record/run-record.js';

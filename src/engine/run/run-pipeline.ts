@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installWaveCommand, WAVE_COMMAND_DIR } from '../steps/wave-command.js';
-import { addTokens, NO_TOKENS } from '../../core/tokens.js';
+import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import type { RunStatus } from '../../events.js';
 import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { emit, type EventBody, type RunContext } from './context.js';

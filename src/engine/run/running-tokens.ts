@@ -1,6 +1,6 @@
 import type { AdapterResult, StreamEvent } from '../../adapters/types.js';
-import type { TokenPricer } from '../../core/attempt-cost.js';
-import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import type { TokenPricer } from '../../core/models/attempt-cost.js';
+import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 
 /** A step's tokens and cost so far. */
 export interface TokenTotals {

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { failureOfError, type Failure } from '../../core/failure.js';
+import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import { isFileSystemError } from '../../io-error.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { letsDependentsRun } from '../../state/record/step-gate.js';

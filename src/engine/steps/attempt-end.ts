@@ -1,6 +1,6 @@
 import { isSafeSessionId } from '../../adapters/session.js';
 import type { AdapterResult } from '../../adapters/types.js';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { execTypeOf } from '../../plan/plan-types.js';
 import { stepResult } from '../../state/record/step-result.js';
 import { emit } from '../run/context.js';

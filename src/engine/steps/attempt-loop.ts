@@ -1,6 +1,6 @@
 import type { AdapterResult } from '../../adapters/types.js';
-import { isRetried } from '../../core/error-codes.js';
-import { failureOfError, type Failure } from '../../core/failure.js';
+import { isRetried } from '../../core/errors/error-codes.js';
+import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { SYSTEM_CLOCK } from '../../core/clock.js';
 import { attemptsOf } from '../../state/step-logs.js';

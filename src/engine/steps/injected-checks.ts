@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { schemaErrors } from '../../json-schema/schema-validator.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { PlannedInjection } from '../../plan/plan-types.js';
 
 /**

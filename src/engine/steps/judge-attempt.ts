@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AdapterResult } from '../../adapters/types.js';
-import { failureOfError, type Failure } from '../../core/failure.js';
+import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import { modelAsker } from '../attempt/ask-model.js';
 import { extractJson } from '../attempt/extract.js';
 import { emit, type RunContext } from '../run/context.js';

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import type { PlannedRequires } from '../../plan/plan-requires.js';
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 
 /** How long a skill's `check` command may take before the skill counts as missing. */
 export const SKILL_CHECK_TIMEOUT_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 
 /** How much of the failed attempt's output a retry's prompt carries. */
 export const RETRY_OUTPUT_CHARS = 2000;

@@ -2,7 +2,7 @@ import type { AdapterRegistry } from '../../adapters/registry.js';
 import { isSafeSessionId } from '../../adapters/session.js';
 import type { AdapterResult, ContinueFrom } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { promptWithFeedback } from './retry-prompt.js';
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { modelEndpoints } from '../../adapters/access-mode.js';
 import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../../adapters/types.js';
-import { attemptPricer } from '../../core/attempt-cost.js';
+import { attemptPricer } from '../../core/models/attempt-cost.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { execTypeOf } from '../../plan/plan-types.js';
 import { adapterConfig } from '../attempt/adapter-config.js';

@@ -1,7 +1,7 @@
 import type { StepRun } from './step-run.js';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import { checkContract } from '../../contracts/check-contract.js';
 import { contractAction, stopsChecking } from '../../contracts/policy.js';
 import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type TargetRef } from '../../contracts/types.js';

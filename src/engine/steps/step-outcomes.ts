@@ -2,7 +2,7 @@ import { posix, resolve } from 'node:path';
 import type { OutcomeDef } from '../../config/schema/deliverable-schema.js';
 import { isFileOutcome, type Outcome } from '../../core/deliverables.js';
 import { JsonPathError, jsonPathValues, parseJsonPath, takesEachItem } from '../../core/json-path.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { openContained } from '../artifacts/artifact-copy.js';
 import { artifactRedactor } from '../artifacts/artifact-redaction.js';

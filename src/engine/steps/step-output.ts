@@ -1,4 +1,4 @@
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 
 /** The value of `steps.<id>.output[.field…]` given a step's output text. */
 export function outputValue(stepId: string, output: string, fieldPath: string[]): string {

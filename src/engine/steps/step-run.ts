@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import type { RunContext } from '../run/context.js';
 

@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 
 /*
  * Opening a path inside a folder that someone else (an agent) may be rewriting at the same time.

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parseSubsetFrom, type SubsetFrom } from '../../config/checks/subset-from.js';
 import { isRecord } from '../../config/load/value-path.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { copyOpened, openContained } from '../artifacts/artifact-copy.js';
 import { isInside } from './workspace-paths.js';
 

@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Step } from '../../config/schema/pipeline-schema.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { firstChange, fingerprintTree, type TreeFingerprint } from './mount-fingerprint.js';
 import { copySubset, type SubsetCopy } from './mount-subset.js';
 import { makeTreeReadonly, removeTree } from './workspace-files.js';

@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { isDiskFault } from '../../io-error.js';
-import { failureOfError, type Failure } from '../../core/failure.js';
+import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
 import { artifactRedactor } from '../artifacts/artifact-redaction.js';
 import { collectArtifacts, injectArtifacts } from '../artifacts/artifacts.js';

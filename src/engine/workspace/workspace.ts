@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Step } from '../../config/schema/pipeline-schema.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { applyMounts, type ReadonlyMount } from './mounts.js';
 import type { SubsetCopy } from './mount-subset.js';
 import { ensureWorktree, removeRunWorktrees } from './worktree.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileChange } from '../../core/file-change.js';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { isolatedGit, type GitResult, type IsolatedPlace } from './git/git-command.js';
 import type { WorktreeGit } from './git/worktree-git.js';
 

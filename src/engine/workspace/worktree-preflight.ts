@@ -1,4 +1,4 @@
-import { WaveError, type SourceLocation } from '../../core/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import type { Step } from '../../config/schema/pipeline-schema.js';
 import { findRepositoryRoot, hasHeadCommit, NO_COMMIT_HINT, NOT_A_REPOSITORY_HINT } from './worktree.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { git, type GitResult } from './git/git-command.js';
 import { hasStepGitDir, makeStepGitDir } from './git/step-gitdir.js';
 import { returnStepBranch } from './git/branch-return.js';

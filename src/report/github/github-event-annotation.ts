@@ -1,4 +1,4 @@
-import type { SourceLocation } from '../../core/errors.js';
+import type { SourceLocation } from '../../core/errors/errors.js';
 import type { RunEvent } from '../../events.js';
 import { failureDetail } from '../describe.js';
 import type { Annotation } from './github-annotations.js';

@@ -1,4 +1,4 @@
-import type { WaveError } from '../../core/errors.js';
+import type { WaveError } from '../../core/errors/errors.js';
 
 /** A problem as the job summary shows it: its location is from the repository root. */
 export interface SummaryProblem {

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { SourceLocation } from '../../core/errors.js';
+import type { SourceLocation } from '../../core/errors/errors.js';
 import type { RunEvent } from '../../events.js';
 import { formatClock } from '../format.js';
 import { printAnnotations, type Annotation } from './github-annotations.js';

@@ -4,7 +4,7 @@ import { deliverablesMarkdown } from '../deliverables.js';
 import { describeFailure } from '../describe.js';
 import { resultsMarkdown } from '../step-results.js';
 import { formatCost, formatDuration, formatTokens } from '../format.js';
-import { hasTokens } from '../../core/tokens.js';
+import { hasTokens } from '../../core/models/tokens.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;

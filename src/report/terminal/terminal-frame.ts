@@ -1,4 +1,4 @@
-import { addTokens, hasTokens, NO_TOKENS } from '../../core/tokens.js';
+import { addTokens, hasTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import type { Paint } from '../color.js';
 import { cutToWidth, displayWidth } from '../columns.js';
 import { STATUS_MARK } from '../describe.js';

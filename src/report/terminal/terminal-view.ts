@@ -1,4 +1,4 @@
-import { NO_TOKENS, type TokenUsage } from '../../core/tokens.js';
+import { NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 import type { RunEvent, StepStatus } from '../../events.js';
 import type { ColorName } from '../color.js';
 import { describeFailure, describeToolUse, oneLine } from '../describe.js';

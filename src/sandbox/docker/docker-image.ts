@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { Readable } from 'node:stream';
 import { pack } from 'tar-stream';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { DEFAULT_SANDBOX_IMAGE } from '../defaults.js';
 import { SANDBOX_USER } from '../identity-files.js';
 

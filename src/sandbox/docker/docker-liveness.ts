@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type Docker from 'dockerode';
-import { SANDBOX_DOWN_CODE } from '../../core/failure.js';
+import { SANDBOX_DOWN_CODE } from '../../core/errors/failure.js';
 
 /** How often the daemon of a running container is asked whether it is alive, and how long it has to answer. */
 const PING_EVERY_MS = 1_000;

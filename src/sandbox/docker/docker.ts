@@ -8,7 +8,7 @@ import { spawnInGroup } from '../../process/spawn.js';
 import type { SpawnResult, SpawnSpec } from '../../process/spawn-spec.js';
 import { sandboxError, inAttemptRoom, type AttemptRoom, type RoomOptions } from '../attempt-room.js';
 import { attachContainer } from './container-attach.js';
-import { SANDBOX_DOWN_CODE } from '../../core/failure.js';
+import { SANDBOX_DOWN_CODE } from '../../core/errors/failure.js';
 import { diskLimitedLauncher } from '../disk-limit.js';
 import { callSignal, daemonDownError, daemonFault, isDaemonFault, killOrphanedContainer, watchDaemon, type DaemonWatch } from './docker-liveness.js';
 import { INSIDE_DIR } from '../entry-script.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { chmod, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { normalizeHost } from '../../config/schema/egress-pattern.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../defaults.js';
 import type { RefusalTarget } from './connection-cap.js';

@@ -1,6 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import type { Resolver } from './egress-proxy.js';
 
 /** The variable naming host=address pairs the egress proxy resolves itself, like curl's --resolve. */

@@ -1,4 +1,4 @@
-import { addTokens, NO_TOKENS } from '../../core/tokens.js';
+import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import { EVENT_VERSION, type PlannedStepEntry, type RunEvent, type RunEventType } from '../../events.js';
 import { budgetExhaustedFailure } from './budget-failure.js';
 import type { AttemptRecord, RunRecord, StepRecord } from './run-record.js';

@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 
 /** Dollars as Wave's ledger summary prints them. */
 export function usd(amount: number): string {

@@ -1,4 +1,4 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { RunRecord } from './run-record.js';
 
 /** Why a child run did not complete, as its parent's step records it: the run's own reason, else its first failed or cancelled step's, named. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { WaveError } from '../../core/errors.js';
+import { WaveError } from '../../core/errors/errors.js';
 import { ioError } from '../../io-error.js';
 import type { RunRecord } from './run-record.js';
 

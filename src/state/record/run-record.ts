@@ -1,8 +1,8 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { Outcome, RunOutput } from '../../core/deliverables.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 import type { ChildKind, RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 

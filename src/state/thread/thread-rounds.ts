@@ -1,6 +1,6 @@
-import type { Failure } from '../../core/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 import type { FileChange } from '../../core/file-change.js';
-import type { TokenUsage } from '../../core/tokens.js';
+import type { TokenUsage } from '../../core/models/tokens.js';
 import type { RunEvent } from '../../events.js';
 
 /** A contract's verdict on the attempt. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { WaveError } from '../../../core/errors.js';
+import { WaveError } from '../../../core/errors/errors.js';
 import { walkTree } from '../workspace-files.js';
 import { git, type GitFiles, type GitResult } from './git-command.js';
 import type { WorktreeGit } from './worktree-git.js';

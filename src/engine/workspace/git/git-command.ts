@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { WaveError } from '../../../core/errors.js';
+import { WaveError } from '../../../core/errors/errors.js';
 
 export interface GitResult {
   code: number;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { WaveError } from '../../../core/errors.js';
+import { WaveError } from '../../../core/errors/errors.js';
 import type { Bind } from '../../../sandbox/host-paths.js';
 import { realpathOfNearest } from '../workspace-paths.js';
 import { git } from './git-command.js';

@@ -1,5 +1,5 @@
 import { AGENT_CLI_MODELS } from './agent-cli-models.js';
-import { AGENT_CLI_TYPES, type AdapterType, type ResolvedAdapter } from './resolved-adapter.js';
+import { AGENT_CLI_TYPES, type AdapterType, type ResolvedAdapter } from '../resolved-adapter.js';
 
 /**
  * Wave's model tiers (internal/pipeline/routing.go). A model value that is exactly one of these names a tier; any

@@ -1,5 +1,5 @@
 import { AGENT_CLI_MODELS } from './agent-cli-models.js';
-import { AGENT_CLI_TYPES, type ResolvedAdapter } from './resolved-adapter.js';
+import { AGENT_CLI_TYPES, type ResolvedAdapter } from '../resolved-adapter.js';
 import { isLocalEndpoint } from './local-endpoint.js';
 import { hasTokens, priceTableCost, roundUsd, type TokenUsage } from './tokens.js';
 

@@ -25,7 +25,7 @@ const EXIT_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   interrupted: EXIT.interrupted,
 };
 
-/** The exit code an error with `code` ends the CLI with (the kind column of src/core/error-codes.ts): 2 only for invalid input. */
+/** The exit code an error with `code` ends the CLI with (the kind column of src/core/errors/error-codes.ts): 2 only for invalid input. */
 export function exitCodeOf(code: ErrorCode): number {
   return EXIT_OF_KIND[ERROR_KINDS[code]];
 }

@@ -1,4 +1,4 @@
-import type { AgentCliType, ResolvedAdapter } from './resolved-adapter.js';
+import type { AgentCliType, ResolvedAdapter } from '../resolved-adapter.js';
 
 /** What planning, pricing and the manifest checks (layers below the adapters) know of an agent CLI's models. */
 export interface AgentCliModels {
