@@ -1,7 +1,7 @@
 import type { AgentCliModels } from '../core/models/agent-cli-models.js';
 import type { AgentCliType } from '../core/resolved-adapter.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
-import type { LoginStatus } from './login-status.js';
+import type { LoginStatus } from './login/login-status.js';
 import type { AdapterResult, AdapterRunConfig, CliEnvInput, StreamEvent } from './types.js';
 
 /** How one attempt of an agent CLI is started, once its workspace and config home are prepared. */

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { resolveBinary } from '../../src/process/binary.js';
 import { LOGIN_HINTS } from '../../src/adapters/agent-clis.js';
-import { GEMINI_GATEWAY_HINT } from '../../src/adapters/login-hints.js';
+import { GEMINI_GATEWAY_HINT } from '../../src/adapters/login/login-hints.js';
 import { runDoctor } from '../support/doctor.js';
 import { cliAvailable } from './agents.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_HINTS } from '../../src/adapters/agent-clis.js';
-import { GEMINI_GATEWAY_HINT } from '../../src/adapters/login-hints.js';
+import { GEMINI_GATEWAY_HINT } from '../../src/adapters/login/login-hints.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';

@@ -1,5 +1,5 @@
 import { parseJsonLine } from '../../stream/lines.js';
-import type { LoginStatus } from '../login-status.js';
+import type { LoginStatus } from '../login/login-status.js';
 import type { CliEnvInput } from '../types.js';
 import { buildClaudeEnv } from './invocation.js';
 

@@ -7,7 +7,7 @@ import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/models/tokens.js';
 import type { Failure } from '../../core/errors/failure.js';
 import type { FailureClass } from '../../core/errors/error-codes.js';
-import { REACH_THE_STEP } from '../login-hints.js';
+import { REACH_THE_STEP } from '../login/login-hints.js';
 import { ClaudeMessageUsage, claudeObjectEvents, claudeTokens } from './parse.js';
 import { costOfAttempt } from '../session.js';
 

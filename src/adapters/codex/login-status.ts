@@ -1,5 +1,5 @@
-import { baseUrlLogin } from '../base-url-login.js';
-import type { LoginStatus } from '../login-status.js';
+import { baseUrlLogin } from '../login/base-url-login.js';
+import type { LoginStatus } from '../login/login-status.js';
 import type { CliEnvInput } from '../types.js';
 import { buildCodexEnv } from './invocation.js';
 

@@ -7,7 +7,7 @@ import { NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 import type { Failure } from '../../core/errors/failure.js';
 import { CodexEventReader, codexErrorClass } from './parse.js';
 import { usageOfAttempt } from '../session.js';
-import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login/login-hints.js';
 
 /** What to do when Codex has no credentials, or had them refused: its own login, or a key the step sees. */
 export const CODEX_LOGIN_HINT = `Log in with \`codex login\` (for an API key: \`printenv OPENAI_API_KEY | codex login --with-api-key\`), or set an API key in CODEX_API_KEY and ${REACH_THE_STEP}.`;

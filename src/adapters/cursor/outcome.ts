@@ -2,7 +2,7 @@ import { parseJsonLine, str, type Json } from '../stream-json.js';
 import { exitedWithoutResult } from '../agent-process.js';
 import type { AgentOutcome, AgentStream } from '../agent-cli.js';
 import { errorMessageClass } from '../error-message-class.js';
-import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login/login-hints.js';
 import type { SpawnResult } from '../../process/spawn-spec.js';
 import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/models/tokens.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readJsonObject } from '../json-file.js';
-import { GEMINI_GATEWAY_HINT } from '../login-hints.js';
-import type { LoginStatus } from '../login-status.js';
+import { GEMINI_GATEWAY_HINT } from '../login/login-hints.js';
+import type { LoginStatus } from '../login/login-status.js';
 import type { CliEnvInput } from '../types.js';
 import { buildGeminiEnv } from './invocation.js';
 

@@ -7,7 +7,7 @@ import type { StreamEvent } from '../types.js';
 import { NO_TOKENS } from '../../core/models/tokens.js';
 import type { Failure } from '../../core/errors/failure.js';
 import { geminiObjectEvents, geminiTokens } from './parse.js';
-import { GEMINI_GATEWAY_HINT, REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+import { GEMINI_GATEWAY_HINT, REACH_THE_STEP, withLoginHint } from '../login/login-hints.js';
 
 /** What to do when Gemini CLI has no credentials, or had them refused: its own login, or a key the step sees. */
 export const GEMINI_LOGIN_HINT = `Set an API key in GEMINI_API_KEY and ${REACH_THE_STEP}, or run \`gemini\` once and sign in with Google.`;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readJsonObject } from '../json-file.js';
-import { baseUrlLogin } from '../base-url-login.js';
-import type { LoginStatus } from '../login-status.js';
+import { baseUrlLogin } from '../login/base-url-login.js';
+import type { LoginStatus } from '../login/login-status.js';
 import type { CliEnvInput } from '../types.js';
 import { buildOpenCodeEnv } from './invocation.js';
 

@@ -8,7 +8,7 @@ import { NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 import type { Failure } from '../../core/errors/failure.js';
 import { openCodeError, openCodeObjectEvents } from './parse.js';
 import { OpenCodeRetryLog } from './logs.js';
-import { REACH_THE_STEP, withLoginHint } from '../login-hints.js';
+import { REACH_THE_STEP, withLoginHint } from '../login/login-hints.js';
 
 /** What to do when OpenCode has no credentials, or had them refused: its own login, or a key the step sees. */
 export const OPENCODE_LOGIN_HINT = `Log in with \`opencode auth login\`, or set the provider's API key variable (such as ANTHROPIC_API_KEY or OPENAI_API_KEY) and ${REACH_THE_STEP}.`;

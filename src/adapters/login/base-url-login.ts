@@ -1,5 +1,5 @@
 import type { LoginStatus } from './login-status.js';
-import type { CliEnvInput } from './types.js';
+import type { CliEnvInput } from '../types.js';
 
 /**
  * The login status of a CLI that Wave points at a base_url through a provider of its own (Codex, OpenCode): the key

@@ -1,4 +1,4 @@
-import type { Failure } from '../core/errors/failure.js';
+import type { Failure } from '../../core/errors/failure.js';
 
 /** How a key reaches the CLI, whose environment is curated: a key exported in the shell reaches it only when the manifest lets it through. */
 export const REACH_THE_STEP = "list it in runtime.sandbox.env_passthrough (or give it in the adapter's env, or name it in api_key_env) so the step sees it";

@@ -1,8 +1,8 @@
-import type { ResolvedAdapter } from '../core/resolved-adapter.js';
-import { buildCuratedEnv } from '../process/environment.js';
-import { agentCliOf } from './agent-clis.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import { buildCuratedEnv } from '../../process/environment.js';
+import { agentCliOf } from '../agent-clis.js';
 import type { LoginStatus } from './login-status.js';
-import type { CliEnvInput } from './types.js';
+import type { CliEnvInput } from '../types.js';
 
 export interface LoginCheckInput {
   adapter: ResolvedAdapter;
