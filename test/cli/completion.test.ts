@@ -80,7 +80,7 @@ describe('wave complete -- <words>', () => {
   });
 
   it("offers a command's flags", async () => {
-    expect((await complete(['logs', '--st'])).values).toEqual(['--step', '--stderr']);
+    expect((await complete(['logs', '--st'])).values).toEqual(['--step', '--stdout', '--stderr']);
     expect((await complete(['run', '--dr'])).values).toEqual(['--dry-run']);
   });
 

@@ -54,7 +54,9 @@ describe('the text views of a step that prints terminal escapes and names a file
   it('wave logs shows stdout and stderr escaped; --raw prints them as stored', async () => {
     const logs = await runWave(['logs', id, '--step', 'scan'], { cwd: project });
     expect(logs.stdout).not.toMatch(RAW_CONTROL);
-    expect(logs.stdout).toBe(`${FORGED_ROUND}\n${VISIBLE}`);
+    // Both streams, stderr marked: the step printed the same to each.
+    expect(logs.stdout).toBe(`${FORGED_ROUND}\n${VISIBLE}\n\n==> scan (attempt 1, stderr) <==\n${FORGED_ROUND}\n${VISIBLE}`);
+    expect((await runWave(['logs', id, '--step', 'scan', '--stdout'], { cwd: project })).stdout).toBe(`${FORGED_ROUND}\n${VISIBLE}`);
     const stderr = await runWave(['logs', id, '--step', 'scan', '--stderr'], { cwd: project });
     expect(stderr.stdout).toBe(`${FORGED_ROUND}\n${VISIBLE}`);
     const raw = await runWave(['logs', id, '--step', 'scan', '--raw'], { cwd: project });
