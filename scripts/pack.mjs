@@ -1,6 +1,6 @@
 // Packs the package as it ships: the files package.json lists, and a package.json without what only a clone uses
-// (its scripts: `prepare` builds dist/ after `npm ci`, and npm would list it to a user installing the tarball; its
-// devDependencies and allowScripts). Usage: node scripts/pack.mjs [--pack-destination <folder>]; prints the tarball's path.
+// (its scripts: `prepare` builds dist/ after `npm ci`, and npm would list it to a user installing the tarball; and
+// allowScripts). devDependencies stay: they pin the agent CLIs that `wave compile` and the Action install. Usage: node scripts/pack.mjs [--pack-destination <folder>]; prints the tarball's path.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ try {
     mkdirSync(dirname(join(stage, path)), { recursive: true });
     cpSync(join(root, path), join(stage, path));
   }
-  const { scripts: _scripts, devDependencies: _dev, allowScripts: _allowed, ...shipped } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const { scripts: _scripts, allowScripts: _allowed, ...shipped } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(shipped, null, 2)}\n`);
   const [{ filename }] = npm(['pack', '--pack-destination', destination], stage);
   process.stdout.write(`${join(destination, filename)}\n`);

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
@@ -95,7 +95,8 @@ describe('the packed package', () => {
     // No script at all: not even the clone's `prepare`, which npm would list to a user installing the tarball.
     const manifest = JSON.parse(readFileSync(join(contents, 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).not.toHaveProperty('scripts');
-    expect(manifest).not.toHaveProperty('devDependencies');
+    // The agent CLIs' pins stay: `wave compile` installs those versions in the jobs it writes.
+    expect(manifest.devDependencies).toHaveProperty('@anthropic-ai/claude-code');
     expect(manifest.dependencies).toEqual(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies);
   });
 
@@ -178,6 +179,71 @@ describe('the packed package', () => {
       const run = await exec(['run', 'hello', '--input', 'Wave checks everything'], join(empty, 'project'));
       expect(run.exitCode, run.all).toBe(0);
       expect(run.all).toContain('everything');
+    },
+    NPM_TIMEOUT_MS * 2,
+  );
+});
+
+describe('the newcomer path, as the README walks it', () => {
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await ((await import('../support/model-server.mjs')) as { startModelServer(): Promise<typeof server> }).startModelServer();
+  });
+  afterAll(async () => server?.close());
+
+  it(
+    'installs, scaffolds, runs hello, runs an agent step with only the key exported (told why it fails, then passing it), compiles into a new folder and cleans up',
+    async () => {
+      const prefix = join(work, 'newcomer-prefix');
+      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], {
+        cwd: work,
+        env: npmEnv,
+        extendEnv: false,
+        all: true,
+        reject: false,
+        timeout: NPM_TIMEOUT_MS,
+      });
+      expect(install.exitCode, install.all).toBe(0);
+      expect(installWarnings(install.all), install.all).toEqual([]);
+      // The agent CLI is the newcomer's own install: here the devDependency's.
+      const path = [join(prefix, 'bin'), join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter);
+      const exported = { ANTHROPIC_API_KEY: 'sk-ant-newcomer-0123456789', ANTHROPIC_BASE_URL: `${server.url}/s/text/${encodeURIComponent('Hello, newcomer.')}` };
+      const wave = (args: string[], cwd: string) =>
+        execa('wave', args, { cwd, env: { ...npmEnv, ...exported, PATH: path }, extendEnv: false, all: true, reject: false, timeout: NPM_TIMEOUT_MS });
+      const project = join(emptyFolder('newcomer'), 'my-project');
+      expect((await wave(['init', 'my-project'], dirname(project))).exitCode).toBe(0);
+      expect((await wave(['run', 'hello', '--input', 'first steps'], project)).exitCode).toBe(0);
+
+      writeFileSync(
+        join(project, 'pipelines', 'ask.yaml'),
+        'kind: WavePipeline\nmetadata: { name: ask }\nsteps:\n  - { id: ask, persona: navigator, exec: { source: "Say hello." } }\n',
+      );
+      const refused = await wave(['run', 'ask', '--output', 'text'], project);
+      expect(refused.exitCode).toBe(1);
+      // Before anything ran, what is wrong and what to do; after, the failure and its hint in the summary.
+      expect(refused.stderr).toContain(
+        'warning: ANTHROPIC_API_KEY is set here but steps on adapter `claude` will not see it: list it in runtime.sandbox.env_passthrough to use it',
+      );
+      expect(refused.stdout).toMatch(/✗ ask +failed .*auth_failed/);
+      expect(refused.stdout).toMatch(/\n +hint: /);
+      expect(refused.all).not.toContain(exported.ANTHROPIC_API_KEY);
+
+      const manifest = join(project, 'wave.yaml');
+      writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('env_passthrough: []', 'env_passthrough: [ANTHROPIC_API_KEY]'));
+      const passed = await wave(['run', 'ask', '--output', 'text'], project);
+      expect(passed.exitCode, passed.all).toBe(0);
+      expect(passed.stderr).not.toContain('warning: ANTHROPIC_API_KEY');
+      expect(passed.stdout).toContain('Hello, newcomer.');
+
+      const compiled = await wave(['compile', 'ask', '-o', '.github/workflows/ask.yml'], project);
+      expect(compiled.exitCode, compiled.all).toBe(0);
+      expect(compiled.stderr).toContain('wrote .github/workflows/ask.yml');
+      expect(readFileSync(join(project, '.github', 'workflows', 'ask.yml'), 'utf8')).toContain(`npx --yes wave-pipelines@${VERSION}`);
+
+      const clean = await wave(['clean'], project);
+      expect(clean.exitCode, clean.all).toBe(0);
+      expect(clean.stdout).toMatch(/^removed ask-\S+: /m);
+      expect((await wave(['clean'], project)).stdout).toContain('Nothing to clean');
     },
     NPM_TIMEOUT_MS * 2,
   );
