@@ -80,6 +80,24 @@ function installWarnings(output: string): string[] {
   return output.split('\n').filter((line) => /install-scripts|EBADENGINE|gyp/i.test(line));
 }
 
+/**
+ * Installs the tarball with npm -g into `prefix` as a user does, and checks it installed warning about nothing: npm
+ * lists any script it would ask to approve (a shipped `prepare` among them), and --foreground-scripts shows any that runs.
+ */
+async function installGlobally(prefix: string) {
+  const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--foreground-scripts', tarball], {
+    cwd: work,
+    env: npmEnv,
+    extendEnv: false,
+    all: true,
+    reject: false,
+    timeout: NPM_TIMEOUT_MS,
+  });
+  expect(install.exitCode, install.all).toBe(0);
+  expect(installWarnings(install.all), install.all).toEqual([]);
+  return install;
+}
+
 describe('the packed package', () => {
   it('holds only what runs: no tests, no sources, no source maps, no code cache, no install scripts', () => {
     expect(packed.filter((path) => !SHIPPED.some((pattern) => pattern.test(path)))).toEqual([]);
@@ -104,18 +122,7 @@ describe('the packed package', () => {
     'installs with npm -g into a prefix, warning about nothing, and runs wave init and its pipeline from an empty folder',
     async () => {
       const prefix = join(work, 'prefix');
-      // As a user installs it: npm lists any script it would ask to approve (a shipped `prepare` among them), and
-      // --foreground-scripts shows any script that runs.
-      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--foreground-scripts', tarball], {
-        cwd: work,
-        env: npmEnv,
-        extendEnv: false,
-        all: true,
-        reject: false,
-        timeout: NPM_TIMEOUT_MS,
-      });
-      expect(install.exitCode, install.all).toBe(0);
-      expect(installWarnings(install.all), install.all).toEqual([]);
+      const install = await installGlobally(prefix);
       expect(install.all).not.toMatch(/^> /m);
       const packageDir = join(prefix, 'lib', 'node_modules', 'wave-pipelines');
       // No runtime dependency has an install script to warn about.
@@ -195,16 +202,7 @@ describe('the newcomer path, as the README walks it', () => {
     'installs, scaffolds, runs hello, runs an agent step with only the key exported (told why it fails, then passing it), compiles into a new folder and cleans up',
     async () => {
       const prefix = join(work, 'newcomer-prefix');
-      const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', tarball], {
-        cwd: work,
-        env: npmEnv,
-        extendEnv: false,
-        all: true,
-        reject: false,
-        timeout: NPM_TIMEOUT_MS,
-      });
-      expect(install.exitCode, install.all).toBe(0);
-      expect(installWarnings(install.all), install.all).toEqual([]);
+      await installGlobally(prefix);
       // The agent CLI is the newcomer's own install: here the devDependency's.
       const path = [join(prefix, 'bin'), join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter);
       const exported = { ANTHROPIC_API_KEY: 'sk-ant-newcomer-0123456789', ANTHROPIC_BASE_URL: `${server.url}/s/text/${encodeURIComponent('Hello, newcomer.')}` };
