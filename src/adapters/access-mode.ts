@@ -21,20 +21,29 @@ export const KEY_VARIABLES: Readonly<Partial<Record<AdapterType, readonly string
 export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, string | undefined>, passthrough: readonly string[]): AccessMode {
   if (adapter.type === 'process') return { mode: 'not_needed', detail: 'no model' };
   if (adapter.baseUrl) return { mode: 'local', detail: adapter.baseUrl };
-  const merged = { ...env, ...adapter.env };
-  const keys = [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])];
+  const keys = adapterKeyVariables(adapter);
   // A step sees a parent variable only through env_passthrough; the adapter's own env always reaches it.
   const reaches = (name: string) => (adapter.env[name] ?? '') !== '' || (passthrough.includes(name) && (env[name] ?? '') !== '');
   const key = keys.find(reaches);
   if (key) return { mode: 'api_key', detail: key };
   const unpassed = keys.find((name) => (env[name] ?? '') !== '');
   if (!adapter.isolated) {
-    const login = (agentCliOf(adapter.type)?.loginFiles(merged) ?? []).find((file) => existsSync(file));
+    const login = cliLoginFile(adapter, env);
     if (login) return { mode: 'subscription', detail: login };
   }
   if (unpassed) return { mode: 'none', detail: `${unpassed} is set but not listed in runtime.sandbox.env_passthrough` };
   const wanted = keys.length > 0 ? `set ${keys.join(' or ')} (and list it in runtime.sandbox.env_passthrough)` : 'set base_url';
   return { mode: 'none', detail: `${wanted}${adapter.isolated ? '' : ', or log in with the CLI'}` };
+}
+
+/** The variables an adapter's API key is read from, in the order they are looked for: its api_key_env, then its CLI's own. */
+export function adapterKeyVariables(adapter: ResolvedAdapter): string[] {
+  return [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])];
+}
+
+/** The login file of the user's own CLI login the adapter's CLI would find (its env over `env`), if there is one. */
+export function cliLoginFile(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string | undefined {
+  return (agentCliOf(adapter.type)?.loginFiles({ ...env, ...adapter.env }) ?? []).find((file) => existsSync(file));
 }
 
 /** The base-URL variables an agent CLI reads (ANTHROPIC_BASE_URL …): not secrets, so a step gets them from Wave's environment unasked. */

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { KEY_VARIABLES } from '../adapters/access-mode.js';
+import { adapterKeyVariables, cliLoginFile } from '../adapters/access-mode.js';
 import { agentCliOf } from '../adapters/agent-clis.js';
 import { planAdapters } from '../plan/plan-adapters.js';
 import type { Plan } from '../plan/plan-types.js';
@@ -13,11 +12,10 @@ export function unpassedKeyWarnings(plan: Plan, env: NodeJS.ProcessEnv): string[
   const passed = new Set(plan.runtime.envPassthrough);
   const warnings = new Map<string, string>();
   for (const adapter of planAdapters(plan)) {
-    const cli = agentCliOf(adapter.type);
-    if (!cli || adapter.baseUrl) continue;
-    for (const name of [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])]) {
+    if (!agentCliOf(adapter.type) || adapter.baseUrl) continue;
+    for (const name of adapterKeyVariables(adapter)) {
       if (!env[name] || passed.has(name) || adapter.env[name] !== undefined || warnings.has(name)) continue;
-      const login = adapter.isolated ? undefined : cli.loginFiles({ ...env, ...adapter.env }).find((file) => existsSync(file));
+      const login = adapter.isolated ? undefined : cliLoginFile(adapter, env);
       const instead = login ? `; they use your ${adapter.type} login (${login}) instead` : '';
       warnings.set(name, `warning: ${name} is set here but steps on adapter \`${adapter.name}\` will not see it${instead}: list it in runtime.sandbox.env_passthrough to use it\n`);
     }

@@ -1,17 +1,17 @@
-import { AGENT_CLIS, agentCliOf } from '../adapters/agent-clis.js';
+import { adapterKeyVariables, endpointVariables } from '../adapters/access-mode.js';
+import { AGENT_CLIS } from '../adapters/agent-clis.js';
 import { isAgentCliType, type ResolvedAdapter } from '../core/resolved-adapter.js';
 import { parseTokenScope } from '../core/forge/token-scope.js';
 import { isScopedForge, tokenVariables } from '../forge/forge-scopes.js';
 import type { Plan, PlannedStep } from '../plan/plan-types.js';
-import { stepAdapters } from './step-adapters.js';
+import { stepAdapters } from '../plan/plan-adapters.js';
 
 // `$NAME` or `${NAME}`, as a shell reads a variable.
 const SHELL_VARIABLE = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
 
 /** The variables an adapter reads its key and model endpoint from: its api_key_env and its CLI's own. */
 function adapterVariables(adapter: ResolvedAdapter): string[] {
-  const cli = agentCliOf(adapter.type);
-  return [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(cli?.keyVariables ?? []), ...(cli?.endpoint.variables ?? [])];
+  return [...adapterKeyVariables(adapter), ...endpointVariables(adapter.type)];
 }
 
 /** The forge token variables the token_scopes of the step's persona are checked on. */

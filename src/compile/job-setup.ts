@@ -2,7 +2,7 @@ import { agentPackageSpecs } from '../action/install-agents.js';
 import { AGENT_PACKAGES } from '../adapters/agent-clis.js';
 import type { PlannedStep } from '../plan/plan-types.js';
 import { ACTION_PINS } from './action-pins.js';
-import { stepAdapters } from './step-adapters.js';
+import { stepAdapters } from '../plan/plan-adapters.js';
 import type { WaveInstall } from './wave-install.js';
 
 /** The Node.js major every compiled job runs on: the current LTS. */

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Redactor } from '../../redact.js';
+import { attemptOutputFiles } from '../attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, StreamEvent } from '../types.js';
 import { attemptCost } from '../../core/models/attempt-cost.js';
 import { NO_TOKENS } from '../../core/models/tokens.js';
@@ -26,8 +26,9 @@ export async function finishLlmAttempt(attempt: LlmAttempt, failure?: Failure): 
   const { config, state, stderr, redactor } = attempt;
   const text = redactor.redact(state.text);
   await mkdir(config.attemptDir, { recursive: true });
-  await writeFile(join(config.attemptDir, 'stdout'), text);
-  await writeFile(join(config.attemptDir, 'stderr'), redactor.redact(stderr));
+  const files = attemptOutputFiles(config);
+  await writeFile(files.stdoutPath, text);
+  await writeFile(files.stderrPath, redactor.redact(stderr));
   const tokens = state.tokens ?? { ...NO_TOKENS };
   const costUsd = await attemptCost(tokens, undefined, config.adapter, config.model);
   if (failure) failure = { ...failure, message: redactor.redact(failure.message) };

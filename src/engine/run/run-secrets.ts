@@ -1,4 +1,4 @@
-import { KEY_VARIABLES } from '../../adapters/access-mode.js';
+import { adapterKeyVariables } from '../../adapters/access-mode.js';
 import { BASE_NAMES } from '../../process/environment.js';
 import { planAdapters } from '../../plan/plan-adapters.js';
 import type { Plan } from '../../plan/plan-types.js';
@@ -34,7 +34,7 @@ export function runSecretValues(plan: Plan, env: NodeJS.ProcessEnv): string[] {
   const stepEnvs = plan.steps.map((step) => step.env);
   for (const adapter of planAdapters(plan)) {
     if (adapter.apiKeyEnv) add(env[adapter.apiKeyEnv]);
-    for (const name of [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])]) {
+    for (const name of adapterKeyVariables(adapter)) {
       add(adapter.env[name]);
       for (const stepEnv of stepEnvs) add(stepEnv[name]);
     }
