@@ -3,7 +3,8 @@ import { dirname, relative, resolve } from 'node:path';
 import type { InjectArtifact } from '../../config/schema/pipeline-schema.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { copyContained } from './artifact-copy.js';
-import { isInside, resolveInside } from '../workspace/workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
+import { resolveInside } from '../workspace/workspace-paths.js';
 
 /** One `memory.inject_artifacts` entry. */
 export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optional'>;

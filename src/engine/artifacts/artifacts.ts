@@ -4,7 +4,8 @@ import { WaveError } from '../../core/errors/errors.js';
 import type { Redactor } from '../../redact.js';
 import { copyOpened, openContained, type OpenedSource } from './artifact-copy.js';
 import { removeTree } from '../workspace/workspace-files.js';
-import { isInside, isSingleSegment } from '../workspace/workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
+import { isSingleSegment } from '../workspace/workspace-paths.js';
 
 export type { ArtifactDef };
 

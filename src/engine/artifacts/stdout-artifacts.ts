@@ -2,7 +2,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Failure } from '../../core/errors/failure.js';
 import type { PlannedStep, PlanRuntime } from '../../plan/plan-types.js';
-import { isInside } from '../workspace/workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
 
 /**
  * Wave's `runtime.artifacts` for a step's `source: stdout` artifacts: its stdout may not pass max_stdout_size,

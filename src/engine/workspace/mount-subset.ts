@@ -4,7 +4,7 @@ import { parseSubsetFrom, type SubsetFrom } from '../../config/checks/subset-fro
 import { isRecord } from '../../config/load/value-path.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { copyOpened, openContained } from '../artifacts/artifact-copy.js';
-import { isInside } from './workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
 
 /** Larger list artifacts are refused: a list of paths this size is no hand-picked subset. */
 const MAX_LIST_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,8 @@ import { WaveError } from '../../core/errors/errors.js';
 import { firstChange, fingerprintTree, type TreeFingerprint } from './mount-fingerprint.js';
 import { copySubset, type SubsetCopy } from './mount-subset.js';
 import { makeTreeReadonly, removeTree } from './workspace-files.js';
-import { isInside, realpathOfNearest, resolveInside } from './workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
+import { realpathOfNearest, resolveInside } from './workspace-paths.js';
 
 /** One `workspace.mount` entry as the pipeline declares it. */
 export type MountSpec = NonNullable<NonNullable<Step['workspace']>['mount']>[number];

@@ -1,6 +1,6 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isInside } from './workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
 
 const META = /[*?[]/;
 

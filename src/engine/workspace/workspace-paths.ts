@@ -1,12 +1,6 @@
 import { readlink, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-
-/** True when `path` is `root` or lies below it (both absolute, compared lexically). */
-export function isInside(root: string, path: string, allowRoot = true): boolean {
-  const rel = relative(root, path);
-  if (rel === '') return allowRoot;
-  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { isInside } from '../../core/inside-path.js';
 
 /** True when `name` can be one folder or file name: no separator, not `.` or `..`, not empty. */
 export function isSingleSegment(name: string): boolean {

@@ -8,7 +8,8 @@ import { returnStepBranch } from './git/branch-return.js';
 import { worktreeGit, type WorktreeGit } from './git/worktree-git.js';
 import { seedSnapshotIndex } from './worktree-changes.js';
 import { removeTree } from './workspace-files.js';
-import { isInside, realpathOfNearest } from './workspace-paths.js';
+import { isInside } from '../../core/inside-path.js';
+import { realpathOfNearest } from './workspace-paths.js';
 
 export interface WorktreeRequest {
   projectRoot: string;
