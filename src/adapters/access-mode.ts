@@ -43,7 +43,7 @@ export function adapterKeyVariables(adapter: ResolvedAdapter): string[] {
 
 /** The login file of the user's own CLI login the adapter's CLI would find (its env over `env`), if there is one. */
 export function cliLoginFile(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string | undefined {
-  return (agentCliOf(adapter.type)?.loginFiles({ ...env, ...adapter.env }) ?? []).find((file) => existsSync(file));
+  return (agentCliOf(adapter.type)?.login.files({ ...env, ...adapter.env }) ?? []).find((file) => existsSync(file));
 }
 
 /** The base-URL variables an agent CLI reads (ANTHROPIC_BASE_URL …): not secrets, so a step gets them from Wave's environment unasked. */

@@ -58,6 +58,16 @@ export interface LoginCheckPlace {
   projectDir: string;
 }
 
+/** The user's own login to a CLI: where the CLI keeps it, and what a sandboxed step needs to use it. */
+export interface CliLogin {
+  /** The files holding it, under the user's home (or the CLI's own config home variable). */
+  files(env: Record<string, string | undefined>): string[];
+  /** Variables that make the CLI use it where its settings (out of a sandbox's sight) select nothing. */
+  variables: Readonly<Record<string, string>>;
+  /** Hosts the CLI reaches with it besides its model endpoint: its token refresh, a subscription's API. */
+  hosts: readonly string[];
+}
+
 /** A CLI's own login check, with the environment a step of it gets. */
 export type LoginCheck = (cli: CliEnvInput, place: LoginCheckPlace) => Promise<LoginStatus>;
 
@@ -73,8 +83,7 @@ export interface AgentCliDescriptor<Type extends AgentCliType = AgentCliType> {
   install: CliInstall;
   /** The API key variables the CLI reads on its own, in the order they are looked for. */
   keyVariables: readonly string[];
-  /** The login files the CLI keeps under the user's home (or its own config home variable). */
-  loginFiles(env: Record<string, string | undefined>): string[];
+  login: CliLogin;
   endpoint: CliEndpoint;
   /** The CLI's login check (`wave doctor`); null for a CLI without one. */
   loginStatus: LoginCheck | null;

@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import type { AgentCliType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
 import { resolveBinary } from '../process/binary.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from '../process/spawn-failure.js';
 import { spawnInGroup } from '../process/spawn.js';
+import { attemptHome } from '../sandbox/types.js';
 import type { SpawnResult } from '../process/spawn-spec.js';
 import { attemptOutputFiles } from './attempt-output.js';
 import type { AdapterResult, AdapterRunConfig, AdapterRunner, StreamEvent } from './types.js';
@@ -14,6 +14,7 @@ import { attemptCost, servedLocally } from '../core/models/attempt-cost.js';
 import { NO_TOKENS } from '../core/models/tokens.js';
 import type { Failure } from '../core/errors/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
+import { withIsolationHint } from './login/login-hints.js';
 
 /** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */
 export function missingBinaryFailure(binary: string, how: CliInstall, adapterName: string): Failure {
@@ -94,7 +95,7 @@ export async function runAgentCli(
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
   const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, endpoints);
-  const failure = outcome.failure ? { ...outcome.failure, message: redactor.redact(outcome.failure.message) } : undefined;
+  const failure = outcome.failure ? withIsolationHint({ ...outcome.failure, message: redactor.redact(outcome.failure.message) }, config.adapter.isolated) : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;
   return {
@@ -131,9 +132,9 @@ export function exitedWithoutResult(spawn: SpawnResult, label: string): Failure 
   return { class: 'non_zero_exit', message: `${label} ${how} without a result${stderr ? `:\n${stderr}` : ''}` };
 }
 
-/** The config home an isolated adapter gets: inside the attempt folder, so no user setting leaks in. */
+/** The config home an isolated adapter gets: the attempt's own HOME (a sandbox's too), so no user setting leaks in. */
 export function isolatedHome(config: Pick<AdapterRunConfig, 'attemptDir'>): string {
-  return join(config.attemptDir, 'home');
+  return attemptHome(config.attemptDir);
 }
 
 /** The adapter of one agent CLI: the shared process handling around that CLI's own invocation and stream. */

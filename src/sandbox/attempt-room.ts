@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnInGroup } from '../process/spawn.js';
 import { ownerTag } from '../process/owner-tag.js';
 import { describeCause, isFileSystemError } from '../io-error.js';
@@ -10,7 +10,7 @@ import { EgressPolicy } from './egress/egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress/egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
 import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
-import type { EgressRecord, SandboxLimits, SandboxScope } from './types.js';
+import { attemptHome, type EgressRecord, type SandboxLimits, type SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
 const PROXY_PORT = 3128;
@@ -74,13 +74,15 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
     const proxyPort = proxyPortAvoiding(new Set(forwards.map((f) => f.port)));
     forwards.unshift({ port: proxyPort, socket: relativeSocket(dir, proxy.socketPath) });
     await writeFile(join(dir, 'entry.sh'), entryScript(forwards), { mode: 0o755 });
-    const home = join(scope.attemptDir, 'home');
+    const home = attemptHome(scope.attemptDir);
     await mkdir(home, { recursive: true });
+    const loginMount = scope.login ? await loginMountPoint(scope.login.at) : undefined;
     const tmp = join(scope.attemptDir, 'tmp');
     await mkdir(tmp, { recursive: true });
     const proxyUrl = `http://127.0.0.1:${proxyPort}`;
     const env: Record<string, string> = {
       ...spec.env,
+      ...scope.login?.variables,
       HOME: home,
       TMPDIR: '/tmp',
       HTTP_PROXY: proxyUrl,
@@ -100,6 +102,7 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       { path: scope.workspace, writable: true },
       ...(scope.gitBinds ?? []).filter((bind) => existsSync(bind.path)),
       { path: home, writable: true },
+      ...(scope.login ? [{ path: scope.login.at, source: scope.login.file, writable: true }] : []),
     ];
     const opened = proxy;
     return {
@@ -108,9 +111,11 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       env,
       argv: ['/bin/sh', `${INSIDE_DIR}/entry.sh`, spec.command, ...spec.args],
       tmp,
-      writable: [...binds.filter((bind) => bind.writable).map((bind) => bind.path), tmp],
+      // A file bound from elsewhere is no part of what the step adds.
+      writable: [...binds.filter((bind) => bind.writable && !bind.source).map((bind) => bind.path), tmp],
       close: async () => {
         await opened.close();
+        await loginMount?.remove();
         // The attempt's /tmp is private to it, as a tmpfs would be.
         await Promise.all([dir, tmp].map((folder) => rm(folder, { recursive: true, force: true }).catch(() => undefined)));
       },
@@ -120,6 +125,16 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The empty file the login is mounted over (a file bind needs one), removed after the attempt so the record keeps no trace of it. */
+async function loginMountPoint(at: string): Promise<{ remove(): Promise<void> }> {
+  await mkdir(dirname(at), { recursive: true });
+  const made = await open(at, 'wx').then(
+    (handle) => handle.close().then(() => true),
+    (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : Promise.reject(error)),
+  );
+  return { remove: async () => (made ? rm(at, { force: true }).catch(() => undefined) : undefined) };
 }
 
 function relativeSocket(dir: string, socketPath: string): string {

@@ -48,7 +48,7 @@ export function bubblewrapArgs(options: {
   args.push('--dev', '/dev', '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm', '--proc', '/proc', '--bind', options.tmp, '/tmp');
   args.push('--size', String(RUN_BYTES), '--tmpfs', '/run', '--dir', '/var/tmp');
   args.push('--ro-bind', options.identity.passwd, '/etc/passwd', '--ro-bind', options.identity.group, '/etc/group');
-  for (const bind of options.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.path, bind.path);
+  for (const bind of options.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.source ?? bind.path, bind.path);
   args.push('--ro-bind', options.roomDir, INSIDE_DIR, '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', options.cwd);
   for (const [name, value] of Object.entries(options.env)) args.push('--setenv', name, value);
   return args;

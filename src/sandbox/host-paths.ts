@@ -20,8 +20,11 @@ const MERGED_USR_LINKS = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
 /** A read-only or read-write bind of a host path at the same path inside. */
 export interface Bind {
+  /** Where it is seen inside. */
   path: string;
   writable: boolean;
+  /** The host path shown there, when it is not `path` itself. */
+  source?: string;
 }
 
 /** The root links of a merged-/usr host (`/bin -> usr/bin`), as [link, target] pairs; real folders come back as binds. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CgroupLimits } from '../process/cgroup-limits.js';
 import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
 import type { Bind } from './host-paths.js';
@@ -23,6 +24,11 @@ export interface SandboxPolicy {
   defaultAllowedDomains: readonly string[];
 }
 
+/** The step's own HOME inside a sandbox, in its attempt folder. */
+export function attemptHome(attemptDir: string): string {
+  return join(attemptDir, 'home');
+}
+
 /** What a sandbox needs to know of the attempt it runs, beyond the spawn spec. */
 export interface SandboxScope {
   runId: string;
@@ -30,7 +36,7 @@ export interface SandboxScope {
   attempt: number;
   /** Absolute; visible read-write at the same path inside. */
   workspace: string;
-  /** Absolute; the step's HOME is `<attemptDir>/home`, the only part of it visible inside. */
+  /** Absolute; the step's HOME is `attemptHome(attemptDir)`, the only part of it visible inside. */
   attemptDir: string;
   /** runtime.sandbox.default_allowed_domains plus the persona's allowed_domains. */
   allowedDomains: readonly string[];
@@ -40,6 +46,8 @@ export interface SandboxScope {
   readOnly?: readonly string[];
   /** A worktree workspace's git folders, in mount order after the workspace: the project's read-only, the step's own writable. */
   gitBinds?: readonly Bind[];
+  /** The user's CLI login the step uses: one host file shown at `at` in its HOME, and the variables the CLI needs to use it. */
+  login?: { file: string; at: string; variables: Readonly<Record<string, string>> };
 }
 
 /** One egress decision of the proxy, attributed to the attempt that asked. */

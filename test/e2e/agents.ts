@@ -15,6 +15,7 @@ export interface LoggedRequest {
   scenario: string;
   path?: string;
   requestIndex: number;
+  headers: Record<string, string | string[] | undefined>;
   body?: Record<string, unknown> & { stream?: boolean };
   note?: string;
 }

@@ -62,7 +62,7 @@ describe.skipIf(!cliAvailable('claude'))('wave doctor: is Claude Code logged in,
       HOME: home({ '.claude/.credentials.json': CLAUDE_LOGIN }),
     });
     expect(checks.shared).toMatchObject({ usable: true, login: { state: 'ok', detail: 'logged in (claude.ai)' } });
-    expect(checks.isolated).toMatchObject({ usable: false, login: { state: 'missing', detail: expect.stringContaining('isolated: true keeps the CLI from its own login') } });
+    expect(checks.isolated).toMatchObject({ usable: false, login: { state: 'missing', detail: expect.stringContaining('isolated: true keeps the CLI from your own login') } });
   });
 });
 

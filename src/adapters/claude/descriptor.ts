@@ -13,7 +13,12 @@ export const claudeCli: AgentCliDescriptor<'claude'> = {
   binary: 'claude',
   install: { package: '@anthropic-ai/claude-code' },
   keyVariables: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
-  loginFiles: (env) => [join(env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? '', '.claude'), '.credentials.json')],
+  login: {
+    // Its OAuth token is refreshed at platform.claude.com; inference goes to the endpoint.
+    files: (env) => [join(env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? '', '.claude'), '.credentials.json')],
+    variables: {},
+    hosts: ['platform.claude.com'],
+  },
   endpoint: { variables: ['ANTHROPIC_BASE_URL'], fallback: 'https://api.anthropic.com' },
   loginStatus: (cli, { binaryPath }) => claudeLoginStatus(cli, binaryPath),
   loginHint: CLAUDE_LOGIN_HINT,

@@ -12,7 +12,12 @@ export const codexCli: AgentCliDescriptor<'codex'> = {
   binary: 'codex',
   install: { package: '@openai/codex' },
   keyVariables: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
-  loginFiles: (env) => [join(env.CODEX_HOME ?? join(env.HOME ?? '', '.codex'), 'auth.json')],
+  login: {
+    // A ChatGPT login talks to chatgpt.com's backend API and refreshes at auth.openai.com.
+    files: (env) => [join(env.CODEX_HOME ?? join(env.HOME ?? '', '.codex'), 'auth.json')],
+    variables: {},
+    hosts: ['chatgpt.com', 'auth.openai.com'],
+  },
   endpoint: { variables: ['OPENAI_BASE_URL'], fallback: 'https://api.openai.com/v1' },
   loginStatus: (cli, { binaryPath }) => codexLoginStatus(cli, binaryPath),
   loginHint: CODEX_LOGIN_HINT,

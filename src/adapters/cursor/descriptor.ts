@@ -12,7 +12,11 @@ export const cursorCli: AgentCliDescriptor<'cursor'> = {
   install: { command: 'curl https://cursor.com/install -fsS | bash' },
   keyVariables: ['CURSOR_API_KEY'],
   // Wave reads no login file of cursor-agent's: a key is the access it can see.
-  loginFiles: () => [],
+  login: {
+    files: () => [],
+    variables: {},
+    hosts: [],
+  },
   // cursor-agent has no base-URL option: it always talks to Cursor's own API.
   endpoint: { variables: [], fallback: 'https://api2.cursor.sh' },
   // Wave has no login check for it: `wave doctor` shows its access mode only.

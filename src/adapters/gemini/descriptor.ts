@@ -12,7 +12,12 @@ export const geminiCli: AgentCliDescriptor<'gemini'> = {
   binary: 'gemini',
   install: { package: '@google/gemini-cli' },
   keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-  loginFiles: (env) => [join(env.GEMINI_CLI_HOME ?? env.HOME ?? '', '.gemini', 'oauth_creds.json')],
+  login: {
+    // Signed in with Google, it talks to Code Assist and refreshes at Google's OAuth server; the variable selects that auth where no settings do.
+    files: (env) => [join(env.GEMINI_CLI_HOME ?? env.HOME ?? '', '.gemini', 'oauth_creds.json')],
+    variables: { GOOGLE_GENAI_USE_GCA: 'true' },
+    hosts: ['cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'],
+  },
   endpoint: { variables: ['GOOGLE_GEMINI_BASE_URL'], fallback: 'https://generativelanguage.googleapis.com' },
   loginStatus: (cli, { projectDir }) => geminiLoginStatus(cli, projectDir),
   loginHint: GEMINI_LOGIN_HINT,

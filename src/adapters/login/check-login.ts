@@ -2,6 +2,7 @@ import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { buildCuratedEnv } from '../../process/environment.js';
 import { agentCliOf } from '../agent-clis.js';
 import type { LoginStatus } from './login-status.js';
+import { ISOLATED_KEEPS_LOGIN_OUT } from './login-hints.js';
 import type { CliEnvInput } from '../types.js';
 
 export interface LoginCheckInput {
@@ -30,6 +31,6 @@ export async function loginStatus(input: LoginCheckInput): Promise<LoginStatus |
   const status = await descriptor?.loginStatus?.(cli, input);
   if (!status || status.state !== 'missing') return status;
   // An isolated CLI gets a config home of its own, so the user's login never reaches it: only a key does.
-  const isolated = adapter.isolated ? ' (isolated: true keeps the CLI from its own login, so only a key helps)' : '';
+  const isolated = adapter.isolated ? ` (${ISOLATED_KEEPS_LOGIN_OUT})` : '';
   return { ...status, detail: `${status.detail}${isolated}`, hint: status.hint ?? descriptor?.loginHint };
 }

@@ -11,3 +11,12 @@ export const GEMINI_GATEWAY_HINT =
 export function withLoginHint(failure: Failure, hint: string): Failure {
   return failure.class === 'auth_failed' ? { ...failure, hint } : failure;
 }
+
+/** Why an isolated adapter's CLI finds no login: its config home is its own. */
+export const ISOLATED_KEEPS_LOGIN_OUT = 'isolated: true keeps the CLI from your own login, so only an API key or a base_url reaches the model';
+
+/** An isolated adapter's `auth_failed` hint leads with why its login is out of sight; any other failure as it is. */
+export function withIsolationHint(failure: Failure, isolated: boolean | undefined): Failure {
+  if (!isolated || failure.class !== 'auth_failed') return failure;
+  return { ...failure, hint: `The adapter's ${ISOLATED_KEEPS_LOGIN_OUT}: ${failure.hint ?? 'set its key'}` };
+}

@@ -12,7 +12,12 @@ export const openCodeCli: AgentCliDescriptor<'opencode'> = {
   binary: 'opencode',
   install: { package: 'opencode-ai' },
   keyVariables: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'],
-  loginFiles: (env) => [join(env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'), 'opencode', 'auth.json')],
+  login: {
+    // Its auth.json holds provider credentials; each provider's host is the user's to allow.
+    files: (env) => [join(env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'), 'opencode', 'auth.json')],
+    variables: {},
+    hosts: [],
+  },
   // A base URL reaches OpenCode only through the provider Wave writes into opencode.json; its own providers' are unknown.
   endpoint: { variables: [], fallback: null },
   loginStatus: (cli) => openCodeLoginStatus(cli),

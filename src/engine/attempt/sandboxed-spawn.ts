@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { modelEndpoints } from '../../adapters/access-mode.js';
+import { sandboxLogin } from '../../adapters/login/sandbox-login.js';
+import { attemptHome } from '../../sandbox/types.js';
 import type { AdapterRunConfig } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import type { PlannedStep } from '../../plan/plan-types.js';
@@ -22,17 +24,19 @@ export interface AttemptPlace {
 export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: AttemptPlace): AdapterRunConfig['spawn'] {
   const { sandbox } = context;
   if (!sandbox || sandbox.backend === 'none') return undefined;
+  const login = sandboxLogin(adapter, place.env, attemptHome(place.attemptDir));
   const scope = {
     runId: context.store.record.id,
     stepId: step.id,
     attempt: place.attempt,
     workspace: place.workspace,
     attemptDir: place.attemptDir,
-    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? [])],
+    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? []), ...(login?.hosts ?? [])],
     endpoints: modelEndpoints(adapter, place.env),
     // `wave thread` inside reads the run's events and nothing else of its folder.
     readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],
     ...(place.git ? { gitBinds: stepGitBinds(place.git) } : {}),
+    ...(login ? { login: { file: login.file, at: login.at, variables: login.variables } } : {}),
   };
   return (spec, signal) => sandbox.spawn(spec, scope, signal);
 }

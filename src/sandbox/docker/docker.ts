@@ -35,7 +35,9 @@ async function createStepContainer(context: LaunchContext, spec: SpawnSpec): Pro
   const gid = process.getgid?.() ?? 0;
   const files = await writeIdentityFiles(room.dir, uid, gid, room.env.HOME!);
   const withStdin = spec.stdin !== undefined;
-  const binds = [...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)), ...room.binds].map((bind) => `${bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`);
+  const binds = [...systemBinds().filter((bind) => !DOCKER_MANAGED.has(bind.path)), ...room.binds].map(
+    (bind) => `${bind.source ?? bind.path}:${bind.path}:${bind.writable ? 'rw' : 'ro'}`,
+  );
   binds.push(`${room.dir}:${INSIDE_DIR}:ro`, `${files.passwd}:/etc/passwd:ro`, `${files.group}:/etc/group:ro`, `${room.tmp}:/tmp:rw`);
   return options.docker.createContainer({
     Image: options.image,
