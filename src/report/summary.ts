@@ -18,6 +18,8 @@ export interface SummaryOptions {
   cwd?: string;
   /** For a run still going: the clock its elapsed time is measured against. */
   now?: number;
+  /** How a failed run is finished, when not by `wave resume`: a compiled workflow's says to re-run its failed jobs. */
+  rerun?: string;
 }
 
 /** The end-of-run summary: one block per step (status, duration, tokens, cost, its result in brief, artifacts, changed files), then the run. */
@@ -50,7 +52,7 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
   if (record.failure) lines.push(...failureDetail(record.failure).map((line, i) => `  ${i === 0 ? paint('red', line) : line}`));
   lines.push(`  run folder: ${displayPath(runDir, cwd)}`);
   if (record.status === 'failed' || record.status === 'cancelled') {
-    lines.push(`  resume with: ${paint('bold', `wave resume ${record.id}`)}`);
+    lines.push(options.rerun ? `  run it again: ${options.rerun}` : `  resume with: ${paint('bold', `wave resume ${record.id}`)}`);
   }
   return `${lines.join('\n')}\n`;
 }

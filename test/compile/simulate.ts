@@ -78,6 +78,8 @@ export async function simulateWorkflow(workflowText: string, project: string, in
   const results = new Map<string, Result>();
   const folders = new Map<string, string>();
   const outputs = new Map<string, string>();
+  /** Each job's log: what its run steps printed. */
+  const logs = new Map<string, string>();
   const summaries = new Map<string, string>();
   const pending = Object.keys(workflow.jobs);
   while (pending.length) {
@@ -119,6 +121,7 @@ export async function simulateWorkflow(workflowText: string, project: string, in
           reject: false,
           env: { NO_COLOR: '1', WAVE_RUN_ID: RUN_ID, WAVE_INPUT: input, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...env },
         });
+        logs.set(id, `${logs.get(id) ?? ''}${String(done.stdout)}${String(done.stderr)}`);
         if (done.exitCode !== 0) failed = true;
       }
     }
@@ -126,5 +129,5 @@ export async function simulateWorkflow(workflowText: string, project: string, in
     if (existsSync(outputFile)) outputs.set(id, readFileSync(outputFile, 'utf8'));
     if (existsSync(summaryFile)) summaries.set(id, readFileSync(summaryFile, 'utf8'));
   }
-  return { results, folders, outputs, summaries, runId: RUN_ID };
+  return { results, folders, outputs, summaries, logs, runId: RUN_ID };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobIdsOf } from '../../src/compile/job-ids.js';
 import { Redactor } from '../../src/redact.js';
-import { formatGithubSummary } from '../../src/report/github/github-summary.js';
+import { COMPILED_RERUN, formatGithubSummary } from '../../src/report/github/github-summary.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
@@ -135,12 +135,16 @@ describe.each([
 
     // The final job's summary is the action's: the steps table, the timeline, the totals of the assembled run.
     const summary = sim.summaries.get('run-record')!;
-    expect(summary).toBe(formatGithubSummary(assembled, { redactor: new Redactor([]), runDir: finalDir }));
+    expect(summary).toBe(formatGithubSummary(assembled, { redactor: new Redactor([]), runDir: finalDir, resume: 'compiled' }));
     expect(summary).toContain(`## Wave run \`${sim.runId}\`: ${name} ${reference.status}`);
     for (const step of Object.values(reference.steps)) expect(summary).toContain(`| \`${step.id}\` | ${step.status} |`);
     expect(summary).toContain('```mermaid\ngantt');
     expect(summary).toContain(`- Run id: \`${sim.runId}\``);
-    expect(summary.includes(`Resume with: \`wave resume ${sim.runId}\``)).toBe(reference.status === 'failed');
+    // A failed run is run again by GitHub's re-run of its failed jobs; `wave resume` means nothing after the jobs.
+    expect(summary.includes(`- Run it again: ${COMPILED_RERUN}`)).toBe(reference.status === 'failed');
+    expect(summary).not.toContain('wave resume');
+    expect(sim.logs.get('run-record')!.includes(`run it again: ${COMPILED_RERUN}`)).toBe(reference.status === 'failed');
+    expect(sim.logs.get('run-record')).not.toContain('wave resume');
     expect([...sim.summaries.keys()]).toEqual(['run-record']);
   });
 });

@@ -5,7 +5,7 @@ import { findManifest, loadManifest, loadPipeline, resolvePipelinePath } from '.
 import { EVENT_VERSION } from '../../events.js';
 import { buildPlan } from '../../plan/plan.js';
 import { collectRunOutputs } from '../../engine/run/run-outputs.js';
-import { formatGithubSummary } from '../../report/github/github-summary.js';
+import { COMPILED_RERUN, formatGithubSummary } from '../../report/github/github-summary.js';
 import { formatSummary } from '../../report/summary.js';
 import { assembledFinish, assembledStart, partEvents, replayAssembled } from '../../state/assemble-run.js';
 import { newRunRecord } from '../../state/record/new-run-record.js';
@@ -50,9 +50,10 @@ export function registerAssemble(program: Command): void {
       store.appendEvent(finished);
       store.close();
       const { record } = store;
-      process.stdout.write(formatSummary(store.record, store.dir));
+      // Its steps ran as jobs: a failed one is run again by GitHub, not resumed here.
+      process.stdout.write(formatSummary(store.record, store.dir, { rerun: COMPILED_RERUN }));
       // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
-      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir }));
+      if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir, resume: 'compiled' }));
       if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `run-id=${record.id}\nstatus=${record.status}\n`);
       process.exitCode = record.status === 'completed' ? EXIT.ok : record.status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
     });

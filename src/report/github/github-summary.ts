@@ -16,9 +16,10 @@ export interface GithubSummaryOptions {
   maxBytes?: number;
   /**
    * How a failed run is finished: `wave-resume` (the default) names `wave resume` and the run folder; `action` says
-   * what is true after the Action's job, whose runner and run folder are gone.
+   * what is true after the Action's job, whose runner and run folder are gone; `compiled` is a compiled workflow's
+   * run, whose failed jobs GitHub re-runs with the parts the passing ones uploaded.
    */
-  resume?: 'wave-resume' | 'action';
+  resume?: 'wave-resume' | 'action' | 'compiled';
 }
 
 /** The job summary of a run in Markdown: steps table, timeline, contracts, step results, totals, how to resume; redacted and capped. */
@@ -83,9 +84,12 @@ function totals(record: RunRecord, options: GithubSummaryOptions): string {
   if (options.resume === 'action')
     return [...lines, `- Run id: \`${record.id}\` (the \`run-id\` output; its folder is the \`run-dir\` output)`, ...(unfinished ? actionRerun(record.id) : [])].join('\n');
   lines.push(`- Run id: \`${record.id}\`, recorded in \`${options.runDir}\``);
-  if (unfinished) lines.push(`- Resume with: \`wave resume ${record.id}\``);
+  if (unfinished) lines.push(options.resume === 'compiled' ? `- Run it again: ${COMPILED_RERUN}` : `- Resume with: \`wave resume ${record.id}\``);
   return lines.join('\n');
 }
+
+/** How to finish a compiled workflow's run: its steps' jobs, not `wave resume`. */
+export const COMPILED_RERUN = "Re-run failed jobs on the workflow run's page: the failed steps' jobs and those after them run again, with the parts the passing jobs uploaded.";
 
 /** How to finish a run of the Action: its runner, with the run folder and the workspaces, is gone once the job ends. */
 function actionRerun(runId: string): string[] {
