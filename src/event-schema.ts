@@ -93,6 +93,7 @@ const RunOptionsSchema = z
     onFailure: z.enum(['halt', 'continue']),
     timeoutMinutes: z.number().positive().optional(),
     keepWorkspaces: z.boolean(),
+    env: z.record(z.string(), z.string()).optional(),
   })
   .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 

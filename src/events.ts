@@ -154,6 +154,8 @@ export interface RunOptions {
   onFailure: 'halt' | 'continue';
   timeoutMinutes?: number;
   keepWorkspaces: boolean;
+  /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
+  env?: Record<string, string>;
 }
 
 /** A step as the run record first knows it. */

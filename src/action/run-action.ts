@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
-import { startRun } from '../app/start-run.js';
+import { startRun } from '../app/run-sequence.js';
 import { WaveError, type SourceLocation } from '../core/errors/errors.js';
 import { runSecretValues } from '../engine/run/run-secrets.js';
 import { describeCause } from '../io-error.js';

@@ -1,46 +1,86 @@
 import { isBuiltinManifest } from '../config/load/builtin-manifest.js';
+import { WaveError } from '../core/errors/errors.js';
 import { failureOfError } from '../core/errors/failure.js';
-import type { ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
+import type { ChildRunOutcome, ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
 import { childFailure } from '../state/record/child-failure.js';
 import type { RunRecord } from '../state/record/run-record.js';
 import type { RunOutcome } from './run-outcome.js';
-import type { ChildRunBase, StartRunRequest } from './run-request.js';
+import type { ChildRunBase, ParentRun, ResumeRunRequest, StartRunRequest } from './run-request.js';
+
+/** How deep child runs may nest (a run a person starts is at 0): a chain a template name makes at run time stops here. */
+export const MAX_CHILD_DEPTH = 8;
+
+/** How a child run is started and resumed: startRun and resumeRun, passed in (they drive the parent). */
+export interface ChildRunStarters {
+  start: (request: StartRunRequest) => Promise<RunOutcome>;
+  resume: (request: ResumeRunRequest) => Promise<RunOutcome>;
+}
 
 /**
- * The child-run port app/ gives the engine: a child is `start` (startRun, passed in: it drives the parent) of another
- * pipeline of the same project and manifest, linked to its parent's run and step, sharing its bus, sandbox and
- * cancellation (and so its budget: engine/run/run-budget.ts), and recorded in the parent's step.
+ * The child-run port app/ gives the engine: a child is another pipeline of the same project and manifest, linked to
+ * its parent's run and step, sharing its bus, sandbox and cancellation (and so its budget: engine/run/run-budget.ts),
+ * and recorded in the parent's step.
  */
-export function childRunsOf(base: ChildRunBase, start: (request: StartRunRequest) => Promise<RunOutcome>): ChildRuns {
+export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): ChildRuns {
+  const depth = base.depth + 1;
+  /** Runs `drive` (a start or a resume of the child) with the parent step's record of it around. */
+  async function recorded(stepId: string, drive: (onRecorded: (record: RunRecord) => void) => Promise<RunOutcome>): Promise<ChildRunOutcome> {
+    let child: RunRecord | undefined;
+    const onRecorded = (record: RunRecord) => {
+      child = record;
+      base.emit({ type: 'child_run_started', stepId, childRunId: record.id, pipeline: record.pipeline });
+    };
+    try {
+      const { record, dir } = await drive(onRecorded);
+      // A driven run always ends in one of the three.
+      const status = record.status as 'completed' | 'failed' | 'cancelled';
+      const failure = status === 'completed' ? undefined : childFailure(record);
+      const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
+      base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...cost, ...(failure ? { failure } : {}) });
+      return { status, record, dir, ...(failure ? { failure } : {}) };
+    } catch (error) {
+      // A child recorded and then unable to go on (its run folder full, say) is recorded failed before the step hears of it.
+      if (child) base.emit({ type: 'child_run_finished', stepId, childRunId: child.id, status: 'failed', tokens: child.tokens, failure: failureOfError(error, 'internal') });
+      throw error;
+    }
+  }
+  const parentOf = (stepId: string, kind: ParentRun['kind'], signal: AbortSignal, env?: ParentRun['env']): ParentRun => ({
+    runId: base.runId,
+    stepId,
+    kind,
+    bus: base.bus,
+    sandbox: base.sandbox,
+    signal,
+    depth,
+    ...(env ? { env } : {}),
+  });
   return {
-    async run(request) {
-      const { stepId } = request;
-      let child: RunRecord | undefined;
-      const onRecorded = (record: RunRecord) => {
-        child = record;
-        base.emit({ type: 'child_run_started', stepId, childRunId: record.id, pipeline: record.pipeline });
-      };
-      try {
-        const { record, dir } = await start(childRequest(base, request, onRecorded));
-        // A driven run always ends in one of the three.
-        const status = record.status as 'completed' | 'failed' | 'cancelled';
-        const failure = status === 'completed' ? undefined : childFailure(record);
-        const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
-        base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...cost, ...(failure ? { failure } : {}) });
-        return { status, record, dir, ...(failure ? { failure } : {}) };
-      } catch (error) {
-        // A child recorded and then unable to go on (its run folder full, say) is recorded failed before the step hears of it.
-        if (child) base.emit({ type: 'child_run_finished', stepId, childRunId: child.id, status: 'failed', tokens: child.tokens, failure: failureOfError(error, 'internal') });
-        throw error;
-      }
+    run(request) {
+      if (depth > MAX_CHILD_DEPTH) return Promise.reject(tooDeep(request.pipeline));
+      return recorded(request.stepId, (onRecorded) =>
+        starters.start({ ...childRequest(base, request), parent: parentOf(request.stepId, request.kind, request.signal, request.env), onRecorded }),
+      );
+    },
+    resume(request) {
+      const { plan } = base;
+      return recorded(request.stepId, (onRecorded) =>
+        starters.resume({
+          cwd: plan.projectRoot,
+          ...(isBuiltinManifest(plan.manifestFile) ? {} : { manifest: plan.manifestFile }),
+          run: request.runId,
+          output: 'quiet',
+          err: base.err,
+          parent: parentOf(request.stepId, undefined, request.signal),
+          onRecorded,
+        }),
+      );
     },
   };
 }
 
-/** The child's startRun request: the parent's project, manifest and policy; the parent's bus, sandbox and the step's signal. */
-function childRequest(base: ChildRunBase, request: ChildRunRequest, onRecorded: (record: RunRecord) => void): StartRunRequest {
+/** The child's startRun request: the parent's project, manifest and policy. */
+function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartRunRequest, 'parent' | 'onRecorded'> {
   const { plan } = base;
-  const { stepId, kind, signal } = request;
   return {
     cwd: plan.projectRoot,
     manifest: isBuiltinManifest(plan.manifestFile) ? undefined : plan.manifestFile,
@@ -50,7 +90,11 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest, onRecorded: 
     keepWorkspaces: base.keepWorkspaces,
     output: 'quiet',
     err: base.err,
-    parent: { runId: base.runId, stepId, kind, bus: base.bus, sandbox: base.sandbox, signal },
-    onRecorded,
   };
+}
+
+function tooDeep(pipeline: string): WaveError {
+  return new WaveError('pipeline_too_deep', `the child pipeline \`${pipeline}\` would run ${MAX_CHILD_DEPTH + 1} runs deep, past the limit of ${MAX_CHILD_DEPTH}`, {
+    hint: 'A chain of child pipelines that starts itself again (a templated `pipeline:` name can) never ends: check which child names its parent.',
+  });
 }

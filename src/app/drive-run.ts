@@ -9,7 +9,7 @@ import { recordEgress } from '../engine/run/egress-record.js';
 import { executeRun } from '../engine/run/run-pipeline.js';
 import type { ReadySandbox } from '../sandbox/open-sandbox.js';
 import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
-import type { Plan } from '../plan/plan-types.js';
+import { isAttemptStep, type Plan } from '../plan/plan-types.js';
 import type { Redactor } from '../redact.js';
 import { createSink, type OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
@@ -70,7 +70,17 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   let status: RunStatus;
   try {
     const sandbox = shared.sandbox ?? options.sandbox?.open((record) => recordEgress(context, record));
-    const childBase = { plan, runId, bus, sandbox, onFailure: options.onFailure, keepWorkspaces: options.keepWorkspaces, err, emit: (body: EventBody) => emit(context, body) };
+    const childBase = {
+      plan,
+      runId,
+      bus,
+      sandbox,
+      onFailure: options.onFailure,
+      keepWorkspaces: options.keepWorkspaces,
+      err,
+      emit: (body: EventBody) => emit(context, body),
+      depth: shared.depth ?? 0,
+    };
     const context: RunContext = {
       plan,
       store,
@@ -135,6 +145,6 @@ function listenForStop(err: TextWriter, parentSignal?: AbortSignal) {
 function leftWorkspacesNote(plan: Plan, runId: string): string {
   const folder = join(plan.runtime.workspaceRoot, runId);
   if (!existsSync(folder)) return '';
-  const worktrees = plan.steps.some((step) => step.workspace.type === 'worktree');
+  const worktrees = plan.steps.some((step) => isAttemptStep(step) && step.workspace.type === 'worktree');
   return `The run's workspaces are kept in ${relative(process.cwd(), folder) || '.'}${worktrees ? ' (with its git worktrees)' : ''} for \`wave resume\`, \`wave diff\` and a look; \`wave clean\` removes them${worktrees ? ' and its wave/<run>/… branches' : ''} once you are done.\n`;
 }

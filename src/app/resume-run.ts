@@ -5,55 +5,45 @@ import { runsRootOf } from '../core/run-paths.js';
 import { WaveError } from '../core/errors/errors.js';
 import { buildPlan } from '../plan/plan.js';
 import { isProcessAlive } from '../process/liveness.js';
-import type { OutputMode } from '../report/sink.js';
 import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
 import { stopOrphanedAttempts } from '../state/stop-orphans.js';
 import { configWarningsText } from './config-warnings.js';
-import { childRunsOf } from './child-runs.js';
+import { childRunsOf, type ChildRunStarters } from './child-runs.js';
 import { driveRun } from './drive-run.js';
 import { removeOrphanedContainers } from './orphaned-containers.js';
 import { preflightRun } from './preflight-run.js';
 import { reconcileRecord } from './reconcile-record.js';
 import type { RunOutcome } from './run-outcome.js';
 import { runRedactor } from './run-redactor.js';
-import type { ChildRunBase } from './run-request.js';
-import { startRun } from './start-run.js';
+import type { ChildRunBase, ResumeRunRequest } from './run-request.js';
 import { requireStep, selection } from './selection.js';
-import type { TextWriter } from './text-writer.js';
 
 /** What `wave resume` asks the run sequence for. */
-export interface ResumeRunRequest {
-  /** The folder the nearest wave.yaml is looked for from. */
-  cwd: string;
-  /** A run id, or a unique prefix of one. */
-  run: string;
-  /** The manifest used to find the run folder. */
-  manifest?: string;
-  /** Runs this step and everything after it again, even if completed. */
-  fromStep?: string;
-  output: OutputMode;
-  /** Where notes and warnings go (process.stderr by default). */
-  err?: TextWriter;
-}
-
 /** `wave resume`: finishes a failed, cancelled or killed run without re-running its completed steps, holding its lock throughout. */
-export async function resumeRun(request: ResumeRunRequest): Promise<RunOutcome> {
+export async function resumeRunWith(request: ResumeRunRequest, starters: ChildRunStarters): Promise<RunOutcome> {
   const projectManifest = await loadProjectManifest(request.cwd, request.manifest);
   const runsRoot = runsRootOf(projectManifest.dir);
   const probe = RunStore.open(runsRoot, request.run);
   // One owner per run: taken before the run is read for good or anything is stopped or changed.
   const lock = await RunLock.acquire(probe.dir, probe.record.id, 'resume');
   try {
-    return await resumeOwned({ runsRoot, runId: probe.record.id, projectManifest, request, lock });
+    return await resumeOwned({ runsRoot, runId: probe.record.id, projectManifest, request, lock, starters });
   } finally {
     lock.release();
   }
 }
 
 /** The resume itself, by the holder of the run's lock. */
-async function resumeOwned(owned: { runsRoot: string; runId: string; projectManifest: Located<Manifest>; request: ResumeRunRequest; lock: RunLock }): Promise<RunOutcome> {
-  const { runsRoot, projectManifest, request, lock } = owned;
+async function resumeOwned(owned: {
+  runsRoot: string;
+  runId: string;
+  projectManifest: Located<Manifest>;
+  request: ResumeRunRequest;
+  lock: RunLock;
+  starters: ChildRunStarters;
+}): Promise<RunOutcome> {
+  const { runsRoot, projectManifest, request, lock, starters } = owned;
   const err = request.err ?? process.stderr;
   const recorded = RunStore.open(runsRoot, owned.runId).record;
   // A run made without a wave.yaml resumes on the built-in manifest of its project, even if one was written since.
@@ -64,7 +54,8 @@ async function resumeOwned(owned: { runsRoot: string; runId: string; projectMani
         ? builtinManifest(projectManifest.dir)
         : await loadManifest(recorded.manifestFile);
   const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
-  err.write(configWarningsText([manifest, pipeline]));
+  // A child's parent already said its manifest's warnings.
+  if (!request.parent) err.write(configWarningsText([manifest, pipeline]));
   const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
   const redactor = runRedactor(plan);
   const store = RunStore.open(runsRoot, recorded.id, redactor);
@@ -80,14 +71,16 @@ async function resumeOwned(owned: { runsRoot: string; runId: string; projectMani
       plan.steps.map((s) => s.id),
       request.fromStep,
     );
-  const { sandbox, startEvents } = await preflightRun(plan, { err });
+  const { sandbox, startEvents } = await preflightRun(plan, { err, child: request.parent !== undefined, sandboxShared: request.parent?.sandbox !== undefined });
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
   reconcileRecord(store, plan, request.fromStep);
   const done = new Set(Object.values(store.record.steps).flatMap((s) => (s.status === 'completed' ? [s.id] : [])));
   const selected = selection(plan.steps, { steps: recorded.options.steps, exclude: recorded.options.exclude }, done);
   const { onFailure, keepWorkspaces } = recorded.options;
-  const children = (base: ChildRunBase) => childRunsOf(base, startRun);
-  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, startEvents, err, children });
+  request.onRecorded?.(store.record);
+  const children = (base: ChildRunBase) => childRunsOf(base, starters);
+  const shared = request.parent;
+  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, startEvents, err, children, shared });
   return { exitCode, plan, store, record: store.record, dir: store.dir, redactor };
 }

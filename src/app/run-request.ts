@@ -18,6 +18,8 @@ export interface SharedRunParts {
   sandbox?: Sandbox;
   /** The parent's cancellation: when it aborts, the child stops with the same reason (the parent listens for signals). */
   signal?: AbortSignal;
+  /** How many runs the child is nested in (1 for a child of a run a person started). */
+  depth?: number;
 }
 
 /** What a run passes on to the child runs its steps start. */
@@ -31,6 +33,8 @@ export interface ChildRunBase {
   err: TextWriter;
   /** Records an event in the parent run (its journal, then its bus). */
   emit: (body: EventBody) => void;
+  /** How many runs this one is nested in: 0 for a run started by a person. */
+  depth: number;
 }
 
 /** The run a child run belongs to (recorded as its parentId), and what the child shares of it instead of making its own. */
@@ -39,6 +43,8 @@ export interface ParentRun extends SharedRunParts {
   /** The parent's step that starts the child, and why (recorded as its parentStepId and childKind). */
   stepId?: string;
   kind?: ChildKind;
+  /** The child's `{{ env.<key> }}` values, recorded in its options so a resume has them too. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A recorded run as the extra sinks are made for it. */
@@ -86,5 +92,23 @@ export interface StartRunRequest {
   /** Makes this a child run of another: it prints nothing of its own (its events go out on the parent's bus). */
   parent?: ParentRun;
   /** Told the run's record as soon as it is recorded, before anything runs. */
+  onRecorded?: (record: RunRecord) => void;
+}
+
+export interface ResumeRunRequest {
+  /** The folder the nearest wave.yaml is looked for from. */
+  cwd: string;
+  /** A run id, or a unique prefix of one. */
+  run: string;
+  /** The manifest used to find the run folder. */
+  manifest?: string;
+  /** Runs this step and everything after it again, even if completed. */
+  fromStep?: string;
+  output: OutputMode;
+  /** Where notes and warnings go (process.stderr by default). */
+  err?: TextWriter;
+  /** A child run's parent (its step resumes it): what the child shares instead of making its own. */
+  parent?: ParentRun;
+  /** Called once the run is opened for good, with its record. */
   onRecorded?: (record: RunRecord) => void;
 }

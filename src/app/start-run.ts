@@ -3,7 +3,7 @@ import { newRunId } from '../state/run-id.js';
 import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
 import { newRunRecord } from '../state/record/new-run-record.js';
-import { childRunsOf } from './child-runs.js';
+import { childRunsOf, type ChildRunStarters } from './child-runs.js';
 import { driveRun } from './drive-run.js';
 import { preflightRun } from './preflight-run.js';
 import { prepareRun } from './prepare-run.js';
@@ -16,7 +16,7 @@ import { leaveStepParts, replayPartEvents, takeStepParts } from './step-parts.js
  * The one run sequence of `wave run`, the GitHub Action and a child run: load, plan and select (prepareRun), the
  * preflights, the redactor, the record and its store, the lock, the drive, and the parts a named run leaves.
  */
-export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
+export async function startRunWith(request: StartRunRequest, starters: ChildRunStarters): Promise<RunOutcome> {
   request.checkStop?.('starting');
   const { plan, selected } = await prepareRun(request);
   const err = request.err ?? process.stderr;
@@ -35,6 +35,7 @@ export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
     onFailure: request.onFailure,
     timeoutMinutes: request.timeoutMinutes,
     keepWorkspaces,
+    ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
   };
   const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent);
   const parts = request.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();
@@ -61,7 +62,7 @@ export async function startRun(request: StartRunRequest): Promise<RunOutcome> {
       startEvents,
       err,
       shared,
-      children: (base) => childRunsOf(base, startRun),
+      children: (base) => childRunsOf(base, starters),
     });
   } finally {
     lock.release();

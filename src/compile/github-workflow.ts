@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../core/errors/errors.js';
-import type { Plan, PlannedStep } from '../plan/plan-types.js';
+import { isAttemptStep, type AttemptStep, type Plan } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
@@ -67,7 +67,8 @@ export function compileGithubWorkflow(plan: Plan, options: GithubWorkflowOptions
 }
 
 /** The workflow of compileGithubWorkflow as a plain object. */
-export function githubWorkflow(plan: Plan, options: GithubWorkflowOptions): Record<string, unknown> {
+export function githubWorkflow(whole: Plan, options: GithubWorkflowOptions): Record<string, unknown> {
+  const plan = compilablePlan(whole);
   refuseUnescapable(plan, options);
   const secrets = passthroughSecrets(plan, options);
   const triggers = options.triggers ?? DEFAULT_TRIGGERS;
@@ -122,8 +123,9 @@ export function workflowJobIds(plan: Plan): string[] {
 }
 
 /** The secrets some job of the workflow of `plan` reads (of its env_passthrough), which the repository must define. */
-export function workflowSecrets(plan: Plan): string[] {
-  const read = new Set(plan.steps.flatMap((step) => stepSecrets(plan, step, plan.runtime.envPassthrough)));
+export function workflowSecrets(whole: Plan): string[] {
+  const plan = compilablePlan(whole);
+  const read = new Set(plan.steps.flatMap((step) => stepSecrets(whole, step, plan.runtime.envPassthrough)));
   return plan.runtime.envPassthrough.filter((name) => read.has(name));
 }
 
@@ -167,7 +169,7 @@ function assembleJob(stepJobIds: string[], { runsDir, env, install, call }: JobM
 }
 
 /** The job that runs one step with `wave run --steps` and uploads its part of the run folder. */
-function stepJob(step: PlannedStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
+function stepJob(step: AttemptStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
   // Step ids are letters, digits, `_`, `.` and `-` (the pipeline schema), so they hold no `${{` and no shell syntax.
   return {
     name: step.id,
@@ -200,6 +202,19 @@ function stepJob(step: PlannedStep, place: JobPlace, { runsDir, env, install, ca
 }
 
 /** Refuses the pipeline values that land where GitHub allows no expression, so that an escaped `${{` cannot be written there either. */
+/** A plan whose every step a job runs as attempts. */
+type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly AttemptStep[] };
+
+/** The plan with every step one job can run; a child pipeline's step is refused by name. */
+function compilablePlan(plan: Plan): CompilablePlan {
+  const child = plan.steps.find((step) => !isAttemptStep(step));
+  if (!child) return plan as CompilablePlan;
+  throw new WaveError('not_supported', `step \`${child.id}\` runs a child pipeline, which \`wave compile\` does not turn into jobs yet`, {
+    location: child.location,
+    hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
+  });
+}
+
 function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {
   const locate = (path: readonly PropertyKey[]) => options.locatePipeline?.(path) ?? { file: plan.pipelineFile };
   refuseExpressionOpen(plan.pipelineName, '`metadata.name`', locate(['metadata', 'name']));

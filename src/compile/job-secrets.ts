@@ -3,7 +3,7 @@ import { AGENT_CLIS } from '../adapters/agent-clis.js';
 import { isAgentCliType, type ResolvedAdapter } from '../core/resolved-adapter.js';
 import { parseTokenScope } from '../core/forge/token-scope.js';
 import { isScopedForge, tokenVariables } from '../forge/forge-scopes.js';
-import type { Plan, PlannedStep } from '../plan/plan-types.js';
+import type { Plan, AttemptStep } from '../plan/plan-types.js';
 import { stepAdapters } from '../plan/plan-adapters.js';
 
 // `$NAME` or `${NAME}`, as a shell reads a variable.
@@ -15,7 +15,7 @@ function adapterVariables(adapter: ResolvedAdapter): string[] {
 }
 
 /** The forge token variables the token_scopes of the step's persona are checked on. */
-function tokenVariablesOf(plan: Plan, step: PlannedStep): string[] {
+function tokenVariablesOf(plan: Plan, step: AttemptStep): string[] {
   const forge = plan.forge.info.type;
   return plan.forge.scopes
     .filter((entry) => entry.persona === step.persona?.name)
@@ -27,7 +27,7 @@ function tokenVariablesOf(plan: Plan, step: PlannedStep): string[] {
  * persona's forge token, the variables its command or prompt names, and, for an agent CLI, whose tools may read any
  * variable, every secret that is no model's key. A step that needs none gets none.
  */
-export function stepSecrets(plan: Plan, step: PlannedStep, secrets: readonly string[]): string[] {
+export function stepSecrets(plan: Plan, step: AttemptStep, secrets: readonly string[]): string[] {
   const modelKeys = new Set([
     ...AGENT_CLIS.flatMap((cli) => [...cli.keyVariables, ...cli.endpoint.variables]),
     ...plan.steps.flatMap((s) => stepAdapters(s).flatMap(adapterVariables)),

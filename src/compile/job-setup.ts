@@ -1,6 +1,6 @@
 import { agentPackageSpecs } from '../action/install-agents.js';
 import { AGENT_PACKAGES } from '../adapters/agent-clis.js';
-import type { PlannedStep } from '../plan/plan-types.js';
+import type { AttemptStep } from '../plan/plan-types.js';
 import { ACTION_PINS } from './action-pins.js';
 import { stepAdapters } from '../plan/plan-adapters.js';
 import type { WaveInstall } from './wave-install.js';
@@ -18,7 +18,7 @@ export function setupSteps(install: WaveInstall): Record<string, unknown>[] {
 }
 
 /** Without a lockfile, the agent CLIs a step's adapters run, installed at the versions this Wave is tested with; none with one (it pins them). */
-export function agentInstallSteps(step: PlannedStep, install: WaveInstall): Record<string, unknown>[] {
+export function agentInstallSteps(step: AttemptStep, install: WaveInstall): Record<string, unknown>[] {
   if (install.mode === 'lockfile') return [];
   const agents = [...new Set(stepAdapters(step).map((adapter) => adapter.type))].filter((type) => type in AGENT_PACKAGES);
   if (agents.length === 0) return [];

@@ -1,7 +1,7 @@
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
-import type { Plan, PlannedStep } from './plan-types.js';
+import { isAttemptStep, type AttemptStep, type Plan, type PlannedStep, type SubPipelineStep } from './plan-types.js';
 import { describeRequires } from './describe-requires.js';
 import { describeConcurrency } from './agent-concurrency.js';
 
@@ -37,31 +37,50 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(`  runs on:   ${step.kind === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
-    if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
-    if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
-    lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
-    if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
-    if (step.skills.length) lines.push(`  skills:    ${step.skills.map((s) => s.name).join(', ')}`);
-    if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
-    for (const m of step.workspace.mount ?? []) if (m.subset_from) lines.push(`  mounts:    ${m.source} narrowed to the files ${m.subset_from} lists`);
-    if (step.thread) lines.push(`  thread:    ${describeThread(step)}`);
-    for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
-    for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
-    for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
-    for (const c of step.contracts)
-      lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
-    lines.push(`  ${step.kind === 'command' ? 'command' : 'prompt'}:`);
-    const receives = step.kind === 'agent' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;
-    if (receives) lines.push(`    │ <thread ${step.thread.name}: the transcripts of ${step.thread.earlier.join(', ')} at fidelity ${step.thread.fidelity}>`, '    │');
-    const rendered = renderTemplate(step.template, placeholder(plan, step));
-    for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
+    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : describeSubPipelineStep(step)));
   }
   return `${lines.join('\n')}\n`;
 }
 
+/** What an agent or command step runs on, with what, and its prompt or command with placeholders. */
+function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
+  const lines: string[] = [];
+  lines.push(`  runs on:   ${step.kind === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
+  if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
+  if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
+  if (step.skills.length) lines.push(`  skills:    ${step.skills.map((s) => s.name).join(', ')}`);
+  if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
+  for (const m of step.workspace.mount ?? []) if (m.subset_from) lines.push(`  mounts:    ${m.source} narrowed to the files ${m.subset_from} lists`);
+  if (step.thread) lines.push(`  thread:    ${describeThread(step)}`);
+  for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
+  for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
+  for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
+  for (const c of step.contracts)
+    lines.push(`  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''} (on failure: ${c.on_failure ?? 'fail'})`);
+  lines.push(`  ${step.kind === 'command' ? 'command' : 'prompt'}:`);
+  const receives = step.kind === 'agent' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;
+  if (receives) lines.push(`    │ <thread ${step.thread.name}: the transcripts of ${step.thread.earlier.join(', ')} at fidelity ${step.thread.fidelity}>`, '    │');
+  const rendered = renderTemplate(step.template, placeholder(plan, step));
+  for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
+  return lines;
+}
+
+/** The child pipeline a step runs, with what input, and what it hands over and brings back. */
+function describeSubPipelineStep(step: SubPipelineStep): string[] {
+  const lines = [`  runs:      the pipeline ${step.pipeline} as a child run`];
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  lines.push(`  input:     ${step.input ?? "{{ input }} (this run's)"}`);
+  if (step.timeoutMs !== undefined) lines.push(`  timeout:   ${step.timeoutMs / 60_000} min for the whole child${step.optional ? '; optional' : ''}`);
+  for (const name of step.inject) lines.push(`  hands:     ${name} to the child`);
+  for (const name of step.extract) lines.push(`  keeps:     the child's ${name}`);
+  for (const [key, value] of Object.entries(step.env)) lines.push(`  env:       ${key}=${value} ({{ env.${key} }} in the child)`);
+  return lines;
+}
+
 /** `impl, fidelity full: receives the transcripts of a, b` — what a thread gives the step. */
-function describeThread(step: PlannedStep): string {
+function describeThread(step: AttemptStep): string {
   const { name, fidelity, earlier } = step.thread!;
   const head = `${name}, fidelity ${fidelity}`;
   if (step.kind === 'command') return `${head}: a command receives nothing; its output joins the thread`;
@@ -70,7 +89,7 @@ function describeThread(step: PlannedStep): string {
 }
 
 /** `, model claude-haiku-4-5 (tier cheapest)`: the model the CLI gets, and the tier it was resolved from. */
-function describeModel(step: PlannedStep): string {
+function describeModel(step: AttemptStep): string {
   if (step.kind === 'command') return '';
   const tier = step.modelTier ? ` (tier ${step.modelTier})` : '';
   if (step.model) return `, model ${step.model}${tier}`;

@@ -96,14 +96,44 @@ export interface CommandStep extends AttemptStepFields {
   readonly kind: 'command';
 }
 
+/** A child pipeline run to its end as the step's work (Wave's `pipeline:`): its artifacts and outputs come back as the step's. */
+export interface SubPipelineStep extends StepBase {
+  readonly kind: 'pipeline';
+  /** The child pipeline: a name under pipelines/ or .agents/pipelines/, or a file; may be a template (`{{ item }}`). */
+  readonly pipeline: string;
+  /** The child's input, a template resolved as Wave resolves it (unknown references stay as written); absent: this run's input. */
+  readonly input?: string;
+  /** Artifacts of this run (by name, or `<dependency>:<name>`) the child's steps may inject (`inject_artifacts[].pipeline`). */
+  readonly inject: readonly string[];
+  /** Child artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step. */
+  readonly extract: readonly string[];
+  /** The whole child's time limit; absent: none beyond its own steps'. */
+  readonly timeoutMs?: number;
+  /** `{{ env.<key> }}` in the child's templates. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** A step that runs attempts of an adapter: an agent or a command step. */
+export type AttemptStep = AgentStep | CommandStep;
+
 /** A step with everything resolved, by kind: what `wave run --dry-run` prints and the engine runs. */
-export type PlannedStep = AgentStep | CommandStep;
+export type PlannedStep = AttemptStep | SubPipelineStep;
+
+/** What the run does with a failed step: its retry policy's, or `fail` for a step that runs no attempts (as in Wave). */
+export function onFailureOf(step: PlannedStep): RetryPolicy['onFailure'] {
+  return isAttemptStep(step) ? step.retry.onFailure : 'fail';
+}
+
+/** Whether a step runs attempts of an adapter (rather than child runs). */
+export function isAttemptStep(step: PlannedStep): step is AttemptStep {
+  return step.kind === 'agent' || step.kind === 'command';
+}
 
 /** The kinds of step the engine runs, one runner each (engine/steps/step-kinds.ts). */
 export type StepKind = PlannedStep['kind'];
 
 /** The adapter's view of a step's kind: what the attempt's input is, a prompt or a command. */
-export function execTypeOf(step: PlannedStep): 'prompt' | 'command' {
+export function execTypeOf(step: AttemptStep): 'prompt' | 'command' {
   return step.kind === 'agent' ? 'prompt' : 'command';
 }
 

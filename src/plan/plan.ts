@@ -10,7 +10,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { Plan, PlannedStep, PlannedThread, StepKind } from './plan-types.js';
+import type { AttemptStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -43,7 +43,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
-  const steps = pipeline.value.steps.map((step, index) => {
+  const steps = pipeline.value.steps.map((step, index): PlannedStep => {
+    if (step.pipeline !== undefined) return { ...planSubPipelineStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
@@ -52,7 +53,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
       if (why) problems.push(templateError(why, template, ref, location));
     }
-    if (step.exec.type === 'command') {
+    if (step.exec?.type === 'command') {
       const contexts = shellContexts(template, refs);
       refs.forEach((ref, i) => {
         const context = contexts[i];
@@ -116,10 +117,27 @@ interface StepTemplate {
   location: SourceLocation;
 }
 
-function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>, options: PlanOptions, pipeline: Pipeline): Omit<PlannedStep, 'location'> {
+/** A child pipeline step: the child's name and input as written (resolved when it runs), what it hands over and takes back. */
+function planSubPipelineStep(step: Step, child: string): Omit<SubPipelineStep, 'location'> {
+  const config = step.config ?? {};
+  return {
+    id: step.id,
+    kind: 'pipeline',
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    pipeline: child,
+    ...(step.input !== undefined ? { input: step.input } : {}),
+    inject: config.inject ?? [],
+    extract: config.extract ?? [],
+    ...(config.timeout !== undefined ? { timeoutMs: durationMs(config.timeout) } : {}),
+    env: stringRecord(config.env),
+  };
+}
+
+function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>, options: PlanOptions, pipeline: Pipeline): Omit<AttemptStep, 'location'> {
   const { template, location: templateLocation } = source;
   const m = manifest.value;
-  const kind: StepKind = (step.exec.type ?? 'prompt') === 'prompt' ? 'agent' : 'command';
+  const kind: AttemptStep['kind'] = (step.exec?.type ?? 'prompt') === 'prompt' ? 'agent' : 'command';
   const personaName = step.persona;
   const resolved = personaName && kind === 'agent' ? resolvePersona(m, manifest.dir, personaName) : undefined;
   const persona = resolved && withConcurrencySection(resolved, step.max_concurrent_agents);
@@ -165,12 +183,12 @@ function planThread(step: Step, all: readonly Step[], ancestors: ReadonlySet<str
 
 /** The step's prompt or command text and where it starts. */
 function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, projectRoot: string): StepTemplate {
-  if (step.exec.source_path) {
+  if (step.exec?.source_path) {
     const file = resolve(projectRoot, step.exec.source_path);
     return { template: readFileSync(file, 'utf8'), location: { file, line: 1, column: 1 } };
   }
   const location = pipeline.locate(['steps', index, 'exec', 'source']);
-  const template = step.exec.source ?? '';
+  const template = step.exec?.source ?? '';
   // A multi-line value is a block scalar whose text starts on the line after its `|`.
   return { template, location: template.includes('\n') ? { ...location, line: (location.line ?? 1) + 1, column: 1 } : location };
 }

@@ -7,7 +7,7 @@ import { WaveError } from '../core/errors/errors.js';
 
 /** The model a prompt step runs with: its own `model`, else its persona's, else the adapter's, tiers resolved on its adapter. */
 export function stepModel(step: Step, manifest: Manifest, adapter: ResolvedAdapter): StepModel {
-  if ((step.exec.type ?? 'prompt') === 'command') return {};
+  if ((step.exec?.type ?? 'prompt') === 'command') return {};
   const persona = step.persona ? manifest.personas?.[step.persona] : undefined;
   return modelOn(step.model ?? persona?.model, adapter);
 }

@@ -40,6 +40,9 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
           .slice(1)
           .map((line) => `      ${paint('gray', line)}`),
       );
+    // Its child runs by id, so `wave status <id>` reaches each.
+    for (const child of step.children ?? [])
+      lines.push(`      ${paint('gray', '↳')} child run ${child.runId} (${child.pipeline}) ${paint(STATUS_MARK[child.status].color, child.status)}`);
     lines.push(...resultSummaryLines(record, step, runDir, paint, (path) => displayPath(path, cwd)));
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);
     lines.push(...outcomeSummaryLines(step, paint, (path) => displayPath(path, cwd)));

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { childRunsOf } from '../../src/app/child-runs.js';
-import { startRun } from '../../src/app/start-run.js';
+import { startRun } from '../../src/app/run-sequence.js';
+import { resumeRun } from '../../src/app/run-sequence.js';
 import { emit, type RunContext } from '../../src/engine/run/context.js';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
@@ -27,8 +28,17 @@ async function parentRun() {
   bus.subscribe((event) => seen.push(event));
   const context: RunContext = { plan, store, bus, registry: new AdapterRegistry(), parentEnv: process.env };
   const err = { write: vi.fn() };
-  const base = { plan, runId: store.record.id, bus, onFailure: 'halt' as const, keepWorkspaces: false, err, emit: (body: Parameters<typeof emit>[1]) => emit(context, body) };
-  return { store, seen, err, children: childRunsOf(base, startRun) };
+  const base = {
+    plan,
+    runId: store.record.id,
+    bus,
+    onFailure: 'halt' as const,
+    keepWorkspaces: false,
+    err,
+    emit: (body: Parameters<typeof emit>[1]) => emit(context, body),
+    depth: 0,
+  };
+  return { store, seen, err, children: childRunsOf(base, { start: startRun, resume: resumeRun }) };
 }
 
 const request = (pipeline: string, signal = new AbortController().signal) => ({ stepId: 'spawn', kind: 'sub_pipeline' as const, pipeline, input: 'the parcel', signal });

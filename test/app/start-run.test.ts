@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resumeRun } from '../../src/app/resume-run.js';
-import { startRun } from '../../src/app/start-run.js';
+import { resumeRun } from '../../src/app/run-sequence.js';
+import { startRun } from '../../src/app/run-sequence.js';
 import { EventBus, type RunEvent } from '../../src/events.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 

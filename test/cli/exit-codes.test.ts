@@ -22,6 +22,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   unknown_dependency: 2,
   duplicate_step: 2,
   dag_cycle: 2,
+  pipeline_cycle: 2,
   thread_unordered: 2,
   file_not_found: 2,
   env_unset: 2,
@@ -55,6 +56,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   sandbox_unavailable: 1,
   token_scope_missing: 1,
   requirement_missing: 1,
+  pipeline_too_deep: 1,
   limit_exceeded: 1,
   internal: 1,
 };

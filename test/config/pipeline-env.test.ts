@@ -35,7 +35,7 @@ describe('environment references in a pipeline', () => {
     const env = { SLUG: 'from-the-loader', WAVE_TEST_GREETING: 'hello' };
     const manifest = await loadManifest(join(dir, 'wave.yaml'), env);
     const pipeline = await loadPipeline(join(dir, 'pipelines', 'env.yaml'), manifest, env);
-    expect(pipeline.value.steps[0]!.exec.source).toContain(`"\${SLUG}" "\${WAVE_DEP_FOO:-fallback}" "\${NOT_SET_ANYWHERE:-default}"`);
+    expect(pipeline.value.steps[0]!.exec?.source).toContain(`"\${SLUG}" "\${WAVE_DEP_FOO:-fallback}" "\${NOT_SET_ANYWHERE:-default}"`);
     expect(pipeline.envTaken).toEqual({});
     // The manifest's still expand.
     expect(manifest.value.project).toEqual({ greeting: 'hello' });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
 import { makeProject } from '../support/project.js';
 import { planProject } from '../plan/plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: s }
@@ -104,7 +105,7 @@ describe("a step's skills: the manifest's, the persona's, the pipeline's and its
   it('once each, sorted, each from the first source that holds it (skills/ before .agents/skills/); none for a command step', async () => {
     const manifest = MANIFEST.replace('adapters:', 'skills: [house-style, review]\nadapters:');
     const { plan, dir } = await planProject({ manifest, pipeline: PIPELINE, files });
-    const [work, shell] = plan.steps;
+    const [work, shell] = attemptSteps(plan);
     expect(work!.skills).toEqual([
       { name: 'gh-cli', folder: join(dir, 'skills', 'gh-cli') },
       { name: 'golang', folder: join(dir, 'skills', 'golang') },
@@ -118,6 +119,6 @@ describe("a step's skills: the manifest's, the persona's, the pipeline's and its
   it('a step without persona skills gets the pipeline’s and its own', async () => {
     const pipeline = PIPELINE.replace('persona: dev', 'persona: bare');
     const { plan } = await planProject({ manifest: MANIFEST, pipeline, files });
-    expect(plan.steps[0]!.skills.map((s) => s.name)).toEqual(['gh-cli', 'golang', 'local']);
+    expect(attemptSteps(plan)[0]!.skills.map((s) => s.name)).toEqual(['gh-cli', 'golang', 'local']);
   });
 });

@@ -31,7 +31,6 @@ describe('unsupportedFeatures', () => {
     for (const name of [
       '`gate`',
       '`strategy`',
-      '`pipeline`',
       '`edges`',
       '`loop`',
       '`branch`',

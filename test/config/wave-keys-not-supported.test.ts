@@ -41,7 +41,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
     ]);
   });
 
-  it("a step's `config` and `input` (a sub-pipeline's), reported once with its `pipeline` or `branch`", async () => {
+  it("a step's `config` and `input` (a child pipeline's): with a child that does not exist, without a `pipeline`, and reported once with a `branch`", async () => {
     expect(
       await problems(`  - id: child
     pipeline: impl-issue-core
@@ -55,8 +55,8 @@ describe("Wave's keys of features not built here are named not_supported, never 
     input: "{{ input }}"
 `),
     ).toEqual([
-      ['not_supported', 5, '`pipeline`'],
-      ['not_supported', 9, 'step `config`'],
+      ['file_not_found', 5, 'step `child` runs the child pipeline `impl-issue-core`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
+      ['missing_field', 9, "step `alone` sets `config`, which is a child pipeline's, but has no `pipeline`"],
       ['not_supported', 12, '`branch`'],
     ]);
   });
@@ -91,7 +91,6 @@ describe('what only follows from a feature not built here is not reported on top
 `),
     ).toEqual([
       ['not_supported', 5, '`iterate`'],
-      ['not_supported', 6, '`pipeline`'],
       ['not_supported', 9, '`aggregate`'],
     ]);
   });

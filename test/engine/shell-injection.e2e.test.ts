@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessRunner } from '../../src/adapters/process/runner.js';
 import type { AdapterRunConfig } from '../../src/adapters/types.js';
 import { renderStepCommand, type TemplateValues } from '../../src/engine/steps/render-prompt.js';
-import type { PlannedStep } from '../../src/plan/plan-types.js';
+import type { AttemptStep } from '../../src/plan/plan-types.js';
 import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 import { latestRun, runDirs } from '../support/runs.js';
@@ -97,7 +97,7 @@ describe('shell injection: no value ever becomes shell text', () => {
     // What validate refuses, run anyway: quotes and heredocs change how the value reads, never whether it runs.
     it.each(QUOTED_TEMPLATES)('%j: 0 payloads execute', async (template) => {
       scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
-      const step = { id: 'use', kind: 'command' } as PlannedStep;
+      const step = { id: 'use', kind: 'command' } as AttemptStep;
       const runner = new ProcessRunner();
       for (const [index, payload] of PAYLOADS.entries()) {
         const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: payload, project: {}, artifacts: {}, outputs: new Map([['gen', payload]]), forge: {} };

@@ -7,6 +7,7 @@ import { concurrencySection } from '../../src/plan/agent-concurrency.js';
 import { describePlan } from '../../src/plan/describe-plan.js';
 import { makeProject } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: t }
@@ -24,7 +25,7 @@ const HINT = (n: number) => `## Agent Concurrency\n\nYou may spawn up to ${n} co
 
 async function stepsOf(...steps: string[]) {
   const { plan } = await planProject({ manifest: MANIFEST, pipeline: pipelineOf(...steps), files: FILES });
-  return { plan, steps: Object.fromEntries(plan.steps.map((s) => [s.id, s])) };
+  return { plan, steps: Object.fromEntries(attemptSteps(plan).map((s) => [s.id, s])) };
 }
 
 describe('max_concurrent_agents: the persona is told how many sub-agents it may run, as Wave tells it', () => {

@@ -5,6 +5,7 @@ import { WaveError } from '../../src/core/errors/errors.js';
 import { contractTarget, planContracts, planExtract } from '../../src/plan/plan-contracts.js';
 import { makeProject } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: t }
@@ -59,7 +60,7 @@ describe('planContracts', () => {
       ),
       files: { 'schemas/title.json': JSON.stringify(SCHEMA) },
     });
-    const contracts = plan.steps[0]!.contracts;
+    const contracts = attemptSteps(plan)[0]!.contracts;
     const outR = { kind: 'file', path: 'out/r.json' };
     expect(contracts.map((c) => [c.type, c.target, c.schemaObject, c.judge?.name])).toEqual([
       ['json_schema', outR, SCHEMA, undefined],
@@ -77,7 +78,7 @@ describe('planContracts', () => {
       manifest: MANIFEST,
       pipeline: pipelineOf('{ id: a, persona: dev, exec: { source: hi }, handover: { contract: { type: test_suite, command: "npm test" } } }'),
     });
-    expect(plan.steps[0]!.contracts).toEqual([{ type: 'test_suite', command: 'npm test', target: { kind: 'output' } }]);
+    expect(attemptSteps(plan)[0]!.contracts).toEqual([{ type: 'test_suite', command: 'npm test', target: { kind: 'output' } }]);
   });
 
   it('refuses a schema file that is no longer a JSON Schema, and a json_schema contract without one', () => {

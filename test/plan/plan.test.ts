@@ -4,6 +4,7 @@ import { WaveErrors } from '../../src/core/errors/errors.js';
 import { REQUIREMENTS_HEADING } from '../../src/contracts/requirements.js';
 import { SHELL_MANIFEST } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 /** The problems buildPlan reports for a pipeline, as `line:column code message`. */
 async function planProblems(pipeline: string, files: Record<string, string> = {}): Promise<string[]> {
@@ -28,7 +29,7 @@ describe('buildPlan', () => {
       ),
     });
     expect(plan.layers).toEqual([['fetch'], ['test', 'lint'], ['report']]);
-    expect(plan.steps.map((step) => [step.id, step.dependencies])).toEqual([
+    expect(attemptSteps(plan).map((step) => [step.id, step.dependencies])).toEqual([
       ['report', ['lint', 'test']],
       ['fetch', []],
       ['test', ['fetch']],
@@ -106,12 +107,12 @@ runtime:
   it('is frozen all the way down', async () => {
     const { plan } = await planProject({ manifest: SHELL_MANIFEST, pipeline: pipelineOf('{ id: a, env: { A: x }, exec: { type: command, source: "true" } }') });
     expect(() => {
-      (plan.steps[0]!.env as Record<string, string>).A = 'changed';
+      (attemptSteps(plan)[0]!.env as Record<string, string>).A = 'changed';
     }).toThrow(TypeError);
     expect(() => {
       (plan.layers[0] as string[]).push('b');
     }).toThrow(TypeError);
-    expect(plan.steps[0]!.env).toEqual({ A: 'x' });
+    expect(attemptSteps(plan)[0]!.env).toEqual({ A: 'x' });
   });
 
   it("appends the contracts' requirements to a prompt step's template, never to a command's", async () => {
@@ -123,8 +124,8 @@ runtime:
         `{ id: run, exec: { type: command, source: "echo hi > out.md" }, ${contract} }`,
       ),
     });
-    expect(plan.steps[0]!.template).toBe(`Write out.md.\n\n${REQUIREMENTS_HEADING}\n- The file \`out.md\` must exist and must not be empty.\n`);
-    expect(plan.steps[1]!.template).toBe('echo hi > out.md');
+    expect(attemptSteps(plan)[0]!.template).toBe(`Write out.md.\n\n${REQUIREMENTS_HEADING}\n- The file \`out.md\` must exist and must not be empty.\n`);
+    expect(attemptSteps(plan)[1]!.template).toBe('echo hi > out.md');
   });
 
   it('reads a template from exec.source_path, located at its first line', async () => {
@@ -133,8 +134,8 @@ runtime:
       pipeline: pipelineOf('{ id: a, persona: shell, exec: { source_path: prompts/a.md } }'),
       files: { 'prompts/a.md': 'Do {{ input }}.\n' },
     });
-    expect(plan.steps[0]!.template).toBe('Do {{ input }}.\n');
-    expect(plan.steps[0]!.templateLocation).toEqual({ file: join(dir, 'prompts/a.md'), line: 1, column: 1 });
+    expect(attemptSteps(plan)[0]!.template).toBe('Do {{ input }}.\n');
+    expect(attemptSteps(plan)[0]!.templateLocation).toEqual({ file: join(dir, 'prompts/a.md'), line: 1, column: 1 });
   });
 
   it('reports every unknown template variable at once, each at its line and column', async () => {

@@ -5,11 +5,12 @@ import { WaveError } from '../../src/core/errors/errors.js';
 import { COMMAND_ADAPTER, resolveAdapter } from '../../src/plan/resolve-step.js';
 import { SHELL_MANIFEST } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 /** The plan of the shell manifest with one command step `a` carrying the given extra keys. */
 async function stepWith(extra: string, manifest = SHELL_MANIFEST, options: { timeoutMinutes?: number } = {}) {
   const { plan } = await planProject({ manifest, pipeline: pipelineOf(`{ id: a, exec: { type: command, source: "true" }${extra} }`) }, options);
-  return plan.steps[0]!;
+  return attemptSteps(plan)[0]!;
 }
 
 /** The shell manifest with its runtime timeouts replaced by the given runtime lines. */
@@ -104,7 +105,7 @@ personas:
 /** The plan's steps for prompt steps given as YAML flow mappings, by id. */
 async function personaSteps(...steps: string[]) {
   const { plan, dir } = await planProject({ manifest: PERSONA_MANIFEST, pipeline: pipelineOf(...steps), files: { 'skills/review/SKILL.md': '# Review\n' } });
-  return { steps: Object.fromEntries(plan.steps.map((step) => [step.id, step])), dir };
+  return { steps: Object.fromEntries(attemptSteps(plan).map((step) => [step.id, step])), dir };
 }
 
 describe('persona -> adapter -> defaults', () => {
@@ -211,7 +212,7 @@ personas:
 
   it("prepends base-protocol.md of the persona's folder to its prompt, once, and nowhere else", async () => {
     const { plan } = await planProject({ manifest, pipeline, files });
-    const prompts = Object.fromEntries(plan.steps.map((step) => [step.id, step.persona!.systemPrompt]));
+    const prompts = Object.fromEntries(attemptSteps(plan).map((step) => [step.id, step.persona!.systemPrompt]));
     expect(prompts).toEqual({
       reviewer: 'Always write to output/.\n\nYou review code.\n',
       base: 'Always write to output/.\n\n\n',
@@ -222,6 +223,6 @@ personas:
   it('leaves the prompt alone when the folder has no base-protocol.md', async () => {
     const only = pipelineOf('{ id: reviewer, persona: reviewer, exec: { source: hi } }');
     const { plan } = await planProject({ manifest: manifest.replace(/  (base|elsewhere): .*\n/g, ''), pipeline: only, files: { 'personas/reviewer.md': 'You review code.\n' } });
-    expect(plan.steps[0]!.persona!.systemPrompt).toBe('You review code.\n');
+    expect(attemptSteps(plan)[0]!.persona!.systemPrompt).toBe('You review code.\n');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHELL_MANIFEST } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 const ONE_STEP = pipelineOf('{ id: a, persona: shell, exec: { source: "true" } }');
 
@@ -28,7 +29,7 @@ describe('runtime keys in the plan', () => {
       'adapters:\n  llm: { type: llm, base_url: "http://127.0.0.1:1/v1" }\n',
     );
     const pipeline = pipelineOf('{ id: a, persona: shell, exec: { source: "hi" }, retry: { adapt_prompt: false, on_failure: skip } }');
-    const [step] = (await planProject({ manifest, pipeline })).plan.steps;
+    const [step] = attemptSteps((await planProject({ manifest, pipeline })).plan);
     expect(step!.persona?.temperature).toBe(0.4);
     expect(step!.retry).toMatchObject({ adaptPrompt: false, onFailure: 'skip' });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describePlan } from '../../src/plan/describe-plan.js';
 import { planProject, pipelineOf } from './plan-project.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 
 const MANIFEST = `kind: WaveManifest
 metadata: { name: t }
@@ -33,7 +34,7 @@ function stepBlock(text: string, id: string): string[] {
 describe('a planned step in a thread', () => {
   it("carries the thread's name, its fidelity (full by default) and the thread's steps it depends on transitively, in file order", async () => {
     const { plan } = await planProject({ manifest: MANIFEST, pipeline: PIPELINE });
-    const threads = Object.fromEntries(plan.steps.map((s) => [s.id, s.thread]));
+    const threads = Object.fromEntries(attemptSteps(plan).map((s) => [s.id, s.thread]));
     expect(threads).toEqual({
       a: { name: 'impl', fidelity: 'full', earlier: [] },
       b: { name: 'impl', fidelity: 'compact', earlier: ['a'] },
@@ -45,7 +46,7 @@ describe('a planned step in a thread', () => {
       // Another thread's steps are not its earlier ones, although it runs after all of them.
       other: { name: 'side', fidelity: 'full', earlier: [] },
     });
-    expect(plan.steps.find((s) => s.id === 'solo')).not.toHaveProperty('thread');
+    expect(attemptSteps(plan).find((s) => s.id === 'solo')).not.toHaveProperty('thread');
   });
 
   it('describePlan says what each step receives, and opens a receiving prompt with a <thread …> line', async () => {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { resumeRun } from '../../app/resume-run.js';
+import { resumeRun } from '../../app/run-sequence.js';
 import { outputModeOf } from '../run-options.js';
 
 interface ResumeFlags {

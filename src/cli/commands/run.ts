@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { describeRun } from '../../app/prepare-run.js';
 import type { StartRunRequest } from '../../app/run-request.js';
-import { startRun } from '../../app/start-run.js';
+import { startRun } from '../../app/run-sequence.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { stepList } from '../../core/step-list.js';
 import { describeCause } from '../../io-error.js';

@@ -8,9 +8,10 @@ import { checkPipelineSkills } from './pipeline-skill-checks.js';
 import { checkRequires } from './requires-checks.js';
 import { stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
+import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
-import { isRecord } from '../load/value-path.js';
+import { isRecord, type Path } from '../load/value-path.js';
 
 /** Dependency checks are quadratic on long chains; no hand-written pipeline comes near this. */
 const MAX_STEPS = 5000;
@@ -28,7 +29,13 @@ interface StepEntry {
  * `setAside` names steps an unsupported feature removed or does the work of: a reference to them follows from
  * that report, so it is not reported again.
  */
-export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator, setAside: ReadonlySet<string> = new Set()): WaveError[] {
+export function checkPipelineReferences(
+  root: unknown,
+  view: ManifestView,
+  locator: Locator,
+  setAside: ReadonlySet<string> = new Set(),
+  suppressed: readonly Path[] = [],
+): WaveError[] {
   if (!isRecord(root) || !Array.isArray(root.steps)) return [];
   if (root.steps.length > MAX_STEPS) {
     return [
@@ -38,11 +45,22 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
       }),
     ];
   }
-  const errors: WaveError[] = [...checkPipelineSkills(root, view, locator), ...checkRequires(root, view, locator), ...checkDeliverables(root, locator, setAside)];
+  // A child pipeline's artifacts are named by the child: references to them are checked when it runs.
+  const opaque = new Set([...setAside, ...root.steps.flatMap((s) => (isRecord(s) && s.pipeline !== undefined && typeof s.id === 'string' ? [s.id] : []))]);
+  const errors: WaveError[] = [
+    ...checkPipelineSkills(root, view, locator),
+    ...checkRequires(root, view, locator),
+    ...checkDeliverables(root, locator, opaque),
+    ...childPipelineCycleErrors(root, view, locator),
+  ];
   const byId = new Map<string, StepEntry>();
   root.steps.forEach((raw, index) => {
     if (!isRecord(raw)) return;
     errors.push(...checkStepReferences(raw, index, view, locator));
+    // A step whose work an unsupported feature does (a gate, a loop), or whose `exec` one took, lacks it by design: that report stands for it.
+    const execTaken =
+      (typeof raw.id === 'string' && setAside.has(raw.id)) || suppressed.some((path) => path.length === 3 && path[0] === 'steps' && path[1] === index && path[2] === 'exec');
+    if (!execTaken) errors.push(...childPipelineStepErrors(raw, index, view, locator));
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
     errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
     if (typeof raw.id !== 'string') return;
@@ -76,8 +94,8 @@ export function checkPipelineReferences(root: unknown, view: ManifestView, locat
   const cycle = findCycle([...byId.values()]);
   if (cycle) errors.push(cycleError(cycle, byId, locator));
   else {
-    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, setAside));
-    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, setAside));
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque));
+    for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, opaque));
     errors.push(...checkThreads([...byId.values()], byId, locator));
   }
   return errors;

@@ -101,15 +101,21 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
   { at: STEP, key: 'gate', name: '`gate`', what: 'approval, timer and merge gates', moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
-  { at: STEP, key: 'pipeline', name: '`pipeline`', what: 'sub-pipelines', with: ['input', 'config'], moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // A branch's cases name sub-pipelines: its `input` is theirs.
   { at: STEP, key: 'branch', name: '`branch`', what: 'conditional branches', with: ['input'], moot: ['exec'], opaqueStep: true },
-  // After `pipeline` and `branch`, which take these with them: alone, each is named.
-  { at: STEP, key: 'input', name: 'step `input`', what: 'sub-pipeline input' },
-  { at: STEP, key: 'config', name: 'step `config`', what: 'sub-pipeline configuration' },
-  { at: STEP, key: 'iterate', name: '`iterate`', what: 'iteration over items', moot: ['exec'], opaqueStep: true },
+  // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
+  { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
+  {
+    at: [...STEP, 'config'],
+    key: 'stop_condition',
+    name: 'step `config.stop_condition`',
+    what: 'a child stop condition, which sets a variable nothing in Wave reads',
+    unused: true,
+  },
+  // An iterate step names the child it runs per item: they go with it.
+  { at: STEP, key: 'iterate', name: '`iterate`', what: 'iteration over items', with: ['pipeline', 'input', 'config'], moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
   { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'], opaqueStep: true },

@@ -53,7 +53,7 @@ export async function readPipeline(file: string, view: ManifestView, env: NodeJS
   // Imported here, not above: ajv is for commands that read pipelines, not for `wave runs` finding its folder.
   const { schemaProblems } = await import('../../json-schema/schema-validator.js');
   const checked: ManifestView = { ...view, inspectSchema: schemaProblems };
-  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) => checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps));
+  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) => checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps, stripped.suppressed));
 }
 
 /** A read without problems as a Located value; throws WaveErrors holding every problem otherwise. */

@@ -86,6 +86,21 @@ export const RetrySchema = z.strictObject({
     ),
 });
 
+/** A child pipeline step's `config`: what it hands the child and takes back (Wave's SubPipelineConfig). */
+export const SubPipelineConfigSchema = z
+  .strictObject({
+    inject: StringList.optional().describe(
+      "Artifacts of this run (by name, or `<dependency>:<name>`) the child's steps may inject with `inject_artifacts: [{ pipeline: <this pipeline>, artifact: <name> }]`; the dependencies' artifacts are handed over anyway.",
+    ),
+    extract: StringList.optional().describe("The child's artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step."),
+    timeout: Duration.optional().describe("The whole child run's time limit (a duration: 30s, 10m, 1h); past it the child is stopped and the step fails with `timeout`."),
+    env: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe("Values the child's composition fields read as `{{ env.<key> }}` (a branch's `on`, a child's `input`)."),
+  })
+  .describe('What a child pipeline step hands its child and takes back.');
+
 export const StepSchema = z.strictObject({
   id: z
     .string()
@@ -102,13 +117,17 @@ export const StepSchema = z.strictObject({
   optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
   timeout_minutes: z.number().positive().optional().describe('Time limit of one attempt; default runtime.timeouts.step_default_minutes.'),
   env: EnvMap.optional(),
+  pipeline: z.string().optional().describe("A child pipeline run as this step's work: a name under pipelines/ or .agents/pipelines/, or a file."),
+  input: z.string().optional().describe("The child pipeline's input ({{ input }}, {{ <step>.output }} and {{ <step>.out.<artifact> }} allowed); default this run's input."),
+  config: SubPipelineConfigSchema.optional(),
   exec: z
     .strictObject({
       type: z.enum(['prompt', 'command']).optional().describe("prompt (default) goes to the persona's agent; command runs in a shell."),
       source: z.string().optional().describe('The prompt or shell command itself, with {{ … }} templates.'),
       source_path: z.string().optional().describe('A file holding the prompt or command, relative to the manifest.'),
     })
-    .describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest).'),
+    .optional()
+    .describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest); a child pipeline step has none.'),
   workspace: z
     .strictObject({
       type: z.enum(['directory', 'worktree']).optional().describe('directory (default): a fresh folder; worktree: a git worktree of the project.'),

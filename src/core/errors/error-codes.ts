@@ -28,6 +28,7 @@ export const ERROR_TABLE = {
   unknown_dependency: { description: 'A step depends on, or a pipeline output names, a step that does not exist.', kind: 'input' },
   duplicate_step: { description: 'Two steps share an id.', kind: 'input' },
   dag_cycle: { description: 'The steps depend on each other in a cycle.', kind: 'input' },
+  pipeline_cycle: { description: 'A chain of child pipelines comes back to one of its own.', kind: 'input' },
   thread_unordered: { description: 'A step of a thread does not depend on any earlier step of that thread, so they could run at once.', kind: 'input' },
   file_not_found: { description: 'A file the configuration points at does not exist.', kind: 'input' },
   env_unset: { description: 'A ${VAR} reference names an unset variable and has no default.', kind: 'input' },
@@ -74,6 +75,8 @@ export const ERROR_TABLE = {
   sandbox_unavailable: { description: 'The configured sandbox backend is not available.', kind: 'failure', attempt: 'retried' },
   token_scope_missing: { description: "A forge token lacks a scope a persona's token_scopes requires, or does not reach the persona's steps.", kind: 'failure' },
   requirement_missing: { description: "A tool or skill the pipeline's requires names is not on this machine.", kind: 'failure' },
+  // Run by run the same nesting would come again.
+  pipeline_too_deep: { description: 'A child pipeline would start deeper than the limit of nested child runs.', kind: 'failure', attempt: 'final' },
   limit_exceeded: {
     description: "A sandboxed step was stopped by a resource limit (memory, processes, disk), or an attempt's artifacts passed the size Wave stores.",
     kind: 'failure',

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { WAVE_INJECTED_ARTIFACTS_DIR } from '../../core/run-paths.js';
 import { WaveError } from '../../core/errors/errors.js';
-import type { Plan, PlannedStep } from '../../plan/plan-types.js';
+import { isAttemptStep, type AttemptStep, type Plan } from '../../plan/plan-types.js';
 import type { RunRecord } from '../../state/record/run-record.js';
 import { copyContained } from './artifact-copy.js';
 import { resolveInside } from '../workspace/workspace-paths.js';
@@ -26,10 +26,12 @@ export interface DependencyArtifact {
  * (internal/pipeline/depinject.go): at `<dir>/<dep>/<file>`, the file named as the dependency declared its path, or
  * by its saved name when that is taken or it came from stdout.
  */
-export function dependencyArtifacts(plan: Pick<Plan, 'steps' | 'runtime'>, record: RunRecord, runDir: string, step: PlannedStep): DependencyArtifact[] {
+export function dependencyArtifacts(plan: Pick<Plan, 'steps' | 'runtime'>, record: RunRecord, runDir: string, step: AttemptStep): DependencyArtifact[] {
   const placed: DependencyArtifact[] = [];
   for (const dep of step.dependencies) {
-    const defs = plan.steps.find((s) => s.id === dep)?.outputArtifacts ?? [];
+    const dependency = plan.steps.find((s) => s.id === dep);
+    // A child pipeline's artifacts are named by the child: their saved names stand.
+    const defs = dependency && isAttemptStep(dependency) ? dependency.outputArtifacts : [];
     const taken = new Set<string>();
     for (const saved of record.steps[dep]?.artifacts ?? []) {
       const from = join(runDir, saved.path);
@@ -59,7 +61,7 @@ export async function injectDependencyArtifacts(workspace: string, artifacts: re
 }
 
 /** The variables Wave gives a step with dependencies: WAVE_DEPS_DIR and WAVE_DEP_<DEP>_<NAME> for each injected artifact. */
-export function dependencyArtifactEnv(workspace: string, step: PlannedStep, artifacts: readonly DependencyArtifact[], injectedArtifactsDir: string): Record<string, string> {
+export function dependencyArtifactEnv(workspace: string, step: AttemptStep, artifacts: readonly DependencyArtifact[], injectedArtifactsDir: string): Record<string, string> {
   if (!step.dependencies.length) return {};
   const env: Record<string, string> = { WAVE_DEPS_DIR: join(workspace, injectedArtifactsDir) };
   for (const artifact of artifacts) env[`WAVE_DEP_${envSlug(artifact.dep)}_${envSlug(artifact.name)}`] = join(workspace, artifact.to);

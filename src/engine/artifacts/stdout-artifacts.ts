@@ -1,7 +1,7 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Failure } from '../../core/errors/failure.js';
-import type { PlannedStep, PlanRuntime } from '../../plan/plan-types.js';
+import type { AttemptStep, PlanRuntime } from '../../plan/plan-types.js';
 import { isInside } from '../../core/inside-path.js';
 
 /**
@@ -9,7 +9,7 @@ import { isInside } from '../../core/inside-path.js';
  * and with default_artifact_dir each one is also written into the workspace at `<dir>/<step>/<name>`.
  */
 export async function placeStdoutArtifacts(
-  step: PlannedStep,
+  step: AttemptStep,
   runtime: Pick<PlanRuntime, 'maxStdoutBytes' | 'artifactDir'>,
   stdoutPath: string,
   workspace: string,

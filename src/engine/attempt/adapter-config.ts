@@ -1,7 +1,7 @@
 import { endpointVariables } from '../../adapters/access-mode.js';
 import type { AdapterRunConfig } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import type { RunContext } from '../run/context.js';
 import { buildCuratedEnv } from '../../process/environment.js';
 import { WAVE_COMMAND_DIR } from '../steps/wave-command.js';
@@ -13,7 +13,7 @@ import { sandboxedSpawn } from './sandboxed-spawn.js';
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'>;
 
 /** The curated environment of one attempt of `step` on `adapter`: the passthrough variables and the adapter's CLI's base-URL variables. */
-export function attemptEnv(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
+export function attemptEnv(context: RunContext, step: AttemptStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
   return buildCuratedEnv({
     parent: context.parentEnv,
     passthrough: [...context.plan.runtime.envPassthrough, ...endpointVariables(adapter.type)],
@@ -42,7 +42,7 @@ export interface AttemptInput {
 }
 
 /** The one place an adapter's run config is built, for a step's attempts and for the model requests made for it alike. */
-export function adapterConfig(context: RunContext, step: PlannedStep, input: AttemptInput): AdapterRunConfig {
+export function adapterConfig(context: RunContext, step: AttemptStep, input: AttemptInput): AdapterRunConfig {
   const { attempt, adapter, model, prompt, execType, attemptDir, place, extra = {} } = input;
   const { runtime } = context.plan;
   const env = attemptEnv(context, step, adapter, place);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AskModel } from '../../contracts/types.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { adapterConfig, type StepPlace } from './adapter-config.js';
 import { attemptPortOf } from './port-of.js';
 import { emit, type RunContext } from '../run/context.js';
@@ -12,7 +12,7 @@ import { modelOn, tierHint } from '../../core/models/model-tiers.js';
  * under the step's time limits, writes its stdout and stderr under the attempt folder (`<purpose>-<n>/`), and adds
  * its tokens to the step's.
  */
-export function modelAsker(context: RunContext, step: PlannedStep, attempt: number, place: StepPlace, signal: AbortSignal): AskModel {
+export function modelAsker(context: RunContext, step: AttemptStep, attempt: number, place: StepPlace, signal: AbortSignal): AskModel {
   let calls = 0;
   return async ({ adapter, model, prompt, purpose }) => {
     const target = adapter ?? step.adapter;

@@ -4,7 +4,7 @@ import { sandboxLogin } from '../../adapters/login/sandbox-login.js';
 import { attemptHome } from '../../sandbox/types.js';
 import type { AdapterRunConfig } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import type { RunContext } from '../run/context.js';
 import { EVENTS_FILE } from '../../state/run-store.js';
 import { WAVE_COMMAND_DIR, waveCommandPaths } from '../steps/wave-command.js';
@@ -21,7 +21,7 @@ export interface AttemptPlace {
 }
 
 /** The spawn of one attempt inside the run's sandbox, or undefined (the host) when the backend is none. */
-export function sandboxedSpawn(context: RunContext, step: PlannedStep, adapter: ResolvedAdapter, place: AttemptPlace): AdapterRunConfig['spawn'] {
+export function sandboxedSpawn(context: RunContext, step: AttemptStep, adapter: ResolvedAdapter, place: AttemptPlace): AdapterRunConfig['spawn'] {
   const { sandbox } = context;
   if (!sandbox || sandbox.backend === 'none') return undefined;
   const login = sandboxLogin(adapter, place.env, attemptHome(place.attemptDir));

@@ -12,6 +12,15 @@ export interface ChildRunRequest {
   input: string;
   /** The step's signal: when it aborts, the child stops with the same reason. */
   signal: AbortSignal;
+  /** What the child's composition fields read as `{{ env.<key> }}`. */
+  env?: Readonly<Record<string, string>>;
+}
+
+/** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */
+export interface ChildResumeRequest {
+  stepId: string;
+  runId: string;
+  signal: AbortSignal;
 }
 
 /** How a child run ended, and where it is recorded. */
@@ -33,4 +42,6 @@ export interface ChildRunOutcome {
 export interface ChildRuns {
   /** Runs the child to its end. Throws when it cannot start (its files do not load, the run folder cannot be written). */
   run(request: ChildRunRequest): Promise<ChildRunOutcome>;
+  /** Finishes an earlier child of the step (`wave resume` of it): its completed steps are not run again. */
+  resume(request: ChildResumeRequest): Promise<ChildRunOutcome>;
 }

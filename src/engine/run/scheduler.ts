@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import { isFileSystemError } from '../../io-error.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import { onFailureOf, type PlannedStep } from '../../plan/plan-types.js';
 import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { runStep } from '../steps/step-kinds.js';
 import { emit, type RunContext } from './context.js';
@@ -130,7 +130,7 @@ export class Scheduler {
     if (outcome.status !== 'failed' || step.optional) return;
     this.failed = true;
     // A contract's `continue`, or the step's `retry.on_failure: continue`: the run fails, but goes on.
-    if (outcome.dependentsRun || step.retry.onFailure === 'continue') return;
+    if (outcome.dependentsRun || onFailureOf(step) === 'continue') return;
     if (this.options.onFailure === 'halt') this.stop(haltReason(step.id, outcome.failure));
   }
 

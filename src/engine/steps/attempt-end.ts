@@ -1,3 +1,4 @@
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { isSafeSessionId } from '../../adapters/session.js';
 import type { AdapterResult } from '../../adapters/types.js';
 import type { Failure } from '../../core/errors/failure.js';
@@ -8,7 +9,7 @@ import { jsonFields, roundText } from './round-text.js';
 import type { StepRun } from './step-run.js';
 
 /** Records an attempt's end: an attempt_finished event (a round of `wave thread`) with its result, tokens, cost and failure. */
-export function recordAttemptEnd(run: StepRun, attempt: number, result: AdapterResult, judged: { output: string; failure?: Failure }): void {
+export function recordAttemptEnd(run: StepRun<AttemptStep>, attempt: number, result: AdapterResult, judged: { output: string; failure?: Failure }): void {
   const { context, step } = run;
   const { failure } = judged;
   const finishedAt = new Date().toISOString();

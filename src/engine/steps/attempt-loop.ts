@@ -1,3 +1,4 @@
+import type { AttemptStep } from '../../plan/plan-types.js';
 import type { AdapterResult } from '../../adapters/types.js';
 import { isRetried } from '../../core/errors/error-codes.js';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
@@ -35,7 +36,7 @@ type Next = 'again' | StepOutcome;
  * Runs a step as attempts of one adapter (an agent's or a command's) to its end: its workspace, then attempts with
  * retry, contract retries and fallback, then its output and outcomes.
  */
-export async function runAttempts(run: StepRun, feedback: RetryFeedback): Promise<StepOutcome> {
+export async function runAttempts(run: StepRun<AttemptStep>, feedback: RetryFeedback): Promise<StepOutcome> {
   const { context, step } = run;
   const { store } = context;
   // A resumed step keeps its earlier attempts; numbering goes on after the highest one the record or the disk
@@ -68,7 +69,7 @@ class AttemptLoop {
   private readonly contractRetries = new Map<number, number>();
 
   constructor(
-    private readonly stepRun: StepRun,
+    private readonly stepRun: StepRun<AttemptStep>,
     private readonly prepared: PreparedStep,
     private readonly retryFeedback: RetryFeedback,
     private readonly started: number,

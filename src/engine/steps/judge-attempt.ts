@@ -1,3 +1,4 @@
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AdapterResult } from '../../adapters/types.js';
@@ -20,7 +21,7 @@ export interface AttemptJudgement {
 
 /** What an attempt amounts to: the adapter's result, then its artifacts, its extract and its contracts, each only if all before passed. */
 export async function judgeAttempt(
-  run: StepRun,
+  run: StepRun<AttemptStep>,
   prepared: PreparedStep,
   attempt: number,
   result: AdapterResult,

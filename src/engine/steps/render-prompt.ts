@@ -1,5 +1,5 @@
 import { valueReference } from '../../adapters/process/command-values.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { templateValue, type TemplateSource } from '../../plan/template-vars.js';
 import { renderTemplate } from '../../plan/templates.js';
 import { outputValue } from './step-output.js';
@@ -24,7 +24,7 @@ export interface RenderedCommand {
 }
 
 /** Renders a prompt (or a branch name) from the run's values, each inserted once as it is. */
-export function renderStepTemplate(step: PlannedStep, template: string, values: TemplateValues): string {
+export function renderStepTemplate(step: AttemptStep, template: string, values: TemplateValues): string {
   return renderTemplate(template, lookupIn(step, values));
 }
 
@@ -32,7 +32,7 @@ export function renderStepTemplate(step: PlannedStep, template: string, values: 
  * Renders a command step: each value becomes a quoted reference to a shell variable ("$WAVE_VALUE_n", one slot per
  * variable name) and is returned apart, so no value's text is ever part of what the shell parses.
  */
-export function renderStepCommand(step: PlannedStep, template: string, values: TemplateValues): RenderedCommand {
+export function renderStepCommand(step: AttemptStep, template: string, values: TemplateValues): RenderedCommand {
   const slots = new Map<string, number>();
   const list: string[] = [];
   const command = renderTemplate(template, lookupIn(step, values), (value, name) => {
@@ -46,7 +46,7 @@ export function renderStepCommand(step: PlannedStep, template: string, values: T
   return { command, values: list };
 }
 
-function lookupIn(step: PlannedStep, values: TemplateValues): (name: string) => string | undefined {
+function lookupIn(step: AttemptStep, values: TemplateValues): (name: string) => string | undefined {
   const source: TemplateSource = {
     input: values.input,
     runId: values.runId,

@@ -3,7 +3,7 @@ import { isSafeSessionId } from '../../adapters/session.js';
 import type { AdapterResult, ContinueFrom } from '../../adapters/types.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { promptWithFeedback } from './retry-prompt.js';
 
 /** How one attempt starts: its prompt, and the session it continues or why a retry starts a fresh one. */
@@ -41,7 +41,7 @@ export class StepSessions {
   private last: EndedAttempt | undefined;
 
   constructor(
-    private readonly step: PlannedStep,
+    private readonly step: AttemptStep,
     private readonly registry: AdapterRegistry,
   ) {}
 

@@ -1,3 +1,4 @@
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { modelEndpoints } from '../../adapters/access-mode.js';
@@ -23,7 +24,7 @@ export interface AttemptPlan {
 }
 
 /** Runs one attempt of the step: its events published as they come, its tokens priced live; returns the adapter's result with its final figures. */
-export async function runStepAttempt(run: StepRun, prepared: PreparedStep, plan: AttemptPlan): Promise<AdapterResult> {
+export async function runStepAttempt(run: StepRun<AttemptStep>, prepared: PreparedStep, plan: AttemptPlan): Promise<AdapterResult> {
   const { context, step } = run;
   const { attempt, adapter, start } = plan;
   const model = adapter === step.adapter ? step.model : adapter.model;
@@ -55,7 +56,7 @@ export async function runStepAttempt(run: StepRun, prepared: PreparedStep, plan:
 }
 
 /** What the adapter's runner is given for this attempt: its prompt, model, persona, skills, session and spawn. */
-async function attemptConfig(run: StepRun, prepared: PreparedStep, plan: AttemptPlan & { model?: string }): Promise<AdapterRunConfig> {
+async function attemptConfig(run: StepRun<AttemptStep>, prepared: PreparedStep, plan: AttemptPlan & { model?: string }): Promise<AdapterRunConfig> {
   const { context, step } = run;
   const { attempt, adapter, start, model } = plan;
   const { plan: runPlan, store } = context;

@@ -5,7 +5,7 @@ import type { Failure } from '../../core/errors/failure.js';
 import { checkContract } from '../../contracts/check-contract.js';
 import { contractAction, stopsChecking } from '../../contracts/policy.js';
 import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type TargetRef } from '../../contracts/types.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { attemptEnv } from '../attempt/adapter-config.js';
 import { modelAsker } from '../attempt/ask-model.js';
 import { emit, type RunContext } from '../run/context.js';
@@ -36,7 +36,7 @@ async function readTarget(target: TargetRef, workspace: string, output: string):
 }
 
 /** Writes recovered JSON back: into the workspace file and its saved artifact, or as the output and its stdout artifacts. */
-async function writeBack(context: RunContext, step: PlannedStep, target: { path?: string; label: string }, json: string): Promise<void> {
+async function writeBack(context: RunContext, step: AttemptStep, target: { path?: string; label: string }, json: string): Promise<void> {
   const { store } = context;
   const names = new Set(step.outputArtifacts.filter((a) => (target.path ? a.source !== 'stdout' && a.path === target.label : a.source === 'stdout')).map((a) => a.name));
   if (target.path) await writeFile(target.path, json);
@@ -52,7 +52,7 @@ async function writeBack(context: RunContext, step: PlannedStep, target: { path?
  * decision is a `contract_checked` event and an entry of the step's `contracts` in run.json.
  */
 export async function checkStepContracts(
-  run: StepRun,
+  run: StepRun<AttemptStep>,
   prepared: PreparedStep,
   attempt: number,
   output: string,

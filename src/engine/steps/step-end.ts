@@ -1,5 +1,5 @@
 import type { Failure } from '../../core/errors/failure.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { reasonOf } from '../attempt/attempt.js';
 import { emit } from '../run/context.js';
 import type { StepOutcome, StepRun } from './step-run.js';
@@ -8,11 +8,11 @@ import type { StepOutcome, StepRun } from './step-run.js';
 export interface StepEnding {
   failure?: Failure;
   output?: string;
-  onFailure?: PlannedStep['retry']['onFailure'];
+  onFailure?: AttemptStep['retry']['onFailure'];
 }
 
 /** Records the step's end as an event and returns its outcome: completed, cancelled (aborted), skipped (`on_failure: skip`) or failed. */
-export function endStep(run: StepRun, started: number, attempt: number, ending: StepEnding = {}): StepOutcome {
+export function endStep(run: StepRun<AttemptStep>, started: number, attempt: number, ending: StepEnding = {}): StepOutcome {
   const { context, step } = run;
   const { failure, output, onFailure = step.retry.onFailure } = ending;
   const durationMs = Date.now() - started;
@@ -33,6 +33,6 @@ export function endStep(run: StepRun, started: number, attempt: number, ending: 
 }
 
 /** The step stopped by the run (a cancel, a halt, the budget): failed or cancelled as the signal says, never set aside by `retry.on_failure: skip`. */
-export function endStopped(run: StepRun, started: number, attempt: number): StepOutcome {
+export function endStopped(run: StepRun<AttemptStep>, started: number, attempt: number): StepOutcome {
   return endStep(run, started, attempt, { failure: reasonOf(run.signal), onFailure: 'fail' });
 }

@@ -3,7 +3,7 @@ import type { OutcomeDef } from '../../config/schema/deliverable-schema.js';
 import { isFileOutcome, type Outcome } from '../../core/deliverables.js';
 import { JsonPathError, jsonPathValues, parseJsonPath, takesEachItem } from '../../core/json-path.js';
 import { WaveError } from '../../core/errors/errors.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { openContained } from '../artifacts/artifact-copy.js';
 import { artifactRedactor } from '../artifacts/artifact-redaction.js';
 import { emit, type RunContext } from '../run/context.js';
@@ -17,7 +17,7 @@ const MAX_OUTCOME_FILE_BYTES = 8 * 1024 * 1024;
  * artifact is the file itself (its stored copy when it is one of the step's artifacts, which outlives the workspace).
  * What cannot be taken is a warning, never a failure. Recorded on the step and published as `step_outcomes`.
  */
-export async function recordStepOutcomes(context: RunContext, step: PlannedStep, workspace: string): Promise<void> {
+export async function recordStepOutcomes(context: RunContext, step: AttemptStep, workspace: string): Promise<void> {
   if (!step.outcomes?.length) return;
   const outcomes: Outcome[] = [];
   const warnings: string[] = [];
@@ -37,7 +37,7 @@ export async function recordStepOutcomes(context: RunContext, step: PlannedStep,
 /** Why an outcome could not be taken: reported beside the others, the step stays as it is. */
 class OutcomeWarning extends Error {}
 
-async function takeOutcome(context: RunContext, step: PlannedStep, def: OutcomeDef, workspace: string): Promise<Outcome[]> {
+async function takeOutcome(context: RunContext, step: AttemptStep, def: OutcomeDef, workspace: string): Promise<Outcome[]> {
   const label = def.label ?? def.type;
   const base = { type: def.type, source: def.extract_from };
   const isFile = isFileOutcome(def.type);
@@ -97,7 +97,7 @@ async function readWorkspaceFile(workspace: string, path: string, read: boolean)
 }
 
 /** The run folder's copy of the step's artifact at `path`, when it is one: it is kept after the workspace is removed. */
-function storedCopy(context: RunContext, step: PlannedStep, path: string): string | undefined {
+function storedCopy(context: RunContext, step: AttemptStep, path: string): string | undefined {
   const wanted = posix.normalize(path);
   const def = step.outputArtifacts.find((a) => a.path !== undefined && posix.normalize(a.path) === wanted);
   return def && context.store.savedArtifactPath(step.id, def.name);

@@ -1,6 +1,6 @@
 import type { AskModel } from '../../contracts/types.js';
 import type { RunEvent } from '../../events.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { quotedBlock, safeLine } from '../../core/terminal-safe.js';
 import { attemptTranscript } from '../../state/thread/attempt-transcript.js';
 import { roundsOf, type Round } from '../../state/thread/thread-rounds.js';
@@ -31,7 +31,7 @@ interface Entry {
  * The step's prompt opened by its thread's earlier transcripts at the step's fidelity (Wave's layout), assembled from
  * the run's stored events; the prompt unchanged for a step in no thread, a command, `fresh`, or nothing to receive.
  */
-export async function withThreadContext(context: RunContext, step: PlannedStep, prompt: string, attempt: number, ask: AskModel): Promise<string> {
+export async function withThreadContext(context: RunContext, step: AttemptStep, prompt: string, attempt: number, ask: AskModel): Promise<string> {
   const thread = step.thread;
   if (!thread || step.kind === 'command' || thread.fidelity === 'fresh' || !thread.earlier.length) return prompt;
   const events = context.store.readEvents();

@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { isDiskFault } from '../../io-error.js';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { artifactRedactor } from '../artifacts/artifact-redaction.js';
 import { collectArtifacts, injectArtifacts } from '../artifacts/artifacts.js';
 import { placeStdoutArtifacts } from '../artifacts/stdout-artifacts.js';
@@ -28,7 +28,7 @@ export interface PreparedStep {
 }
 
 /** Makes the step's workspace, places its injected artifacts and renders its prompt. */
-export async function prepareStepWorkspace(context: RunContext, step: PlannedStep, outputs: ReadonlyMap<string, string>): Promise<PreparedStep> {
+export async function prepareStepWorkspace(context: RunContext, step: AttemptStep, outputs: ReadonlyMap<string, string>): Promise<PreparedStep> {
   const { plan, store } = context;
   const runId = store.record.id;
   const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs, forge: plan.forgeVariables };
@@ -68,7 +68,7 @@ export async function prepareStepWorkspace(context: RunContext, step: PlannedSte
 }
 
 /** Copies the step's output artifacts into the run folder; a missing required one fails the step. */
-export async function collectStepArtifacts(context: RunContext, step: PlannedStep, prepared: PreparedStep, attempt: number): Promise<Failure | undefined> {
+export async function collectStepArtifacts(context: RunContext, step: AttemptStep, prepared: PreparedStep, attempt: number): Promise<Failure | undefined> {
   const { store } = context;
   const mountProblem = await verifyReadonlyMounts(prepared.readonlyMounts);
   if (mountProblem) return failureOfError(mountProblem, 'mount_modified');
@@ -101,7 +101,7 @@ export async function collectStepArtifacts(context: RunContext, step: PlannedSte
 }
 
 /** A required artifact the attempt did not write: the hint points at what to change, the step's prompt or command, or its output_artifacts. */
-function missingArtifactFailure(step: PlannedStep, name: string, lookedAt: string): Failure {
+function missingArtifactFailure(step: AttemptStep, name: string, lookedAt: string): Failure {
   const def = step.outputArtifacts.find((a) => a.name === name);
   const writer = step.kind === 'command' ? 'its command' : 'its prompt';
   const where = def?.path === undefined || def.source === 'stdout' ? 'to stdout' : `\`${def.path}\` in its workspace`;

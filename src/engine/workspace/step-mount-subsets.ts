@@ -1,4 +1,4 @@
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { emit, type RunContext } from '../run/context.js';
 import { MAX_SKIPPED_LISTED, readSubsetList, type SubsetCopy } from './mount-subset.js';
 import type { PrepareWorkspaceOptions } from './workspace.js';
@@ -10,7 +10,7 @@ export interface StepMountSubsets {
 }
 
 /** Reads each mount's `subset_from` list from the run's saved artifacts before the workspace is made. */
-export async function mountSubsets(context: RunContext, step: PlannedStep): Promise<StepMountSubsets> {
+export async function mountSubsets(context: RunContext, step: AttemptStep): Promise<StepMountSubsets> {
   const mounts = step.workspace.mount ?? [];
   if (!mounts.some((m) => m.subset_from !== undefined)) return { options: {}, report: () => undefined };
   const locate = (stepId: string, name: string) => context.store.savedArtifactPath(stepId, name);

@@ -78,7 +78,11 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   run_created: ignore,
   run_started: (r, e) => Object.assign(r, { status: 'running', pid: e.pid, finishedAt: undefined, failure: undefined }),
   steps_reset: (r, e) => {
-    for (const entry of e.steps) r.steps[entry.id] = { ...pendingStep(entry), attempts: r.steps[entry.id]?.attempts ?? [] };
+    // Its attempts and child runs stay on record: a resumed step numbers on after them, and finishes an unfinished child.
+    for (const entry of e.steps) {
+      const children = r.steps[entry.id]?.children;
+      r.steps[entry.id] = { ...pendingStep(entry), attempts: r.steps[entry.id]?.attempts ?? [], ...(children ? { children } : {}) };
+    }
     Object.assign(r, { status: 'pending', finishedAt: undefined });
   },
   step_began: (r, e) => {
@@ -162,7 +166,11 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
   child_run_started: (r, e) => {
     const s = stepOf(r, e.stepId);
-    if (s) s.children = [...(s.children ?? []), { runId: e.childRunId, pipeline: e.pipeline, status: 'running' }];
+    if (!s) return;
+    // A resumed child starts again under its own id.
+    const earlier = s.children?.find((c) => c.runId === e.childRunId);
+    if (earlier) Object.assign(earlier, { status: 'running', failure: undefined });
+    else s.children = [...(s.children ?? []), { runId: e.childRunId, pipeline: e.pipeline, status: 'running' }];
   },
   child_run_finished: (r, e) => {
     const s = stepOf(r, e.stepId);

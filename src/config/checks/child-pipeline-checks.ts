@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { WaveError } from '../../core/errors/errors.js';
+import type { Locator } from '../load/locator.js';
+import { resolvePipelinePath } from '../load/paths.js';
+import { isRecord } from '../load/value-path.js';
+import { stepLabel } from './raw-step.js';
+import type { ManifestView } from './step-checks.js';
+
+/** Keys of a step that runs attempts of an adapter: a child pipeline step runs none, so they would do nothing there. */
+const ATTEMPT_KEYS = [
+  'persona',
+  'adapter',
+  'model',
+  'exec',
+  'timeout_minutes',
+  'env',
+  'workspace',
+  'output_artifacts',
+  'memory',
+  'handover',
+  'retry',
+  'extract',
+  'outcomes',
+  'thread',
+  'fidelity',
+  'skills',
+  'max_concurrent_agents',
+] as const;
+
+/** A name or path that is a template (`{{ item }}` under iterate): which child it is is known only at run time. */
+export function isTemplatedName(name: string): boolean {
+  return name.includes('{{');
+}
+
+/** A step's problems as a child pipeline step: it runs a child or a prompt/command, not both, and its child exists. */
+export function childPipelineStepErrors(step: Record<string, unknown>, index: number, view: ManifestView, locator: Locator): WaveError[] {
+  const at = ['steps', index];
+  const label = stepLabel(step, index);
+  if (step.pipeline === undefined) {
+    const childKeys = (['input', 'config'] as const).filter((key) => step[key] !== undefined);
+    const orphans = childKeys.map(
+      (key) =>
+        new WaveError('missing_field', `${label} sets \`${key}\`, which is a child pipeline's, but has no \`pipeline\``, {
+          location: locator.locateKey([...at, key]),
+          hint: `Add \`pipeline: <name>\` to run a child pipeline as the step, or remove \`${key}\`.`,
+        }),
+    );
+    if (step.exec !== undefined) return orphans;
+    return [
+      ...orphans,
+      new WaveError('missing_field', `${label} has neither \`exec\` (a prompt or command) nor \`pipeline\` (a child pipeline)`, {
+        location: locator.locate([...at, 'exec']),
+        hint: 'Add `exec: { source: … }` with the prompt or command, or `pipeline: <name>` to run a child pipeline as the step.',
+      }),
+    ];
+  }
+  const errors = ATTEMPT_KEYS.filter((key) => step[key] !== undefined).map(
+    (key) =>
+      new WaveError('conflicting_fields', `${label} runs the child pipeline \`${String(step.pipeline)}\`, so its \`${key}\` would do nothing`, {
+        location: locator.locateKey([...at, key]),
+        hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,
+      }),
+  );
+  if (typeof step.pipeline === 'string' && !isTemplatedName(step.pipeline)) {
+    try {
+      resolvePipelinePath(step.pipeline, view.dir, view.dir);
+    } catch (error) {
+      if (!(error instanceof WaveError)) throw error;
+      const message =
+        error.code === 'file_not_found'
+          ? `${label} runs the child pipeline \`${step.pipeline}\`, which is neither a file nor a name in pipelines/ or .agents/pipelines/`
+          : `${label}: ${error.message}`;
+      errors.push(new WaveError(error.code, message, { location: locator.locate([...at, 'pipeline']), hint: error.hint }));
+    }
+  }
+  return errors;
+}
+
+/**
+ * A chain of child pipelines that comes back to one of its own (a → b → a) would start children without end: refused
+ * at the first step of this pipeline that starts it, naming the chain. Children that do not load are left to their own check.
+ */
+export function childPipelineCycleErrors(root: Record<string, unknown>, view: ManifestView, locator: Locator): WaveError[] {
+  const self = resolve(locator.locate([]).file ?? '');
+  const steps = Array.isArray(root.steps) ? root.steps : [];
+  const errors: WaveError[] = [];
+  steps.forEach((step, index) => {
+    const child = isRecord(step) ? childFile(step.pipeline, view.dir) : undefined;
+    if (!child) return;
+    const chain = chainBackTo(self, child, view.dir, [self, child]);
+    if (!chain) return;
+    const names = chain.map((file) => pipelineName(file));
+    errors.push(
+      new WaveError('pipeline_cycle', `${stepLabel(step as Record<string, unknown>, index)} starts a chain of child pipelines that runs itself again: ${names.join(' → ')}`, {
+        location: locator.locate(['steps', index, 'pipeline']),
+        hint: 'Break the chain: a pipeline may not be its own descendant.',
+      }),
+    );
+  });
+  return errors;
+}
+
+/** The chain of files from `at` back to `target`, or undefined when none of `at`'s descendants is `target`. */
+function chainBackTo(target: string, at: string, dir: string, chain: string[]): string[] | undefined {
+  if (at === target) return chain;
+  for (const child of childFilesOf(at, dir)) {
+    // A cycle that does not pass through `target` is reported where it starts, in its own file.
+    if (chain.includes(child) && child !== target) continue;
+    const found = chainBackTo(target, child, dir, [...chain, child]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The child pipeline files a pipeline file names (not templated ones), as far as it can be read. */
+function childFilesOf(file: string, dir: string): string[] {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps : [];
+  return steps.flatMap((step) => {
+    const child = isRecord(step) ? childFile(step.pipeline, dir) : undefined;
+    return child ? [child] : [];
+  });
+}
+
+function childFile(name: unknown, dir: string): string | undefined {
+  if (typeof name !== 'string' || isTemplatedName(name)) return undefined;
+  try {
+    return resolve(resolvePipelinePath(name, dir, dir));
+  } catch {
+    return undefined;
+  }
+}
+
+function pipelineName(file: string): string {
+  return file
+    .split('/')
+    .at(-1)!
+    .replace(/\.ya?ml$/, '');
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderTemplate } from '../../plan/templates.js';
+import type { RunContext } from '../run/context.js';
+
+/**
+ * A composition field (a child's input and name, and later an iterate's `over`, an aggregate's `from`, a branch's `on`)
+ * resolved as Wave resolves it: `{{ <step>.out.<artifact>[.<field>…] }}`, `{{ <step>.output[.<field>…] }}` and
+ * `{{ steps.<step>.output }}`, then `{{ input }}`, the run's names, `{{ project.<key> }}` and `{{ env.<key> }}`. What
+ * names nothing known stays as written (Wave's pipelines rely on it: an unset `{{ env.profile }}` takes a branch's default).
+ */
+export function resolveCompositionText(context: RunContext, stepId: string, text: string, outputs: ReadonlyMap<string, string>): string {
+  const { plan, store } = context;
+  const env = store.record.options.env ?? {};
+  return renderTemplate(text, (name) => {
+    const fixed: Record<string, string> = {
+      input: plan.input,
+      'run.id': store.record.id,
+      pipeline_id: store.record.id,
+      'pipeline.name': plan.pipelineName,
+      pipeline_name: plan.pipelineName,
+      'step.id': stepId,
+      step_id: stepId,
+    };
+    if (Object.hasOwn(fixed, name)) return fixed[name];
+    const [head, ...rest] = name.split('.');
+    if (head === 'project' && rest.length === 1) return plan.project[rest[0]!];
+    if (head === 'env' && rest.length === 1) return env[rest[0]!];
+    if (head === 'steps' && rest[1] === 'output') return stepValue(context, rest[0]!, rest.slice(2), outputs);
+    if (head && rest[0] === 'output') return stepValue(context, head, rest.slice(1), outputs);
+    if (head && rest[0] === 'out') return artifactValue(context, head, rest.slice(1));
+    return undefined;
+  });
+}
+
+/** `{{ <step>.output }}`: the step's first saved artifact (a child's or iterate's collection included), else its output text; a field of it when asked. */
+function stepValue(context: RunContext, stepId: string, fieldPath: string[], outputs: ReadonlyMap<string, string>): string | undefined {
+  const first = context.store.record.steps[stepId]?.artifacts[0];
+  const text = first ? readArtifact(context, first.path) : outputs.get(stepId);
+  return text === undefined ? undefined : fieldOf(text, fieldPath);
+}
+
+/** `{{ <step>.out.<artifact>[.<field>…] }}`: the longest artifact name of the step that the path starts with, then a field of it. */
+function artifactValue(context: RunContext, stepId: string, path: string[]): string | undefined {
+  const artifacts = context.store.record.steps[stepId]?.artifacts ?? [];
+  for (let length = path.length; length > 0; length--) {
+    const name = path.slice(0, length).join('.');
+    const saved = artifacts.find((artifact) => artifact.name === name);
+    if (!saved) continue;
+    const text = readArtifact(context, saved.path);
+    return text === undefined ? undefined : fieldOf(text, path.slice(length));
+  }
+  return undefined;
+}
+
+function readArtifact(context: RunContext, path: string): string | undefined {
+  try {
+    return readFileSync(join(context.store.dir, path), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A field of JSON text as Wave gives it: a string raw, anything else as compact JSON; the whole text for no field; `null` or absent: none. */
+export function fieldOf(text: string, fieldPath: readonly string[]): string | undefined {
+  if (fieldPath.length === 0) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  for (const key of fieldPath) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  if (value === null || value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

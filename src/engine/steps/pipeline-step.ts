@@ -1,0 +1,120 @@
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { WaveError } from '../../core/errors/errors.js';
+import { failureOfError, type Failure } from '../../core/errors/failure.js';
+import type { SubPipelineStep } from '../../plan/plan-types.js';
+import type { RunRecord } from '../../state/record/run-record.js';
+import { reasonOf } from '../attempt/attempt.js';
+import type { ChildRunOutcome } from '../run/child-run-port.js';
+import { emit, type RunContext } from '../run/context.js';
+import { resolveCompositionText } from './composition-text.js';
+import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
+
+/**
+ * A child pipeline as the step's work (Wave's `pipeline:`): run to its end as a run of its own, or, when the step
+ * already started one that did not complete (a killed or failed run being resumed), that child finished. Its
+ * artifacts come back as the step's, its pipeline outputs as the step's output.
+ */
+export const runSubPipelineStep: StepRunner<SubPipelineStep> = async (run) => {
+  const { context, step } = run;
+  const started = Date.now();
+  emit(context, { type: 'step_began', stepId: step.id });
+  const deadline = step.timeoutMs !== undefined ? AbortSignal.timeout(step.timeoutMs) : undefined;
+  const signal = deadline ? AbortSignal.any([run.signal, deadline]) : run.signal;
+  let outcome: ChildRunOutcome;
+  try {
+    outcome = await startOrResume(run, signal);
+  } catch (error) {
+    return end(run, started, { failure: failureOfError(error, 'internal') });
+  }
+  if (outcome.status !== 'completed') {
+    if (deadline?.aborted && !run.signal.aborted)
+      return end(run, started, { failure: { class: 'timeout', message: `the child run ${outcome.record.id} passed its ${step.timeoutMs! / 1000} s limit (config.timeout)` } });
+    return end(run, started, {
+      failure: run.signal.aborted ? reasonOf(run.signal) : (outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` }),
+    });
+  }
+  try {
+    await bringBack(context, step, outcome);
+  } catch (error) {
+    return end(run, started, { failure: failureOfError(error, 'artifact_missing') });
+  }
+  return end(run, started, { output: childOutput(outcome.record) });
+};
+
+/** The step's earlier child when it did not complete (resumed), else a new child. */
+function startOrResume(run: StepRun<SubPipelineStep>, signal: AbortSignal): Promise<ChildRunOutcome> {
+  const { context, step, outputs } = run;
+  const children = context.children;
+  if (!children) throw new Error('this run cannot start child runs');
+  const earlier = context.store.record.steps[step.id]?.children?.at(-1);
+  if (earlier && earlier.status !== 'completed') return children.resume({ stepId: step.id, runId: earlier.runId, signal });
+  const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs);
+  // Wave: an input that resolves to nothing is the parent's.
+  const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs) : '') || context.plan.input;
+  return children.run({ stepId: step.id, kind: 'sub_pipeline', pipeline, input, signal, env: step.env });
+}
+
+/**
+ * The child's artifacts saved as the step's (a later child step's artifact of the same name wins, as in Wave), and the
+ * `extract` ones once more as `<child pipeline>.<name>`; a missing extract fails the step.
+ */
+async function bringBack(context: RunContext, step: SubPipelineStep, child: ChildRunOutcome): Promise<void> {
+  const byName = new Map(Object.values(child.record.steps).flatMap((s) => s.artifacts.map((artifact) => [artifact.name, { ...artifact, stepId: s.id }] as const)));
+  const keep = [...byName.values()].map((artifact) => ({ ...artifact, as: artifact.name }));
+  for (const name of step.extract) {
+    const artifact = byName.get(name);
+    if (!artifact)
+      throw new WaveError('artifact_missing', `the child run ${child.record.id} produced no artifact \`${name}\``, {
+        hint: "Name one of the child's artifacts in `config.extract`, or make the child produce it.",
+      });
+    keep.push({ ...artifact, as: `${child.record.pipeline}.${name}` });
+  }
+  const dir = context.store.artifactsDir(step.id);
+  for (const artifact of keep) {
+    const target = join(dir, artifact.as === artifact.name ? artifact.stepId : 'extract', basename(artifact.path));
+    await mkdir(join(target, '..'), { recursive: true });
+    await copyFile(join(child.dir, artifact.path), target);
+    const { size } = await stat(target);
+    const type = artifact.type !== undefined ? { artifactType: artifact.type } : {};
+    emit(context, { type: 'artifact_saved', stepId: step.id, name: artifact.as, path: relative(context.store.dir, target), bytes: size, ...type });
+  }
+}
+
+/** The step's output: the child's one pipeline output, or all of them as a JSON object, or (none declared) its last step's output. */
+function childOutput(record: RunRecord): string {
+  const outputs = Object.entries(record.outputs ?? {});
+  if (outputs.length === 1) return outputs[0]![1].value ?? '';
+  if (outputs.length > 1) return JSON.stringify(Object.fromEntries(outputs.map(([name, output]) => [name, parsedOrText(output.value)])));
+  const last = Object.values(record.steps)
+    .filter((s) => s.status === 'completed')
+    .at(-1);
+  return last?.output ?? '';
+}
+
+function parsedOrText(value: string | undefined): unknown {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Records the step's end: completed with its output, or failed, or cancelled when the run stopped it. */
+function end(run: StepRun<SubPipelineStep>, started: number, ending: { failure?: Failure; output?: string }): StepOutcome {
+  const { context, step } = run;
+  const durationMs = Date.now() - started;
+  const { failure, output } = ending;
+  if (!failure) {
+    const s = context.store.record.steps[step.id]!;
+    emit(context, { type: 'step_completed', stepId: step.id, attempt: 1, durationMs, tokens: s.tokens, costUsd: s.costUsd });
+    return { status: 'completed', output };
+  }
+  if (failure.class === 'aborted') {
+    emit(context, { type: 'step_cancelled', stepId: step.id, failure, durationMs });
+    return { status: 'cancelled', failure };
+  }
+  emit(context, { type: 'step_failed', stepId: step.id, attempt: 1, durationMs, failure, optional: step.optional });
+  return { status: 'failed', failure };
+}
