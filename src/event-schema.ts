@@ -326,7 +326,14 @@ export const RunEventSchema = z
       .describe('The step was set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept).'),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() }),
     z
-      .strictObject({ ...base, type: z.literal('child_run_started'), stepId: z.string(), childRunId: z.string(), pipeline: z.string() })
+      .strictObject({
+        ...base,
+        type: z.literal('child_run_started'),
+        stepId: z.string(),
+        childRunId: z.string(),
+        pipeline: z.string(),
+        item: z.number().int().nonnegative().optional(),
+      })
       .describe("The step started a child run: a run of another pipeline sharing this run's bus, sandbox, budget and cancellation."),
     z
       .strictObject({

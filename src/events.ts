@@ -131,7 +131,7 @@ export type RunEvent = Base &
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
     /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */
-    | { type: 'child_run_started'; stepId: string; childRunId: string; pipeline: string }
+    | { type: 'child_run_started'; stepId: string; childRunId: string; pipeline: string; item?: number }
     /** A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete. */
     | {
         type: 'child_run_finished';

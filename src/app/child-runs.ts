@@ -24,11 +24,11 @@ export interface ChildRunStarters {
 export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): ChildRuns {
   const depth = base.depth + 1;
   /** Runs `drive` (a start or a resume of the child) with the parent step's record of it around. */
-  async function recorded(stepId: string, drive: (onRecorded: (record: RunRecord) => void) => Promise<RunOutcome>): Promise<ChildRunOutcome> {
+  async function recorded(stepId: string, item: number | undefined, drive: (onRecorded: (record: RunRecord) => void) => Promise<RunOutcome>): Promise<ChildRunOutcome> {
     let child: RunRecord | undefined;
     const onRecorded = (record: RunRecord) => {
       child = record;
-      base.emit({ type: 'child_run_started', stepId, childRunId: record.id, pipeline: record.pipeline });
+      base.emit({ type: 'child_run_started', stepId, childRunId: record.id, pipeline: record.pipeline, ...(item !== undefined ? { item } : {}) });
     };
     try {
       const { record, dir } = await drive(onRecorded);
@@ -57,13 +57,13 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
   return {
     run(request) {
       if (depth > MAX_CHILD_DEPTH) return Promise.reject(tooDeep(request.pipeline));
-      return recorded(request.stepId, (onRecorded) =>
+      return recorded(request.stepId, request.item, (onRecorded) =>
         starters.start({ ...childRequest(base, request), parent: parentOf(request.stepId, request.kind, request.signal, request.env), onRecorded }),
       );
     },
     resume(request) {
       const { plan } = base;
-      return recorded(request.stepId, (onRecorded) =>
+      return recorded(request.stepId, request.item, (onRecorded) =>
         starters.resume({
           cwd: plan.projectRoot,
           ...(isBuiltinManifest(plan.manifestFile) ? {} : { manifest: plan.manifestFile }),

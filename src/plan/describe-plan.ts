@@ -1,7 +1,7 @@
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
-import { isAttemptStep, type AttemptStep, type Plan, type PlannedStep, type SubPipelineStep } from './plan-types.js';
+import { isAttemptStep, type AttemptStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
 import { describeRequires } from './describe-requires.js';
 import { describeConcurrency } from './agent-concurrency.js';
 
@@ -37,7 +37,7 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : describeSubPipelineStep(step)));
+    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : describeChildStep(step)));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -68,8 +68,12 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
 }
 
 /** The child pipeline a step runs, with what input, and what it hands over and brings back. */
-function describeSubPipelineStep(step: SubPipelineStep): string[] {
-  const lines = [`  runs:      the pipeline ${step.pipeline} as a child run`];
+function describeChildStep(step: SubPipelineStep | IterateStep): string[] {
+  const lines = [`  runs:      the pipeline ${step.pipeline} as a child run${step.kind === 'iterate' ? ' per item' : ''}`];
+  if (step.kind === 'iterate') {
+    const width = step.mode === 'parallel' ? `parallel, ${step.maxConcurrent || 'all'} at once` : 'one after another';
+    lines.push(`  items:     ${step.over} (${width}; on a failed item: ${step.onFailure})`);
+  }
   if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
   lines.push(`  input:     ${step.input ?? "{{ input }} (this run's)"}`);
   if (step.timeoutMs !== undefined) lines.push(`  timeout:   ${step.timeoutMs / 60_000} min for the whole child${step.optional ? '; optional' : ''}`);

@@ -96,9 +96,8 @@ export interface CommandStep extends AttemptStepFields {
   readonly kind: 'command';
 }
 
-/** A child pipeline run to its end as the step's work (Wave's `pipeline:`): its artifacts and outputs come back as the step's. */
-export interface SubPipelineStep extends StepBase {
-  readonly kind: 'pipeline';
+/** What a step that runs child pipelines says of them. */
+interface ChildPipelineFields extends StepBase {
   /** The child pipeline: a name under pipelines/ or .agents/pipelines/, or a file; may be a template (`{{ item }}`). */
   readonly pipeline: string;
   /** The child's input, a template resolved as Wave resolves it (unknown references stay as written); absent: this run's input. */
@@ -113,11 +112,28 @@ export interface SubPipelineStep extends StepBase {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** A child pipeline run to its end as the step's work (Wave's `pipeline:`): its artifacts and outputs come back as the step's. */
+export interface SubPipelineStep extends ChildPipelineFields {
+  readonly kind: 'pipeline';
+}
+
+/** A child pipeline run once per item of a JSON list (Wave's `iterate`): their outputs collected in item order. */
+export interface IterateStep extends ChildPipelineFields {
+  readonly kind: 'iterate';
+  /** A composition field that must resolve to a JSON array. */
+  readonly over: string;
+  readonly mode: 'sequential' | 'parallel';
+  /** Parallel children at once; 0: every item (the run's max_concurrency still holds). */
+  readonly maxConcurrent: number;
+  /** fail: the first failed item fails the step and stops the others; continue: a failed item's slot is null, the step fails only if all did. */
+  readonly onFailure: 'fail' | 'continue';
+}
+
 /** A step that runs attempts of an adapter: an agent or a command step. */
 export type AttemptStep = AgentStep | CommandStep;
 
 /** A step with everything resolved, by kind: what `wave run --dry-run` prints and the engine runs. */
-export type PlannedStep = AttemptStep | SubPipelineStep;
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep;
 
 /** What the run does with a failed step: its retry policy's, or `fail` for a step that runs no attempts (as in Wave). */
 export function onFailureOf(step: PlannedStep): RetryPolicy['onFailure'] {

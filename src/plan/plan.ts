@@ -10,7 +10,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AttemptStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AttemptStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -44,7 +44,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((step, index): PlannedStep => {
-    if (step.pipeline !== undefined) return { ...planSubPipelineStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
+    if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
@@ -117,12 +117,21 @@ interface StepTemplate {
   location: SourceLocation;
 }
 
-/** A child pipeline step: the child's name and input as written (resolved when it runs), what it hands over and takes back. */
-function planSubPipelineStep(step: Step, child: string): Omit<SubPipelineStep, 'location'> {
+/** A child pipeline step, or an iterate step running its child per item: names and input as written (resolved when it runs). */
+function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'location'> | Omit<IterateStep, 'location'> {
   const config = step.config ?? {};
+  const iterate = step.iterate;
   return {
     id: step.id,
-    kind: 'pipeline',
+    ...(iterate
+      ? {
+          kind: 'iterate' as const,
+          over: iterate.over,
+          mode: iterate.mode ?? 'sequential',
+          maxConcurrent: Math.max(0, iterate.max_concurrent ?? 0),
+          onFailure: iterate.on_failure ?? 'fail',
+        }
+      : { kind: 'pipeline' as const }),
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     pipeline: child,

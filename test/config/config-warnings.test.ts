@@ -77,7 +77,7 @@ describe('settings of Wave features nothing in a run uses', () => {
 metadata: { name: needs }
 steps:
   - id: each
-    iterate: { over: "[1, 2]", mode: parallel }
+    aggregate: { from: "[1, 2]", into: all.json, strategy: concat }
   - id: summary
     dependencies: [each]
     exec: { type: command, source: "true" }
@@ -92,7 +92,7 @@ steps:
     expect(manifest.warnings.find((w) => w.message.startsWith('`runtime.routing.auto_route: true`'))!.message).toContain('each step runs on the model its step or persona names');
     const pipeline = await readPipeline(join(dir, 'pipelines', 'needs.yaml'), manifestView(manifest), {});
     expect(pipeline.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([
-      ['not_supported', '`iterate`'],
+      ['not_supported', '`aggregate`'],
       ['not_supported', '`handover.compaction`'],
     ]);
     expect(pipeline.warnings).toEqual([]);
@@ -116,7 +116,7 @@ steps:
     const refused = unsupportedFeatures()
       .filter((f) => !f.unused)
       .map((f) => f.name);
-    for (const name of ['`gate`', '`iterate`', 'step `type`', '`handover.compaction`', 'agent_review']) {
+    for (const name of ['`gate`', 'step `type`', '`handover.compaction`', 'agent_review']) {
       expect(refused.some((r) => r.includes(name))).toBe(true);
     }
   });

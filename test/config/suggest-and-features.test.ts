@@ -34,7 +34,6 @@ describe('unsupportedFeatures', () => {
       '`edges`',
       '`loop`',
       '`branch`',
-      '`iterate`',
       '`aggregate`',
       '`validation`',
       'step `type`',

@@ -90,7 +90,7 @@ describe('what only follows from a feature not built here is not reported on top
     ${COMMAND}
 `),
     ).toEqual([
-      ['not_supported', 5, '`iterate`'],
+      ['file_not_found', 6, 'step `each` runs the child pipeline `audit-x`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
       ['not_supported', 9, '`aggregate`'],
     ]);
   });

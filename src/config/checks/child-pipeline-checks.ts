@@ -39,7 +39,7 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const at = ['steps', index];
   const label = stepLabel(step, index);
   if (step.pipeline === undefined) {
-    const childKeys = (['input', 'config'] as const).filter((key) => step[key] !== undefined);
+    const childKeys = (['input', 'config', 'iterate'] as const).filter((key) => step[key] !== undefined);
     const orphans = childKeys.map(
       (key) =>
         new WaveError('missing_field', `${label} sets \`${key}\`, which is a child pipeline's, but has no \`pipeline\``, {
@@ -63,19 +63,44 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
         hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,
       }),
   );
-  if (typeof step.pipeline === 'string' && !isTemplatedName(step.pipeline)) {
+  for (const name of childNames(step)) {
     try {
-      resolvePipelinePath(step.pipeline, view.dir, view.dir);
+      resolvePipelinePath(name, view.dir, view.dir);
     } catch (error) {
       if (!(error instanceof WaveError)) throw error;
       const message =
         error.code === 'file_not_found'
-          ? `${label} runs the child pipeline \`${step.pipeline}\`, which is neither a file nor a name in pipelines/ or .agents/pipelines/`
+          ? `${label} runs the child pipeline \`${name}\`, which is neither a file nor a name in pipelines/ or .agents/pipelines/`
           : `${label}: ${error.message}`;
       errors.push(new WaveError(error.code, message, { location: locator.locate([...at, 'pipeline']), hint: error.hint }));
     }
   }
   return errors;
+}
+
+/** The child names a step runs that are known before it runs: its own, or, templated (`{{ item }}`, `{{ item.<field> }}`) on the items of a literal `iterate.over` list, each item's. */
+function childNames(step: Record<string, unknown>): string[] {
+  if (typeof step.pipeline !== 'string') return [];
+  if (!isTemplatedName(step.pipeline)) return [step.pipeline];
+  const over = isRecord(step.iterate) && typeof step.iterate.over === 'string' ? step.iterate.over : '';
+  let items: unknown;
+  try {
+    items = JSON.parse(over);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(items)) return [];
+  const template = step.pipeline;
+  const names = items.map((item) =>
+    template.replace(/\{\{\s*item((?:\.[\w-]+)*)\s*\}\}/g, (whole, path: string) => {
+      const value = path
+        .split('.')
+        .slice(1)
+        .reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), item);
+      return value === undefined ? whole : typeof value === 'string' ? value : JSON.stringify(value);
+    }),
+  );
+  return [...new Set(names.filter((name) => !isTemplatedName(name)))];
 }
 
 /**

@@ -114,8 +114,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     what: 'a child stop condition, which sets a variable nothing in Wave reads',
     unused: true,
   },
-  // An iterate step names the child it runs per item: they go with it.
-  { at: STEP, key: 'iterate', name: '`iterate`', what: 'iteration over items', with: ['pipeline', 'input', 'config'], moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
   { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'], opaqueStep: true },

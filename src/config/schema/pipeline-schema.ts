@@ -101,6 +101,21 @@ export const SubPipelineConfigSchema = z
   })
   .describe('What a child pipeline step hands its child and takes back.');
 
+/** An iterate step's `iterate`: the items its child pipeline runs for, and how. */
+export const IterateSchema = z
+  .strictObject({
+    over: z.string().describe('A JSON array, or a template resolving to one ({{ <step>.output }}, {{ <step>.out.<artifact>.<field> }}).'),
+    mode: z.enum(['sequential', 'parallel']).optional().describe('sequential (default): one item after another; parallel: several at once.'),
+    max_concurrent: z.number().int().optional().describe("parallel: children at once; 0 or less (default): every item, within the run's max_concurrency."),
+    on_failure: z
+      .enum(['fail', 'continue'])
+      .optional()
+      .describe("fail (default): the first failed item fails the step and stops the others; continue: a failed item's slot is null and the step fails only if every item failed."),
+  })
+  .describe(
+    "Runs the step's `pipeline` once per item ({{ item }}, {{ item.<field> }}, {{ iteration }} in its name and input), collecting each child's output in item order as `collected-output`.",
+  );
+
 export const StepSchema = z.strictObject({
   id: z
     .string()
@@ -120,6 +135,7 @@ export const StepSchema = z.strictObject({
   pipeline: z.string().optional().describe("A child pipeline run as this step's work: a name under pipelines/ or .agents/pipelines/, or a file."),
   input: z.string().optional().describe("The child pipeline's input ({{ input }}, {{ <step>.output }} and {{ <step>.out.<artifact> }} allowed); default this run's input."),
   config: SubPipelineConfigSchema.optional(),
+  iterate: IterateSchema.optional(),
   exec: z
     .strictObject({
       type: z.enum(['prompt', 'command']).optional().describe("prompt (default) goes to the persona's agent; command runs in a shell."),

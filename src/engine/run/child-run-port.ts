@@ -14,6 +14,8 @@ export interface ChildRunRequest {
   signal: AbortSignal;
   /** What the child's composition fields read as `{{ env.<key> }}`. */
   env?: Readonly<Record<string, string>>;
+  /** The item of an iterate step the child runs for (0-based), recorded with it. */
+  item?: number;
 }
 
 /** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */
@@ -21,6 +23,7 @@ export interface ChildResumeRequest {
   stepId: string;
   runId: string;
   signal: AbortSignal;
+  item?: number;
 }
 
 /** How a child run ended, and where it is recorded. */

@@ -8,11 +8,21 @@ import type { RunContext } from '../run/context.js';
  * resolved as Wave resolves it: `{{ <step>.out.<artifact>[.<field>…] }}`, `{{ <step>.output[.<field>…] }}` and
  * `{{ steps.<step>.output }}`, then `{{ input }}`, the run's names, `{{ project.<key> }}` and `{{ env.<key> }}`. What
  * names nothing known stays as written (Wave's pipelines rely on it: an unset `{{ env.profile }}` takes a branch's default).
+ * `item` gives an iterate step's item values.
  */
-export function resolveCompositionText(context: RunContext, stepId: string, text: string, outputs: ReadonlyMap<string, string>): string {
+export function resolveCompositionText(
+  context: RunContext,
+  stepId: string,
+  text: string,
+  outputs: ReadonlyMap<string, string>,
+  item?: (name: string) => string | undefined,
+): string {
   const { plan, store } = context;
   const env = store.record.options.env ?? {};
   return renderTemplate(text, (name) => {
+    // An iterate step's `{{ item… }}` and `{{ iteration }}`, in the same pass: a value never brings a reference of its own.
+    const itemValue = item?.(name);
+    if (itemValue !== undefined) return itemValue;
     const fixed: Record<string, string> = {
       input: plan.input,
       'run.id': store.record.id,

@@ -1,14 +1,15 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { WaveError } from '../../core/errors/errors.js';
-import { failureOfError, type Failure } from '../../core/errors/failure.js';
+import { failureOfError } from '../../core/errors/failure.js';
 import type { SubPipelineStep } from '../../plan/plan-types.js';
-import type { RunRecord } from '../../state/record/run-record.js';
 import { reasonOf } from '../attempt/attempt.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
 import { emit, type RunContext } from '../run/context.js';
 import { resolveCompositionText } from './composition-text.js';
-import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
+import type { StepRun, StepRunner } from './step-run.js';
+import { childOutput } from './child-output.js';
+import { endChildStep } from './child-step-end.js';
 
 /**
  * A child pipeline as the step's work (Wave's `pipeline:`): run to its end as a run of its own, or, when the step
@@ -25,21 +26,23 @@ export const runSubPipelineStep: StepRunner<SubPipelineStep> = async (run) => {
   try {
     outcome = await startOrResume(run, signal);
   } catch (error) {
-    return end(run, started, { failure: failureOfError(error, 'internal') });
+    return endChildStep(run, started, { failure: failureOfError(error, 'internal') });
   }
   if (outcome.status !== 'completed') {
     if (deadline?.aborted && !run.signal.aborted)
-      return end(run, started, { failure: { class: 'timeout', message: `the child run ${outcome.record.id} passed its ${step.timeoutMs! / 1000} s limit (config.timeout)` } });
-    return end(run, started, {
+      return endChildStep(run, started, {
+        failure: { class: 'timeout', message: `the child run ${outcome.record.id} passed its ${step.timeoutMs! / 1000} s limit (config.timeout)` },
+      });
+    return endChildStep(run, started, {
       failure: run.signal.aborted ? reasonOf(run.signal) : (outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` }),
     });
   }
   try {
     await bringBack(context, step, outcome);
   } catch (error) {
-    return end(run, started, { failure: failureOfError(error, 'artifact_missing') });
+    return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
-  return end(run, started, { output: childOutput(outcome.record) });
+  return endChildStep(run, started, { output: childOutput(outcome.record) });
 };
 
 /** The step's earlier child when it did not complete (resumed), else a new child. */
@@ -79,42 +82,4 @@ async function bringBack(context: RunContext, step: SubPipelineStep, child: Chil
     const type = artifact.type !== undefined ? { artifactType: artifact.type } : {};
     emit(context, { type: 'artifact_saved', stepId: step.id, name: artifact.as, path: relative(context.store.dir, target), bytes: size, ...type });
   }
-}
-
-/** The step's output: the child's one pipeline output, or all of them as a JSON object, or (none declared) its last step's output. */
-function childOutput(record: RunRecord): string {
-  const outputs = Object.entries(record.outputs ?? {});
-  if (outputs.length === 1) return outputs[0]![1].value ?? '';
-  if (outputs.length > 1) return JSON.stringify(Object.fromEntries(outputs.map(([name, output]) => [name, parsedOrText(output.value)])));
-  const last = Object.values(record.steps)
-    .filter((s) => s.status === 'completed')
-    .at(-1);
-  return last?.output ?? '';
-}
-
-function parsedOrText(value: string | undefined): unknown {
-  if (value === undefined) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Records the step's end: completed with its output, or failed, or cancelled when the run stopped it. */
-function end(run: StepRun<SubPipelineStep>, started: number, ending: { failure?: Failure; output?: string }): StepOutcome {
-  const { context, step } = run;
-  const durationMs = Date.now() - started;
-  const { failure, output } = ending;
-  if (!failure) {
-    const s = context.store.record.steps[step.id]!;
-    emit(context, { type: 'step_completed', stepId: step.id, attempt: 1, durationMs, tokens: s.tokens, costUsd: s.costUsd });
-    return { status: 'completed', output };
-  }
-  if (failure.class === 'aborted') {
-    emit(context, { type: 'step_cancelled', stepId: step.id, failure, durationMs });
-    return { status: 'cancelled', failure };
-  }
-  emit(context, { type: 'step_failed', stepId: step.id, attempt: 1, durationMs, failure, optional: step.optional });
-  return { status: 'failed', failure };
 }

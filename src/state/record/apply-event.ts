@@ -170,7 +170,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     // A resumed child starts again under its own id.
     const earlier = s.children?.find((c) => c.runId === e.childRunId);
     if (earlier) Object.assign(earlier, { status: 'running', failure: undefined });
-    else s.children = [...(s.children ?? []), { runId: e.childRunId, pipeline: e.pipeline, status: 'running' }];
+    else s.children = [...(s.children ?? []), { runId: e.childRunId, pipeline: e.pipeline, status: 'running', ...(e.item !== undefined ? { item: e.item } : {}) }];
   },
   child_run_finished: (r, e) => {
     const s = stepOf(r, e.stepId);

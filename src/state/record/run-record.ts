@@ -81,6 +81,8 @@ export interface StepRecord {
 export interface ChildRunRecord {
   runId: string;
   pipeline: string;
+  /** The item of an iterate step it ran for (0-based). */
+  item?: number;
   status: RunStatus;
   failure?: Failure;
 }

@@ -1,0 +1,22 @@
+import type { Failure } from '../../core/errors/failure.js';
+import type { IterateStep, SubPipelineStep } from '../../plan/plan-types.js';
+import { emit } from '../run/context.js';
+import type { StepOutcome, StepRun } from './step-run.js';
+
+/** Records the end of a step that runs child pipelines: completed with its output, or failed, or cancelled when the run stopped it. */
+export function endChildStep(run: StepRun<SubPipelineStep | IterateStep>, started: number, ending: { failure?: Failure; output?: string }): StepOutcome {
+  const { context, step } = run;
+  const durationMs = Date.now() - started;
+  const { failure, output } = ending;
+  if (!failure) {
+    const s = context.store.record.steps[step.id]!;
+    emit(context, { type: 'step_completed', stepId: step.id, attempt: 1, durationMs, tokens: s.tokens, costUsd: s.costUsd });
+    return { status: 'completed', output };
+  }
+  if (failure.class === 'aborted') {
+    emit(context, { type: 'step_cancelled', stepId: step.id, failure, durationMs });
+    return { status: 'cancelled', failure };
+  }
+  emit(context, { type: 'step_failed', stepId: step.id, attempt: 1, durationMs, failure, optional: step.optional });
+  return { status: 'failed', failure };
+}
