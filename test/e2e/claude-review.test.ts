@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWave, startWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 import { waitFor } from '../support/wait.js';
-import { attemptFile, claudeManifest, cliAvailable, runAgentPipeline, type ModelServer, startModelServer } from './agents.js';
+import { git, makeRepository } from '../fixtures/workspace/helpers.js';
+import { attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, runEvents, type ModelServer, startModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
@@ -93,6 +95,35 @@ describe.skipIf(!available)('claude: an agent_review contract', () => {
     expect(step.tokens.input).toBe(attemptsInput + reviewInput);
     // The retry was told why: the review's verdict is in its prompt.
     expect(attemptFile(run.project, run.record, 'work', 2, 'attempt.json')).toContain('agent review verdict: fail — The first answer is not final.');
+  });
+
+  it("shows the reviewer the step's commits as a git diff, and fails a review over its token_budget (here only a warning)", async () => {
+    const project = makeProject({ 'criteria.md': CRITERIA, 'critic.md': 'You are a strict critic.', 'src.txt': 'first line\n' });
+    await makeRepository(project);
+    await git(project, 'config', 'user.name', 'Wave Test');
+    await git(project, 'config', 'user.email', 'test@example.invalid');
+    const commit = param('echo reviewed line >> src.txt && git commit -qam "the step changed src.txt"');
+    const wave = claudeManifest(
+      { writer: `${server.url}/s/shell/${commit}`, reviewer: `${server.url}/s/review` },
+      '  writer: { adapter: writer }\n  critic: { adapter: reviewer, system_prompt_file: critic.md }',
+    );
+    const pipeline = reviewedPipeline('        context: [{ source: git_diff }]\n        token_budget: 10\n        on_failure: warn')
+      .replace('        context: [{ source: artifact, artifact: out }]\n', '')
+      .replace('    output_artifacts:', '    workspace: { type: worktree, branch: review/diff }\n    output_artifacts:');
+    await writeFile(join(project, 'wave.yaml'), wave);
+    await mkdir(join(project, 'pipelines'), { recursive: true });
+    await writeFile(join(project, 'pipelines', 'p.yaml'), pipeline);
+    const result = await runWave(['run', 'p', '--output', 'json'], { cwd: project, timeout: 280_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const record = latestRun(project);
+    const prompt = (JSON.parse(attemptFile(project, record, 'work', 1, 'review-1/attempt.json')) as { prompt: string }).prompt;
+    expect(prompt).toContain('## Context\n\n### Git Diff\n\ndiff --git a/src.txt b/src.txt');
+    expect(prompt).toContain(' first line\n+reviewed line\n');
+    const events = runEvents(project, record);
+    const failed = events.find((e) => e.type === 'review_failed');
+    expect(failed?.reason).toMatch(/^the review used \d+ tokens, over the contract's token_budget of 10, so it does not count$/);
+    expect(events.filter((e) => e.type === 'contract_checked').map((e) => [e.passed, e.action])).toEqual([[false, 'warn']]);
+    expect(record.steps.work!.status).toBe('completed');
   });
 
   it('cancelling the run stops a running review long before its timeout', async () => {

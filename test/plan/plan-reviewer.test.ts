@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
+import { describePlan } from '../../src/plan/describe-plan.js';
 import { planAdapters } from '../../src/plan/plan-adapters.js';
 import { DEFAULT_REVIEW_TIMEOUT_MS } from '../../src/plan/plan-reviewer.js';
 import { makeProject } from '../support/project.js';
@@ -30,6 +31,8 @@ describe('an agent_review contract in the plan', () => {
     });
     // Its adapter is one the run may call: its keys are passed and redacted like the step's own.
     expect(planAdapters(plan).map((a) => a.name)).toEqual(['claude', 'critic']);
+    // --dry-run names the reviewer and its criteria.
+    expect(describePlan(plan)).toContain('contract:  agent_review by reviewer against criteria/review.md (on failure: fail)');
     // The step's agent is told a review follows.
     expect(plan.steps[0]!.template).toContain('A separate reviewer (persona `reviewer`) will review your work against the criteria in `criteria/review.md`');
   });
