@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedAdapter, ResolvedPersona } from '../../src/core/resolved-adapter.js';
 import { sandboxedSpawn } from '../../src/engine/attempt/sandboxed-spawn.js';
 import type { RunContext } from '../../src/engine/run/context.js';
-import type { PlannedStep } from '../../src/plan/plan-types.js';
+import type { AttemptStep } from '../../src/plan/plan-types.js';
 import type { SandboxScope } from '../../src/sandbox/types.js';
 
 const persona = (name: string, domains: string[]): ResolvedPersona => ({ name, systemPrompt: '', allowedTools: [], deniedTools: [], allowedDomains: domains, skills: [] });
@@ -17,7 +17,7 @@ async function scopeOf(runAs?: ResolvedPersona): Promise<SandboxScope> {
     plan: { runtime: { sandbox: { defaultAllowedDomains: ['default.example'] } } },
     store: { record: { id: 'run-1' }, dir: '/tmp/run-1' },
   } as unknown as RunContext;
-  const step = { id: 'work', persona: persona('writer', ['writer.example']) } as unknown as PlannedStep;
+  const step = { id: 'work', persona: persona('writer', ['writer.example']) } as unknown as AttemptStep;
   const spawn = sandboxedSpawn(context, step, adapter, { attempt: 1, workspace: '/tmp/ws', attemptDir: '/tmp/run-1/a', env: {}, persona: runAs });
   await spawn!({ command: 'true', args: [] } as never, new AbortController().signal);
   return scope!;

@@ -4,6 +4,7 @@ import { manifestView, readManifest, readPipeline } from '../../src/config/load/
 import { describePlan } from '../../src/plan/describe-plan.js';
 import { planAdapters } from '../../src/plan/plan-adapters.js';
 import { DEFAULT_REVIEW_TIMEOUT_MS } from '../../src/plan/plan-reviewer.js';
+import { attemptSteps } from '../support/attempt-steps.js';
 import { makeProject } from '../support/project.js';
 import { pipelineOf, planProject } from './plan-project.js';
 
@@ -21,7 +22,7 @@ const reviewStep = (contract: string) => pipelineOf(`{ id: a, persona: dev, exec
 describe('an agent_review contract in the plan', () => {
   it("resolves the reviewer persona and its adapter, reads the criteria from the project root, and takes the persona's model and the default timeout", async () => {
     const { plan } = await planProject({ manifest: MANIFEST, pipeline: reviewStep('persona: reviewer, criteria_path: criteria/review.md'), files: FILES });
-    const [contract] = plan.steps[0]!.contracts;
+    const [contract] = attemptSteps(plan)[0]!.contracts;
     expect(contract!.reviewer).toMatchObject({
       persona: { name: 'reviewer', systemPrompt: 'You review code.' },
       adapter: { name: 'critic', type: 'llm' },
@@ -34,7 +35,7 @@ describe('an agent_review contract in the plan', () => {
     // --dry-run names the reviewer and its criteria.
     expect(describePlan(plan)).toContain('contract:  agent_review by reviewer against criteria/review.md (on failure: fail)');
     // The step's agent is told a review follows.
-    expect(plan.steps[0]!.template).toContain('A separate reviewer (persona `reviewer`) will review your work against the criteria in `criteria/review.md`');
+    expect(attemptSteps(plan)[0]!.template).toContain('A separate reviewer (persona `reviewer`) will review your work against the criteria in `criteria/review.md`');
   });
 
   it("takes the contract's model and timeout over the persona's", async () => {
@@ -43,7 +44,7 @@ describe('an agent_review contract in the plan', () => {
       pipeline: reviewStep('persona: reviewer, criteria_path: criteria/review.md, model: cheapest, timeout: 90s'),
       files: FILES,
     });
-    expect(plan.steps[0]!.contracts[0]!.reviewer).toMatchObject({ model: 'cheapest', timeoutMs: 90_000 });
+    expect(attemptSteps(plan)[0]!.contracts[0]!.reviewer).toMatchObject({ model: 'cheapest', timeoutMs: 90_000 });
   });
 });
 

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReviewMaterial } from '../../contracts/agent-review/review-context.js';
 import type { CheckResult, PlannedContract } from '../../contracts/types.js';
-import type { PlannedStep } from '../../plan/plan-types.js';
+import type { AttemptStep } from '../../plan/plan-types.js';
 import { emit, type RunContext } from '../run/context.js';
 import { stepBranchDiff } from '../workspace/git/step-diff.js';
 import type { PreparedStep } from '../workspace/step-files.js';
 
 /** Where an artifact of this run named `name` is saved: the step's own, else the last step in file order that saved one. */
-function savedArtifact(context: RunContext, step: PlannedStep, name: string): string | undefined {
+function savedArtifact(context: RunContext, step: AttemptStep, name: string): string | undefined {
   const { record } = context.store;
   const order = [...context.plan.steps.map((s) => s.id).filter((id) => id !== step.id), step.id];
   for (const id of order.reverse()) {
@@ -19,7 +19,7 @@ function savedArtifact(context: RunContext, step: PlannedStep, name: string): st
 }
 
 /** What a review of the step is shown: its branch's diff (a worktree workspace only) and the run's saved artifacts. */
-export function reviewMaterial(context: RunContext, step: PlannedStep, prepared: PreparedStep): ReviewMaterial {
+export function reviewMaterial(context: RunContext, step: AttemptStep, prepared: PreparedStep): ReviewMaterial {
   const { git } = prepared;
   return {
     gitDiff: (base) =>
@@ -34,7 +34,7 @@ export function reviewMaterial(context: RunContext, step: PlannedStep, prepared:
 /** One contract checked on one attempt of the step, as its review events name it. */
 export interface ContractCheck {
   context: RunContext;
-  step: PlannedStep;
+  step: AttemptStep;
   attempt: number;
   contract: PlannedContract;
   /** The contract's label (contractLabel). */
