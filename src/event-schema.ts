@@ -246,6 +246,35 @@ export const RunEventSchema = z
         fallback: z.string().optional().describe('Why the whole source was mounted instead (the artifact is not in this run).'),
       })
       .describe('A mount narrowed to the files an artifact lists (workspace.mount[].subset_from): what was copied and skipped.'),
+    z
+      .strictObject({ ...base, type: z.literal('review_started'), stepId: z.string(), attempt: Attempt, contract: z.string(), reviewer: z.string() })
+      .describe("An agent_review contract asked its reviewer persona to review the attempt's work."),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('review_completed'),
+        stepId: z.string(),
+        attempt: Attempt,
+        contract: z.string(),
+        reviewer: z.string(),
+        verdict: z.enum(['pass', 'warn']),
+        issues: z.number().int().nonnegative(),
+        summary: z.string(),
+      })
+      .describe('The reviewer passed the work (verdict pass or warn), with how many issues it listed.'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('review_failed'),
+        stepId: z.string(),
+        attempt: Attempt,
+        contract: z.string(),
+        reviewer: z.string(),
+        reason: z.string(),
+        verdict: z.literal('fail').optional(),
+        issues: z.number().int().nonnegative().optional(),
+      })
+      .describe('The review failed the work: a fail verdict (with its issue count), or no usable verdict; reason says which.'),
     z.strictObject({
       ...base,
       type: z.literal('contract_checked'),

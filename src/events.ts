@@ -78,6 +78,12 @@ export type RunEvent = Base &
         skippedTotal: number;
         fallback?: string;
       }
+    /** An agent_review contract asked its reviewer persona to review the attempt's work. */
+    | { type: 'review_started'; stepId: string; attempt: number; contract: string; reviewer: string }
+    /** The reviewer passed the work (verdict pass or warn), with how many issues it listed. */
+    | { type: 'review_completed'; stepId: string; attempt: number; contract: string; reviewer: string; verdict: 'pass' | 'warn'; issues: number; summary: string }
+    /** The review failed the work: a fail verdict (with its issue count), or no usable verdict; `reason` says which. */
+    | { type: 'review_failed'; stepId: string; attempt: number; contract: string; reviewer: string; reason: string; verdict?: 'fail'; issues?: number }
     | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
     /** One attempt ended (a round of `wave thread`): its result text (an agent's final answer, a command's output tail) capped, and its JSON output's fields. */
     | {

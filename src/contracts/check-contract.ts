@@ -1,3 +1,4 @@
+import { checkAgentReview } from './agent-review/agent-review-check.js';
 import { checkJsonSchema } from './json-schema-check.js';
 import { checkLlmJudge } from './llm-judge-check.js';
 import { checkNonEmptyFile } from './non-empty-file-check.js';
@@ -16,6 +17,8 @@ export async function checkContract(contract: PlannedContract, env: CheckEnviron
         return await checkTestSuite(contract, env);
       case 'llm_judge':
         return await checkLlmJudge(contract, env);
+      case 'agent_review':
+        return await checkAgentReview(contract, env);
     }
   } catch (error) {
     return { passed: false, errors: [`the ${contract.type} check failed to run: ${error instanceof Error ? error.message : String(error)}`] };

@@ -24,6 +24,8 @@ export function contractRequirements(contracts: readonly PlannedContract[]): str
           `- A reviewer will score ${targetLabel(c.target)} from 0 to 1 (passing: ${c.threshold ?? DEFAULT_JUDGE_THRESHOLD}) against:`,
           ...(c.criteria ?? []).map((x) => `  - ${x}`),
         ].join('\n');
+      case 'agent_review':
+        return `- A separate reviewer (persona \`${c.persona ?? ''}\`) will review your work against the criteria in \`${c.criteria_path ?? ''}\` and return a verdict (pass, fail or warn); a fail verdict fails this check.`;
     }
   });
   return lines.length ? `\n\n${REQUIREMENTS_HEADING}\n${lines.join('\n')}\n` : '';

@@ -6,6 +6,7 @@ import { schemaProblems } from '../json-schema/schema-validator.js';
 import type { PlannedContract, TargetRef } from '../contracts/types.js';
 import { WaveError } from '../core/errors/errors.js';
 import type { PlannedExtract } from './plan-types.js';
+import { planReviewer } from './plan-reviewer.js';
 import { resolveAdapter } from './resolve-step.js';
 
 /** What a contract checks by default: its `source`, else the step's first file artifact, else the step's output. */
@@ -37,7 +38,7 @@ export function readSchema(spec: { schema?: string | Record<string, unknown>; sc
   return schema as Record<string, unknown>;
 }
 
-/** The step's contracts with schemas read, judges resolved and targets named. */
+/** The step's contracts with schemas read, judges and reviewers resolved and targets named (manifestDir is the project root). */
 export function planContracts(step: Step, manifest: Manifest, manifestDir: string): PlannedContract[] {
   const declared = step.handover?.contracts ?? (step.handover?.contract ? [step.handover.contract] : []);
   // Wave's `validate: false` keeps a contract in the file but switches it off.
@@ -53,6 +54,7 @@ export function planContracts(step: Step, manifest: Manifest, manifestDir: strin
       ...contract,
       ...(schemaObject ? { schemaObject } : {}),
       ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),
+      ...(contract.type === 'agent_review' ? { reviewer: planReviewer(contract, manifest, manifestDir, where) } : {}),
       target: contractTarget(contract, step.output_artifacts ?? []),
     };
   });

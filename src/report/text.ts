@@ -66,6 +66,12 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `${step(event.stepId)} artifact ${event.name}: ${plural(event.count, 'secret')} redacted in the stored copy ${event.path} (the workspace file is unchanged)`;
     case 'mount_subset':
       return `${step(event.stepId)} mount ${event.source} ${describeSubset(event)}`;
+    case 'review_started':
+      return `${step(event.stepId)} contract ${event.contract}: review by ${event.reviewer} started`;
+    case 'review_completed':
+      return `${step(event.stepId)} contract ${event.contract}: review by ${event.reviewer} says ${event.verdict} (${plural(event.issues, 'issue')})${event.summary ? `: ${oneLine(event.summary)}` : ''}`;
+    case 'review_failed':
+      return `${step(event.stepId)} contract ${event.contract}: review by ${event.reviewer} failed: ${oneLine(event.reason)}`;
     case 'contract_checked':
       return event.passed
         ? `${step(event.stepId)} contract ${event.contract} passed`

@@ -232,7 +232,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       '`handover.on_review_fail`',
       '`handover.target_step`',
       'contract type `typescript_interface`',
-      'contract type `agent_review`',
+      'contract type `event_contains`',
     ],
     [
       ['not_supported', 26, 7],

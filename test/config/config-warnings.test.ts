@@ -116,7 +116,7 @@ steps:
     const refused = unsupportedFeatures()
       .filter((f) => !f.unused)
       .map((f) => f.name);
-    for (const name of ['`gate`', 'step `type`', '`handover.compaction`', 'agent_review']) {
+    for (const name of ['`gate`', 'step `type`', '`handover.compaction`', 'event_contains']) {
       expect(refused.some((r) => r.includes(name))).toBe(true);
     }
   });

@@ -52,7 +52,7 @@ describe('unsupportedFeatures', () => {
       '`exec.type: slash_command`',
       'typescript_interface',
       'markdown_spec',
-      'agent_review',
+      'event_contains',
       'spec_derived_test',
       '`inject_artifacts[].pipeline`',
       '`requires.skills.<name>.install`',

@@ -5,7 +5,7 @@ import { isRecord, type Path } from '../load/value-path.js';
 import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
 
 /**
- * What in one step needs a wave.yaml when none was found (from `searchedFrom` up): a persona, an adapter (the step's,
+ * What in one step needs a wave.yaml when none was found (from `searchedFrom` up): a persona (the step's, a reviewer's), an adapter (the step's,
  * a contract's, its extract's), or, for a command step, a model to ask for its extract or llm_judge contract.
  */
 export function manifestNeedErrors(step: Record<string, unknown>, index: number, label: string, searchedFrom: string, locator: Locator): WaveError[] {
@@ -48,6 +48,14 @@ export function manifestNeedErrors(step: Record<string, unknown>, index: number,
   for (const [contract, path] of stepContractRefs(step, at)) {
     if (!isRecord(contract)) continue;
     const who = `${label} contract ${contractNumber(path)}`;
+    if (contract.type === 'agent_review' && typeof contract.persona === 'string') {
+      errors.push(
+        new WaveError('unknown_persona', `${who} (agent_review) names reviewer persona \`${contract.persona}\`, but ${missing} to declare it`, {
+          location: locator.locate([...path, 'persona']),
+          hint: 'Run `wave init` to create a wave.yaml and declare the persona there, or pass -m <path/to/wave.yaml>.',
+        }),
+      );
+    }
     if (contract.type === 'llm_judge') modelNeed(contract, `${who} (llm_judge)`, path);
     else adapterRef(contract.adapter, who, [...path, 'adapter']);
   }

@@ -4,6 +4,7 @@ import { manifestNeedErrors } from './manifest-needs.js';
 import { stepLabel } from './raw-step.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
+import { reviewContractErrors } from './review-checks.js';
 import type { Locator } from '../load/locator.js';
 import { everyForge, personaRefErrors, type ForgeResolution } from '../load/forge-personas.js';
 import { didYouMean } from './suggest.js';
@@ -67,6 +68,10 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     push(missingFile(contract.schema_path, view.dir, `${label} names schema_path`, locator.locate([...path, 'schema_path'])));
     adapterRef(contract.adapter, [...path, 'adapter']);
     const isExtract = path.at(-1) === 'extract';
+    if (!isExtract) {
+      const scope = { stepPersona: step.persona, ...(view.personas && !view.noManifest ? { personas: view.personas } : {}), projectRoot: view.dir, locator };
+      errors.push(...reviewContractErrors(contract, path, `${label} contract ${contractNumber(path)}`, scope));
+    }
     // Wave's `validate: false` switches a contract off; its schema is never read.
     if (view.inspectSchema && (isExtract || (contract.type === 'json_schema' && contract.validate !== false))) {
       const what = isExtract ? `${label} extract` : `${label} contract ${contractNumber(path)} (json_schema)`;

@@ -32,7 +32,6 @@ const WAVE_ONLY_CONTRACT_TYPES = new Set([
   'typescript_interface',
   'markdown_spec',
   'format',
-  'agent_review',
   'spec_derived_test',
   'source_diff',
   'test_diff',
@@ -40,7 +39,7 @@ const WAVE_ONLY_CONTRACT_TYPES = new Set([
   'quality_gate',
   'test_count_baseline',
 ]);
-const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file and llm_judge';
+const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file, llm_judge and agent_review';
 const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
 
 /** Wave's contract outcomes this version does not have: a rework step, and a run that ends `rejected`. */

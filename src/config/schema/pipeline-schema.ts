@@ -11,25 +11,50 @@ export type Fidelity = (typeof FIDELITIES)[number];
 /** A JSON Schema written inline: a mapping, or its JSON text. */
 const InlineJsonSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
+/** What an agent_review's reviewer is shown: the step's git diff, or an artifact of the run; each cut to max_size bytes (default 50 KB). */
+const ReviewContextSchema = z.discriminatedUnion('source', [
+  z.strictObject({
+    source: z.literal('git_diff').describe("The step's changes, as git diff shows them."),
+    diff_base: z.string().optional().describe('The ref the step branch is compared with; default the first of origin/main, origin/master, main, master.'),
+    max_size: z.number().int().nonnegative().optional().describe('Bytes shown at most; 0 or unset: 50 KB.'),
+  }),
+  z.strictObject({
+    source: z.literal('artifact').describe('An artifact saved earlier in this run.'),
+    artifact: z.string().describe('The name of an artifact saved earlier in this run.'),
+    max_size: z.number().int().nonnegative().optional().describe('Bytes shown at most; 0 or unset: 50 KB.'),
+  }),
+]);
+
 export const ContractSchema = z
   .strictObject({
     type: z
-      .enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge'])
-      .describe('json_schema (the file parses and matches a schema), test_suite (a command exits 0), non_empty_file, or llm_judge (a model scores the output).'),
+      .enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review'])
+      .describe(
+        'json_schema (the file parses and matches a schema), test_suite (a command exits 0), non_empty_file, llm_judge (a model scores the output), or agent_review (another persona reviews the work).',
+      ),
     schema: InlineJsonSchema.optional().describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
     schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
     source: z.string().optional().describe("The workspace file checked (json_schema, non_empty_file); default: the step's first output artifact."),
     validate: z.boolean().optional().describe('false switches the contract off (it stays in the file).'),
     command: z.string().optional().describe('test_suite: the shell command that must exit 0.'),
     dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
-    timeout: Duration.optional(),
+    timeout: Duration.optional().describe('test_suite: how long the command may run; agent_review: how long the review may run (default 120s).'),
     must_pass: z.boolean().optional().describe("Wave's switch: false makes a failure only warn when on_failure is unset; default true."),
     on_failure: z.enum(ON_FAILURE).optional().describe('fail (default), warn, continue, skip or retry.'),
     max_retries: z.number().int().nonnegative().optional().describe('With on_failure: retry, how many times the step is re-run for this contract before it fails; default 2.'),
-    model: z.string().optional().describe('llm_judge: the judging model.'),
+    model: z.string().optional().describe('llm_judge, agent_review: the judging or reviewing model (a tier or a model name).'),
     adapter: z.string().optional().describe('llm_judge: the adapter that judges.'),
     criteria: StringList.optional().describe('llm_judge: what the output is scored against.'),
     threshold: z.number().min(0).max(1).optional().describe('llm_judge: the lowest passing score, from 0 to 1; default 0.7.'),
+    persona: z.string().optional().describe("agent_review: the reviewer, a persona of the manifest other than the step's own."),
+    criteria_path: z.string().optional().describe('agent_review: the file of review criteria, relative to the project root (required).'),
+    context: z.array(ReviewContextSchema).optional().describe('agent_review: what the reviewer is shown besides the criteria, in order.'),
+    token_budget: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('agent_review: the most tokens the review may use; a review over it fails the contract; 0 (default): no limit.'),
   })
   .describe("A check on a step's output.");
 
@@ -240,6 +265,8 @@ export const PipelineSchema = z
 export type Pipeline = z.infer<typeof PipelineSchema>;
 export type Step = z.infer<typeof StepSchema>;
 export type Contract = z.infer<typeof ContractSchema>;
+/** One source of what an agent_review's reviewer is shown. */
+export type ReviewContextSource = z.infer<typeof ReviewContextSchema>;
 export type ArtifactDef = z.infer<typeof ArtifactSchema>;
 export type InjectArtifact = z.infer<typeof InjectArtifactSchema>;
 export type RetryConfig = z.infer<typeof RetrySchema>;

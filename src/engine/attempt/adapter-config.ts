@@ -61,6 +61,6 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
     graceMs: runtime.graceMs,
     drainMs: runtime.drainMs,
     maxLineBytes: runtime.maxLineBytes,
-    spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env }),
+    spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env, persona: extra.persona }),
   };
 }

@@ -8,13 +8,13 @@ import { emit, type RunContext } from '../run/context.js';
 import { modelOn, tierHint } from '../../core/models/model-tiers.js';
 
 /**
- * A model caller for a step's judge and extract requests: the named adapter, else the step's own. Each call runs
- * under the step's time limits, writes its stdout and stderr under the attempt folder (`<purpose>-<n>/`), and adds
- * its tokens to the step's.
+ * A model caller for a step's judge, extract and review requests: the named adapter, else the step's own. Each call
+ * runs under the step's time limits (or the request's timeout) and its signal, writes its stdout and stderr under the
+ * attempt folder (`<purpose>-<n>/`), and adds its tokens to the step's.
  */
 export function modelAsker(context: RunContext, step: AttemptStep, attempt: number, place: StepPlace, signal: AbortSignal): AskModel {
   let calls = 0;
-  return async ({ adapter, model, prompt, purpose }) => {
+  return async ({ adapter, model, prompt, purpose, persona, timeoutMs }) => {
     const target = adapter ?? step.adapter;
     if (step.kind === 'command' && !adapter) {
       return { ok: false, message: `step \`${step.id}\` is a command, so there is no model to ask for its ${purpose}: name an adapter (or set the manifest's extract.adapter)` };
@@ -29,14 +29,15 @@ export function modelAsker(context: RunContext, step: AttemptStep, attempt: numb
     const attemptDir = join(context.store.attemptDir(step.id, attempt), `${purpose}-${++calls}`);
     mkdirSync(attemptDir, { recursive: true });
     const asked = chosen ? chosen.model : adapter ? adapter.model : step.model;
-    const config = adapterConfig(context, step, { attempt, adapter: target, model: asked, prompt, execType: 'prompt', attemptDir, place });
-    const limits = { timeoutMs: step.timeoutMs, stallMs: context.plan.runtime.stallMs };
+    const extra = persona ? { extra: { persona } } : {};
+    const config = adapterConfig(context, step, { attempt, adapter: target, model: asked, prompt, execType: 'prompt', attemptDir, place, ...extra });
+    const limits = { timeoutMs: timeoutMs ?? step.timeoutMs, stallMs: context.plan.runtime.stallMs };
     const runner = context.registry.resolve(target.type);
     const result = await attemptPortOf(context).run({ purpose, runner, config, limits, signal, onEvent: () => {} });
     const cost = result.costUsd !== undefined ? { costUsd: result.costUsd } : {};
     const named = asked !== undefined ? { model: asked } : {};
     emit(context, { type: 'model_request', stepId: step.id, attempt, purpose, adapter: target.name, ...named, ok: result.ok, tokens: result.tokens, ...cost });
     if (!result.ok) return { ok: false, message: `${target.name}: ${result.failure?.message ?? `exit code ${result.exitCode}`}` };
-    return { ok: true, text: result.text };
+    return { ok: true, text: result.text, tokens: result.tokens.input + result.tokens.output };
   };
 }

@@ -3,7 +3,7 @@ import { modelEndpoints } from '../../adapters/access-mode.js';
 import { sandboxLogin } from '../../adapters/login/sandbox-login.js';
 import { attemptHome } from '../../sandbox/types.js';
 import type { AdapterRunConfig } from '../../adapters/types.js';
-import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
+import type { ResolvedAdapter, ResolvedPersona } from '../../core/resolved-adapter.js';
 import type { AttemptStep } from '../../plan/plan-types.js';
 import type { RunContext } from '../run/context.js';
 import { EVENTS_FILE } from '../../state/run-store.js';
@@ -18,6 +18,8 @@ export interface AttemptPlace {
   git?: WorktreeGit | undefined;
   attemptDir: string;
   env: Record<string, string>;
+  /** Who the attempt runs as when not the step's persona (an agent_review's reviewer): its allowed_domains apply. */
+  persona?: ResolvedPersona | undefined;
 }
 
 /** The spawn of one attempt inside the run's sandbox, or undefined (the host) when the backend is none. */
@@ -31,7 +33,7 @@ export function sandboxedSpawn(context: RunContext, step: AttemptStep, adapter: 
     attempt: place.attempt,
     workspace: place.workspace,
     attemptDir: place.attemptDir,
-    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(step.persona?.allowedDomains ?? []), ...(login?.hosts ?? [])],
+    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...((place.persona ?? step.persona)?.allowedDomains ?? []), ...(login?.hosts ?? [])],
     endpoints: modelEndpoints(adapter, place.env),
     // `wave thread` inside reads the run's events and nothing else of its folder.
     readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],

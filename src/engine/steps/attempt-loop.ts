@@ -127,6 +127,8 @@ class AttemptLoop {
   private async afterFailure(attempt: number, result: AdapterResult, judged: AttemptJudgement): Promise<Next> {
     const { step, signal } = this.stepRun;
     const failure = judged.failure!;
+    // A run cancelled while a contract ran (a review, a judge) stops the step, whatever that contract made of it.
+    if (signal.aborted || failure.class === 'aborted') return endStopped(this.stepRun, this.started, attempt);
     // The contract's own `continue` decides here, not the step's retry.on_failure.
     if (judged.verdict?.outcome === 'continue') {
       // Its dependents read the output, here or in another job (a compiled workflow) or a resumed run.
@@ -134,7 +136,6 @@ class AttemptLoop {
       return { ...endStep(this.stepRun, this.started, attempt, { failure, output: judged.output, onFailure: 'fail' }), dependentsRun: true };
     }
     if (failure.class === 'contract_failed') return endStep(this.stepRun, this.started, attempt, { failure });
-    if (signal.aborted || failure.class === 'aborted') return endStopped(this.stepRun, this.started, attempt);
     // The CLI refused to resume the session before doing any work: the next attempt starts fresh, off the retry budget.
     if (result.resumeRefused !== undefined) {
       this.attemptOnAdapter--;

@@ -11,6 +11,7 @@ import { modelAsker } from '../attempt/ask-model.js';
 import { emit, type RunContext } from '../run/context.js';
 import type { PreparedStep } from '../workspace/step-files.js';
 import { resolveInside } from '../workspace/workspace-paths.js';
+import { reviewEnded, reviewMaterial, reviewStarted } from './step-review.js';
 
 /** What the step's contracts decided about one attempt. */
 export interface ContractsVerdict {
@@ -61,10 +62,14 @@ export async function checkStepContracts(
   const { context, step, signal } = run;
   const env = attemptEnv(context, step, step.adapter, prepared);
   const ask = modelAsker(context, step, attempt, prepared, signal);
+  const review = reviewMaterial(context, step, prepared);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
     const target = await readTarget(contract.target, prepared.workspace, output);
-    const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask });
+    const check = { context, step, attempt, contract, label };
+    reviewStarted(check);
+    const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask, review });
+    reviewEnded(check, result);
     if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
     if (result.recovered !== undefined) {
       await writeBack(context, step, target, result.recovered);

@@ -3,7 +3,7 @@ import type { RunEvent } from '../../events.js';
 import { failureDetail } from '../describe.js';
 import type { Annotation } from './github-annotations.js';
 
-/** The annotation an event makes, at its step's line: an error for a failed step (a warning when optional), warnings for a warn contract that failed and a denied connection. */
+/** The annotation an event makes, at its step's line: an error for a failed step (a warning when optional), warnings for a warn contract that failed, a review that warned and a denied connection. */
 export function eventAnnotation(event: RunEvent, stepLocations: ReadonlyMap<string, SourceLocation>): Annotation | undefined {
   const at = (stepId: string) => {
     const location = stepLocations.get(stepId);
@@ -23,6 +23,10 @@ export function eventAnnotation(event: RunEvent, stepLocations: ReadonlyMap<stri
         message: event.errors.join('\n') || 'The contract failed.',
         ...at(event.stepId),
       };
+    case 'review_completed':
+      // A warn verdict passes the contract: the annotation keeps what the reviewer warned about in sight.
+      if (event.verdict !== 'warn') return undefined;
+      return { level: 'warning', title: `Step ${event.stepId}: review by ${event.reviewer} warns`, message: event.summary || 'The reviewer warned.', ...at(event.stepId) };
     case 'egress': {
       if (event.allowed) return undefined;
       const reason = event.reason ? ` (${event.reason})` : '';

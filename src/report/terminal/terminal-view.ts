@@ -85,9 +85,29 @@ function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run
 
 /** What a running step is doing, as an event of these types says it. */
 function activityOf(
-  event: Extract<RunEvent, { type: 'step_fallback' | 'session_continued' | 'session_fresh' | 'child_run_started' | 'child_run_finished' | 'step_output' }>,
+  event: Extract<
+    RunEvent,
+    {
+      type:
+        | 'step_fallback'
+        | 'session_continued'
+        | 'session_fresh'
+        | 'child_run_started'
+        | 'child_run_finished'
+        | 'step_output'
+        | 'review_started'
+        | 'review_completed'
+        | 'review_failed';
+    }
+  >,
 ): string {
   switch (event.type) {
+    case 'review_started':
+      return `review by ${event.reviewer}`;
+    case 'review_completed':
+      return `review by ${event.reviewer}: ${event.verdict}, ${event.issues} issue${event.issues === 1 ? '' : 's'}`;
+    case 'review_failed':
+      return `review by ${event.reviewer} failed: ${oneLine(event.reason)}`;
     case 'step_output':
       return oneLine(event.line);
     case 'step_fallback':
@@ -139,6 +159,9 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
     case 'child_run_started':
     case 'child_run_finished':
     case 'step_output':
+    case 'review_started':
+    case 'review_completed':
+    case 'review_failed':
       view(event.stepId).activity = activityOf(event);
       return;
     case 'step_completed':

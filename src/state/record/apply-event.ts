@@ -1,7 +1,7 @@
 import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import { EVENT_VERSION, type PlannedStepEntry, type RunEvent, type RunEventType } from '../../events.js';
 import { budgetExhaustedFailure } from './budget-failure.js';
-import type { AttemptRecord, RunRecord, StepRecord } from './run-record.js';
+import type { AttemptRecord, ReviewRecord, RunRecord, StepRecord } from './run-record.js';
 
 /** The failure of an attempt whose Wave process was killed before it could record the attempt's end. */
 export const INTERRUPTED_FAILURE = { class: 'aborted', message: 'interrupted: wave run was killed' } as const;
@@ -57,6 +57,9 @@ export function parentLink({ parentId, parentStepId, childKind }: Pick<RunRecord
 }
 
 const stepOf = (record: RunRecord, stepId: string): StepRecord | undefined => record.steps[stepId];
+/** The review of that attempt and contract that started last. */
+const reviewOf = (record: RunRecord, e: { stepId: string; attempt: number; contract: string }): ReviewRecord | undefined =>
+  stepOf(record, e.stepId)?.reviews?.findLast((r) => r.attempt === e.attempt && r.contract === e.contract);
 const attemptOf = (record: RunRecord, stepId: string, attempt: number): AttemptRecord | undefined => stepOf(record, stepId)?.attempts.find((a) => a.attempt === attempt);
 
 /** Ends a step: its status, when, how long, and why (a failure is cleared by a success). */
@@ -150,6 +153,18 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (!s) return;
     const { v: _v, ts: _ts, runId: _run, type: _type, stepId: _step, attempt: _attempt, ...change } = e;
     s.filesChanged = [...(s.filesChanged ?? []), change];
+  },
+  review_started: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.reviews = [...(s.reviews ?? []), { attempt: e.attempt, contract: e.contract, reviewer: e.reviewer, status: 'running' }];
+  },
+  review_completed: (r, e) => {
+    const review = reviewOf(r, e);
+    if (review) Object.assign(review, { status: 'passed', verdict: e.verdict, issues: e.issues, summary: e.summary });
+  },
+  review_failed: (r, e) => {
+    const review = reviewOf(r, e);
+    if (review) Object.assign(review, { status: 'failed', reason: e.reason, ...(e.verdict ? { verdict: e.verdict, issues: e.issues } : {}) });
   },
   contract_checked: (r, e) => {
     stepOf(r, e.stepId)?.contracts.push({ attempt: e.attempt, contract: e.contract, passed: e.passed, action: e.action, errors: e.errors });

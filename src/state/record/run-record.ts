@@ -46,6 +46,19 @@ export interface ContractRecord {
   errors: string[];
 }
 
+/** An agent_review of one attempt: running, or how it ended (review_started, review_completed, review_failed). */
+export interface ReviewRecord {
+  attempt: number;
+  contract: string;
+  reviewer: string;
+  status: 'running' | 'passed' | 'failed';
+  verdict?: 'pass' | 'warn' | 'fail';
+  issues?: number;
+  summary?: string;
+  /** Why it failed: the fail verdict's summary, or what kept the reviewer from giving a verdict. */
+  reason?: string;
+}
+
 export interface StepRecord {
   id: string;
   status: StepStatus;
@@ -60,6 +73,8 @@ export interface StepRecord {
   costUsd?: number;
   artifacts: ArtifactRecord[];
   contracts: ContractRecord[];
+  /** Its agent_review contracts' reviews, in the order they started. */
+  reviews?: ReviewRecord[];
   /** The step's result text (capped), for {{ steps.<id>.output }} on resume. */
   output?: string;
   /** Its last attempt's result in brief (a few lines), as the summary shows it. */

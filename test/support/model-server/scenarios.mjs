@@ -7,6 +7,11 @@ export const FENCED_ANSWER = 'Here is the review you asked for.\n\n```json\n{"ve
 export const FIRST_REVIEW = 'FIRST-ANSWER-QX7\n```json\n{"verdict": "maybe", "findings": []}\n```';
 export const FIXED_REVIEW = '```json\n{"verdict": "approve", "findings": []}\n```';
 
+/** The verdicts of the `review` scenario, in the JSON an agent_review asks its reviewer for. */
+export const REVIEW_FAIL =
+  '{"verdict": "fail", "issues": [{"severity": "major", "description": "The verdict is not approve."}], "suggestions": [], "confidence": 0.9, "summary": "The first answer is not final."}';
+export const REVIEW_PASS = 'Reviewed.\n```json\n{"verdict": "pass", "issues": [], "suggestions": [], "confidence": 0.8, "summary": "The answer is final."}\n```';
+
 /** What Wave's retry feedback starts with; a conversation carrying it has been told what failed. */
 export const FEEDBACK_HEADING = '## Previous attempt';
 
@@ -40,6 +45,9 @@ export function replyFor(ctx) {
       if (ctx.params[1] === 'http500') return { status: 500, message: 'internal server error' };
       return { text: FIRST_REVIEW };
     }
+    case 'review':
+      // A reviewer: fails the work while it still carries the marker of fixonfeedback's first answer, passes it after.
+      return { text: JSON.stringify(ctx.body ?? '').includes('FIRST-ANSWER-QX7') ? REVIEW_FAIL : REVIEW_PASS };
     case 'http401':
       return { status: 401, message: 'invalid api key' };
     case 'http429':
