@@ -63,8 +63,9 @@ export async function checkStepContracts(
   const ask = modelAsker(context, step, attempt, prepared, signal);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
-    const target = await readTarget(contract.target, prepared.workspace, output);
-    const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask });
+    // A command's contracts read its files where it ran (Wave's contract dir): the copy of a `./` mount, else the workspace.
+    const target = await readTarget(contract.target, prepared.workdir, output);
+    const result = await checkContract(contract, { target, workspace: prepared.workdir, projectRoot: context.plan.projectRoot, env, signal, ask });
     if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
     if (result.recovered !== undefined) {
       await writeBack(context, step, target, result.recovered);
