@@ -40,8 +40,10 @@ export interface AdapterRunConfig {
    * to the shell in the environment or a file, never as shell text.
    */
   values?: readonly string[];
-  /** Absolute path of the step's workspace: the process's cwd. */
+  /** Absolute path of the step's workspace: the process's cwd unless `cwd` is set. */
   workspace: string;
+  /** A folder inside the workspace the process runs in instead (a command step's copy of a `./` mount). */
+  cwd?: string;
   /** Absolute folder where the runner writes `stdout` and `stderr`. */
   attemptDir: string;
   /** The curated environment, complete: the runner adds only its own CLI's variables. */

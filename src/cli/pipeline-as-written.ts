@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { findProjectRoot, resolvePipelinePath } from '../config/load/paths.js';
+import { isRecord } from '../config/load/value-path.js';
 import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/load/yaml-source.js';
 
 /**
@@ -8,6 +9,20 @@ import { MAX_ALIAS_COUNT, parseYamlSource } from '../config/load/yaml-source.js'
  * it cannot be found, read or parsed.
  */
 export function readPipelineAsWritten(name: string, cwd: string, manifest?: string): unknown {
-  const file = resolvePipelinePath(name, findProjectRoot(cwd, manifest), cwd);
+  return pipelineFileAsWritten(resolvePipelinePath(name, findProjectRoot(cwd, manifest), cwd));
+}
+
+/** A pipeline file parsed, not checked; throws when it cannot be read or parsed. */
+function pipelineFileAsWritten(file: string): unknown {
   return parseYamlSource(readFileSync(file, 'utf8'), file).doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+}
+
+/** A pipeline file's top-level mapping as written; empty when it cannot be read or parsed (`wave validate` says why). */
+export function pipelineMappingOrEmpty(file: string): Record<string, unknown> {
+  try {
+    const raw = pipelineFileAsWritten(file);
+    return isRecord(raw) ? raw : {};
+  } catch {
+    return {};
+  }
 }

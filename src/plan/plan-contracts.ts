@@ -8,6 +8,8 @@ import { WaveError } from '../core/errors/errors.js';
 import type { PlannedExtract } from './plan-types.js';
 import { planReviewer } from './plan-reviewer.js';
 import { resolveAdapter } from './resolve-step.js';
+import { fillContractCommand } from './contract-commands.js';
+import { projectFacts } from '../config/load/project-placeholders.js';
 
 /** What a contract checks by default: its `source`, else the step's first file artifact, else the step's output. */
 export function contractTarget(contract: Contract, artifacts: readonly ArtifactDef[]): TargetRef {
@@ -52,6 +54,7 @@ export function planContracts(step: Step, manifest: Manifest, manifestDir: strin
     const judgeName = contract.type === 'llm_judge' ? (contract.adapter ?? manifest.extract?.adapter) : undefined;
     return {
       ...contract,
+      ...(contract.type === 'test_suite' && contract.command !== undefined ? { command: fillContractCommand(contract.command, projectFacts(manifest.project)) } : {}),
       ...(schemaObject ? { schemaObject } : {}),
       ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),
       ...(contract.type === 'agent_review' ? { reviewer: planReviewer(contract, manifest, manifestDir, where) } : {}),

@@ -94,6 +94,8 @@ export interface AgentStep extends AttemptStepFields {
 /** A command run by the shell; a retry runs it again as written. */
 export interface CommandStep extends AttemptStepFields {
   readonly kind: 'command';
+  /** Wave's `script:` form (or `type: command`): it runs in the copy of a `./` mount when it has one, as Wave runs it. */
+  readonly runsInProjectCopy?: boolean;
 }
 
 /** What a step that runs child pipelines says of them. */

@@ -4,6 +4,7 @@ import type { Located } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
 import { durationMs } from '../config/schema/common-schema.js';
+import { execOf, isScriptStep } from '../config/schema/script-step.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../core/errors/errors.js';
 import { ancestorsOf, topologicalLayers } from '../core/dag.js';
 import { runsRootOf } from '../core/run-paths.js';
@@ -19,6 +20,7 @@ import { plannedModel, stepModel, stepModelError } from './step-model.js';
 import { resolveStepSkills } from './step-skills.js';
 import { contractRequirements } from '../contracts/requirements.js';
 import { planContracts, planExtract } from './plan-contracts.js';
+import { contractCommandProblems } from './contract-commands.js';
 import { planInjections } from './plan-injections.js';
 import { planInjectedArtifactsDir } from './injected-artifacts-dir.js';
 import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
@@ -53,7 +55,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
       if (why) problems.push(templateError(why, template, ref, location));
     }
-    if (step.exec?.type === 'command') {
+    if (execOf(step).type === 'command') {
       const contexts = shellContexts(template, refs);
       refs.forEach((ref, i) => {
         const context = contexts[i];
@@ -66,6 +68,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
         if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
       }
     }
+    problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
@@ -146,7 +149,7 @@ function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'locati
 function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>, options: PlanOptions, pipeline: Pipeline): Omit<AttemptStep, 'location'> {
   const { template, location: templateLocation } = source;
   const m = manifest.value;
-  const kind: AttemptStep['kind'] = (step.exec?.type ?? 'prompt') === 'prompt' ? 'agent' : 'command';
+  const kind: AttemptStep['kind'] = (execOf(step).type ?? 'prompt') === 'prompt' ? 'agent' : 'command';
   const personaName = step.persona;
   const resolved = personaName && kind === 'agent' ? resolvePersona(m, manifest.dir, personaName) : undefined;
   const persona = resolved && withConcurrencySection(resolved, step.max_concurrent_agents);
@@ -162,6 +165,7 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     kind,
+    ...(kind === 'command' && isScriptStep(step) ? { runsInProjectCopy: true } : {}),
     // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
     template: kind === 'agent' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,
@@ -192,12 +196,13 @@ function planThread(step: Step, all: readonly Step[], ancestors: ReadonlySet<str
 
 /** The step's prompt or command text and where it starts. */
 function readTemplate(step: Step, index: number, pipeline: Located<Pipeline>, projectRoot: string): StepTemplate {
-  if (step.exec?.source_path) {
-    const file = resolve(projectRoot, step.exec.source_path);
+  const exec = execOf(step);
+  if (exec.source_path) {
+    const file = resolve(projectRoot, exec.source_path);
     return { template: readFileSync(file, 'utf8'), location: { file, line: 1, column: 1 } };
   }
-  const location = pipeline.locate(['steps', index, 'exec', 'source']);
-  const template = step.exec?.source ?? '';
+  const location = pipeline.locate(['steps', index, ...(step.script ? ['script'] : ['exec', 'source'])]);
+  const template = exec.source ?? '';
   // A multi-line value is a block scalar whose text starts on the line after its `|`.
   return { template, location: template.includes('\n') ? { ...location, line: (location.line ?? 1) + 1, column: 1 } : location };
 }

@@ -1,13 +1,14 @@
 import type { Located } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
+import { execOf } from '../config/schema/script-step.js';
 import { modelOn, tierHint, type ModelTier, type StepModel } from '../core/models/model-tiers.js';
 import type { ResolvedAdapter } from '../core/resolved-adapter.js';
 import { WaveError } from '../core/errors/errors.js';
 
 /** The model a prompt step runs with: its own `model`, else its persona's, else the adapter's, tiers resolved on its adapter. */
 export function stepModel(step: Step, manifest: Manifest, adapter: ResolvedAdapter): StepModel {
-  if ((step.exec?.type ?? 'prompt') === 'command') return {};
+  if ((execOf(step).type ?? 'prompt') === 'command') return {};
   const persona = step.persona ? manifest.personas?.[step.persona] : undefined;
   return modelOn(step.model ?? persona?.model, adapter);
 }

@@ -217,7 +217,6 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       ['not_supported', 20, 13],
       ['not_supported', 22, 19],
       ['not_supported', 23, 7],
-      ['not_supported', 25, 7],
       ['not_supported', 29, 15],
       ['not_supported', 33, 19],
     ],
@@ -235,6 +234,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       'contract type `event_contains`',
     ],
     [
+      ['not_supported', 25, 7],
       ['not_supported', 26, 7],
       ['not_supported', 27, 7],
     ],
@@ -244,9 +244,8 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
     [
       ['not_supported', 6, 5],
       ['not_supported', 8, 5],
-      ['not_supported', 12, 5],
+      ['not_supported', 12, 11],
       ['not_supported', 13, 5],
-      ['not_supported', 16, 5],
       ['not_supported', 18, 5],
       ['not_supported', 19, 5],
       ['not_supported', 21, 5],
@@ -257,10 +256,9 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
     [
       '`gate` (',
       '`strategy` (',
-      'step `type` (',
+      'step `type: conditional` (',
       '`edges` (',
       '`max_visits` (',
-      '`script` (',
       '`loop` (',
       '`branch` (',
       '`aggregate` (',

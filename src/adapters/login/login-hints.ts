@@ -18,5 +18,5 @@ export const ISOLATED_KEEPS_LOGIN_OUT = 'isolated: true keeps the CLI from your 
 /** An isolated adapter's `auth_failed` hint leads with why its login is out of sight; any other failure as it is. */
 export function withIsolationHint(failure: Failure, isolated: boolean | undefined): Failure {
   if (!isolated || failure.class !== 'auth_failed') return failure;
-  return { ...failure, hint: `The adapter's ${ISOLATED_KEEPS_LOGIN_OUT}: ${failure.hint ?? 'set its key'}` };
+  return { ...failure, hint: [`The adapter's ${ISOLATED_KEEPS_LOGIN_OUT}.`, failure.hint ?? 'Give it an API key or a base_url.'].join(' ') };
 }

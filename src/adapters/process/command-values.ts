@@ -63,9 +63,9 @@ export interface WrittenValues {
 
 /**
  * Writes each value of `files` to `<workspace>/.wave/values/<step>-XXXXXX/<slot>`, refusing a `.wave` or `values`
- * that leads out of the workspace and never following a link at the file itself.
+ * that leads out of the workspace and never following a link at the file itself; the prelude reads them from `cwd`.
  */
-export async function writeValueFiles(workspace: string, stepId: string, files: ReadonlyMap<number, string>): Promise<WrittenValues> {
+export async function writeValueFiles(workspace: string, stepId: string, files: ReadonlyMap<number, string>, cwd = workspace): Promise<WrittenValues> {
   if (files.size === 0) return { prelude: '', remove: async () => undefined };
   let parent = workspace;
   // One folder at a time, never through a link: a `.wave` link left by a step must not place files elsewhere.
@@ -76,7 +76,7 @@ export async function writeValueFiles(workspace: string, stepId: string, files: 
     });
     if (!(await lstat(parent)).isDirectory()) throw new Error(`${relative(workspace, parent)} in the workspace leads outside it: it is not a folder`);
   }
-  const [realWorkspace, realParent] = await Promise.all([realpath(workspace), realpath(parent)]);
+  const [realWorkspace, realParent, realCwd] = await Promise.all([realpath(workspace), realpath(parent), realpath(cwd)]);
   if (realParent !== join(realWorkspace, VALUE_FILES_DIR)) {
     throw new Error(`${VALUE_FILES_DIR} in the workspace leads outside it (to ${realParent})`);
   }
@@ -92,7 +92,8 @@ export async function writeValueFiles(workspace: string, stepId: string, files: 
       } finally {
         await handle.close();
       }
-      lines.push(readLine(slot, relative(realWorkspace, file).split(sep).join('/')));
+      // Relative to where the command runs: the sandbox shows the workspace at its own path, maybe not at its real one.
+      lines.push(readLine(slot, relative(realCwd, file).split(sep).join('/')));
     }
     return { prelude: lines.join(''), remove };
   } catch (error) {

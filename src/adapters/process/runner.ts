@@ -39,7 +39,7 @@ export class ProcessRunner implements AdapterRunner {
     const shellValues = planShellValues(config.execType === 'command' ? (config.values ?? []) : []);
     let written;
     try {
-      written = await writeValueFiles(config.workspace, config.stepId, shellValues.files);
+      written = await writeValueFiles(config.workspace, config.stepId, shellValues.files, config.cwd);
     } catch (error) {
       const message = `could not write the command's values into ${VALUE_FILES_DIR} of the workspace: ${error instanceof Error ? error.message : String(error)}`;
       return { ...emptyResult(Date.now() - started), failure: { class: 'spawn_failed', message } };
@@ -57,7 +57,7 @@ export class ProcessRunner implements AdapterRunner {
     const spec = {
       command: invocation.command,
       args: invocation.args,
-      cwd: config.workspace,
+      cwd: config.cwd ?? config.workspace,
       // The values come last: a step's own WAVE_VALUE_n must not replace what its command refers to.
       env: { ...config.env, ...values.env },
       stdin: invocation.stdin,

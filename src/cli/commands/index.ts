@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   compile: async () => (await import('./compile.js')).registerCompile,
   assemble: async () => (await import('./assemble.js')).registerAssemble,
   runs: async () => (await import('./runs.js')).registerRuns,
+  list: async () => (await import('./list.js')).registerList,
   status: async () => (await import('./status.js')).registerStatus,
   logs: async () => (await import('./logs.js')).registerLogs,
   diff: async () => (await import('./diff.js')).registerDiff,

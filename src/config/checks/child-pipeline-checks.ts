@@ -6,6 +6,7 @@ import type { Locator } from '../load/locator.js';
 import { resolvePipelinePath } from '../load/paths.js';
 import { isRecord } from '../load/value-path.js';
 import { stepLabel } from './raw-step.js';
+import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
 
 /** Keys of a step that runs attempts of an adapter: a child pipeline step runs none, so they would do nothing there. */
@@ -27,6 +28,8 @@ const ATTEMPT_KEYS = [
   'fidelity',
   'skills',
   'max_concurrent_agents',
+  'type',
+  'script',
 ] as const;
 
 /** A name or path that is a template (`{{ item }}` under iterate): which child it is is known only at run time. */
@@ -47,7 +50,7 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
           hint: `Add \`pipeline: <name>\` to run a child pipeline as the step, or remove \`${key}\`.`,
         }),
     );
-    if (step.exec !== undefined) return orphans;
+    if (step.exec !== undefined || isScriptStep(step)) return orphans;
     return [
       ...orphans,
       new WaveError('missing_field', `${label} has neither \`exec\` (a prompt or command) nor \`pipeline\` (a child pipeline)`, {

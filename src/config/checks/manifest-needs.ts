@@ -1,4 +1,5 @@
 import { WaveError } from '../../core/errors/errors.js';
+import { runsCommand } from '../schema/script-step.js';
 import type { Locator } from '../load/locator.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { isRecord, type Path } from '../load/value-path.js';
@@ -32,7 +33,7 @@ export function manifestNeedErrors(step: Record<string, unknown>, index: number,
     );
   };
   adapterRef(step.adapter, label, [...at, 'adapter']);
-  const isCommand = isRecord(step.exec) && step.exec.type === 'command';
+  const isCommand = runsCommand(step);
   // A command has no model of its own: its extract or judge asks the adapter the manifest's `extract:` names.
   const modelNeed = (spec: Record<string, unknown>, who: string, path: Path) => {
     if (spec.adapter !== undefined) return adapterRef(spec.adapter, who, [...path, 'adapter']);

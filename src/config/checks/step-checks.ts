@@ -2,6 +2,8 @@ import { WaveError } from '../../core/errors/errors.js';
 import { missingFile } from '../load/file-refs.js';
 import { manifestNeedErrors } from './manifest-needs.js';
 import { stepLabel } from './raw-step.js';
+import { scriptStepErrors } from './script-step-checks.js';
+import { runsCommand } from '../schema/script-step.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import { reviewContractErrors } from './review-checks.js';
@@ -53,6 +55,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
   adapterRef(step.adapter, [...at, 'adapter']);
 
   if (isRecord(step.exec)) errors.push(...checkExec(step, label, at, view, locator));
+  errors.push(...scriptStepErrors(step, label, at, locator));
 
   const mounts = isRecord(step.workspace) ? step.workspace.mount : undefined;
   if (Array.isArray(mounts)) {
@@ -92,7 +95,8 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
 function checkExec(step: Record<string, unknown>, label: string, at: Path, view: ManifestView, locator: Locator): WaveError[] {
   const exec = step.exec as Record<string, unknown>;
   const errors: WaveError[] = [];
-  const type = exec.type ?? 'prompt';
+  // Wave's `type: command` or `script` makes the step a command whatever its `exec` says (scriptStepErrors reports the clash).
+  const type = runsCommand(step) ? 'command' : (exec.type ?? 'prompt');
   if (type === 'prompt' && step.persona === undefined && step.adapter === undefined) {
     const personas = view.personas?.length ? ` (declared: ${view.personas.map((p) => `\`${p}\``).join(', ')})` : '';
     errors.push(

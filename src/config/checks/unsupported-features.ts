@@ -42,6 +42,8 @@ const WAVE_ONLY_CONTRACT_TYPES = new Set([
 const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file, llm_judge and agent_review';
 const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
 
+const COMPACTION = 'context compaction: Wave writes a summary of a long step that nothing reads, so no step would get a different input';
+
 /** Wave's contract outcomes this version does not have: a rework step, and a run that ends `rejected`. */
 function contractOutcomesAt(at: readonly string[]): UnsupportedFeature[] {
   return [
@@ -60,8 +62,8 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   { at: [], key: 'ontology', name: '`ontology`', what: 'project ontology injected into prompts' },
   { at: [], key: 'hooks', name: '`hooks`', what: 'lifecycle hooks' },
   { at: [], key: 'server', name: '`server`', what: 'server mode', unused: true },
-  // No run here compacts a context (a step needing compaction is refused on its own), so the setting has nothing to act on.
-  { at: ['runtime'], key: 'relay', name: '`runtime.relay`', what: 'context relay and compaction', unused: true },
+  // Wave's compaction only writes a checkpoint.md that nothing reads (internal/relay): accepted, it would change no step's input.
+  { at: ['runtime'], key: 'relay', name: '`runtime.relay`', what: COMPACTION, unused: true },
   { at: ['runtime'], key: 'audit', name: '`runtime.audit`', what: 'audit logs', unused: true },
   { at: ['runtime'], key: 'meta_pipeline', name: '`runtime.meta_pipeline`', what: 'meta pipelines', unused: true },
   // Without auto_route each step runs on the model its persona, step or tier names, as the warning says.
@@ -115,8 +117,17 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   },
   { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
-  { at: STEP, key: 'type', name: 'step `type`', what: 'graph-mode step types', moot: ['exec'], opaqueStep: true },
-  { at: STEP, key: 'script', name: '`script`', what: 'graph-mode command scripts', moot: ['exec'], opaqueStep: true },
+  // `type: command` is a command step; Wave ignores gate and pipeline (its gate and pipeline keys decide) and routes conditional in graph mode.
+  {
+    at: STEP,
+    key: 'type',
+    name: 'step `type: {value}`',
+    what: 'graph-mode step types',
+    value: (v) => v !== 'command',
+    example: 'conditional | gate | pipeline',
+    moot: ['exec'],
+    opaqueStep: true,
+  },
   { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
   { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits', unused: true },
   { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
@@ -133,7 +144,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   },
   ...contractOutcomesAt([...STEP, 'handover', 'contract']),
   ...contractOutcomesAt([...STEP, 'handover', 'contracts', '*']),
-  { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: 'context compaction' },
+  { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: COMPACTION, unused: true },
   { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework', unused: true },
   { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework', unused: true },
   { at: [...STEP, 'memory'], key: 'strategy', name: '`memory.strategy: {value}`', what: 'memory strategies other than fresh', value: (v) => v !== 'fresh', example: 'relay, …' },

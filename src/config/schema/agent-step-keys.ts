@@ -1,6 +1,6 @@
 import { WaveError } from '../../core/errors/errors.js';
+import { runsCommand } from './script-step.js';
 import type { Locator } from '../load/locator.js';
-import { isRecord } from '../load/value-path.js';
 
 /**
  * Keys that only reach an agent: on a command step (no agent) they would do nothing, and `max_concurrent_agents`
@@ -8,7 +8,7 @@ import { isRecord } from '../load/value-path.js';
  */
 export function agentStepKeyErrors(step: Record<string, unknown>, index: number, label: string, locator: Locator): WaveError[] {
   const errors: WaveError[] = [];
-  const isCommand = isRecord(step.exec) && step.exec.type === 'command';
+  const isCommand = runsCommand(step);
   for (const key of ['skills', 'max_concurrent_agents'] as const) {
     if (step[key] === undefined || !isCommand) continue;
     errors.push(

@@ -161,6 +161,14 @@ export const StepSchema = z.strictObject({
   input: z.string().optional().describe("The child pipeline's input ({{ input }}, {{ <step>.output }} and {{ <step>.out.<artifact> }} allowed); default this run's input."),
   config: SubPipelineConfigSchema.optional(),
   iterate: IterateSchema.optional(),
+  type: z
+    .enum(['command'])
+    .optional()
+    .describe("Wave's step type: command makes a command step that runs `script` (Wave's gate, pipeline and conditional types are refused by name)."),
+  script: z
+    .string()
+    .optional()
+    .describe("Wave's command step: the shell script, run like `exec: { type: command, source: … }`, in the copy of a `./` mount when the step has one."),
   exec: z
     .strictObject({
       type: z.enum(['prompt', 'command']).optional().describe("prompt (default) goes to the persona's agent; command runs in a shell."),
@@ -168,7 +176,9 @@ export const StepSchema = z.strictObject({
       source_path: z.string().optional().describe('A file holding the prompt or command, relative to the manifest.'),
     })
     .optional()
-    .describe('What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest); a child pipeline step has none.'),
+    .describe(
+      'What the step runs: `source` (inline prompt or command) or `source_path` (a file, relative to the manifest); a command step may give `script` instead, a child pipeline step has none.',
+    ),
   workspace: z
     .strictObject({
       type: z.enum(['directory', 'worktree']).optional().describe('directory (default): a fresh folder; worktree: a git worktree of the project.'),

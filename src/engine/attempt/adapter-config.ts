@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
-export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'>;
+export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'> & Partial<Pick<PreparedStep, 'workdir'>>;
 
 /** The curated environment of one attempt of `step` on `adapter`: the passthrough variables and the adapter's CLI's base-URL variables. */
 export function attemptEnv(context: RunContext, step: AttemptStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
@@ -56,6 +56,7 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
     prompt,
     execType,
     workspace: place.workspace,
+    ...(place.workdir !== undefined && place.workdir !== place.workspace ? { cwd: place.workdir } : {}),
     attemptDir,
     env,
     graceMs: runtime.graceMs,

@@ -119,7 +119,7 @@ class AttemptLoop {
   /** The step passed: its output kept for its dependents, its outcomes taken. */
   private async completed(attempt: number, output: string): Promise<Next> {
     await this.writeOutput(output);
-    await recordStepOutcomes(this.stepRun.context, this.stepRun.step, this.prepared.workspace);
+    await recordStepOutcomes(this.stepRun.context, this.stepRun.step, this.prepared.workdir);
     return endStep(this.stepRun, this.started, attempt, { output });
   }
 

@@ -65,10 +65,11 @@ export async function checkStepContracts(
   const review = reviewMaterial(context, step, prepared);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
-    const target = await readTarget(contract.target, prepared.workspace, output);
+    // A command's contracts read its files where it ran (Wave's contract dir): the copy of a `./` mount, else the workspace.
+    const target = await readTarget(contract.target, prepared.workdir, output);
     const check = { context, step, attempt, contract, label };
     reviewStarted(check);
-    const result = await checkContract(contract, { target, workspace: prepared.workspace, projectRoot: context.plan.projectRoot, env, signal, ask, review });
+    const result = await checkContract(contract, { target, workspace: prepared.workdir, projectRoot: context.plan.projectRoot, env, signal, ask, review });
     reviewEnded(check, result);
     if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
     if (result.recovered !== undefined) {

@@ -11,10 +11,13 @@ import { renderStepCommand, renderStepTemplate } from '../steps/render-prompt.js
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
 import type { WorktreeGit } from './git/worktree-git.js';
 import { mountSubsets } from './step-mount-subsets.js';
+import { commandWorkdir } from './command-workdir.js';
 import { dependencyArtifactEnv, dependencyArtifacts, injectDependencyArtifacts } from '../artifacts/dependency-artifacts.js';
 
 export interface PreparedStep {
   workspace: string;
+  /** Where the attempt runs and its output artifacts, outcomes and contract files are found: a Wave script's copy of a `./` mount, else the workspace. */
+  workdir: string;
   /** WAVE_DEPS_DIR and WAVE_DEP_<DEP>_<NAME> for the dependency artifacts placed in the workspace: every attempt's and model ask's. */
   dependencyEnv: Record<string, string>;
   /** The rendered prompt, or a command whose values are references (see `values`). */
@@ -58,6 +61,7 @@ export async function prepareStepWorkspace(context: RunContext, step: AttemptSte
       : { command: renderStepTemplate(step, step.template, { ...values, artifacts }), values: [] };
   return {
     workspace: workspace.path,
+    workdir: step.kind === 'command' && step.runsInProjectCopy ? await commandWorkdir(workspace.path, plan.projectRoot, step.workspace.mount ?? []) : workspace.path,
     dependencyEnv: dependencyArtifactEnv(workspace.path, step, fromDependencies, plan.runtime.injectedArtifactsDir),
     prompt: rendered.command,
     values: rendered.values,
@@ -81,7 +85,7 @@ export async function collectStepArtifacts(context: RunContext, step: AttemptSte
   let collected;
   try {
     const redactor = artifactRedactor(context);
-    collected = await collectArtifacts({ workspace: prepared.workspace, defs: [...step.outputArtifacts], stdoutPath, destDir, redactor });
+    collected = await collectArtifacts({ workspace: prepared.workdir, defs: [...step.outputArtifacts], stdoutPath, destDir, redactor });
   } catch (error) {
     if (isRunFolderFault(store.dir, error)) throw store.reportFault(error);
     // A path out of the workspace (a symlink out, also one swapped in while copying) keeps its own class; a read that failed is a missing artifact.
