@@ -25,7 +25,7 @@ export function contractRequirements(contracts: readonly PlannedContract[]): str
           ...(c.criteria ?? []).map((x) => `  - ${x}`),
         ].join('\n');
       case 'agent_review':
-        return `- A separate reviewer (persona \`${c.persona ?? ''}\`) will review your work against the criteria in \`${c.criteria_path ?? ''}\` and return a verdict (pass, fail or warn); a fail verdict fails this check.`;
+        return `- A separate reviewer (persona \`${c.persona ?? ''}\`) will review your work against ${c.criteria_path ? `the criteria in \`${c.criteria_path}\`` : `these criteria:\n${(c.criteria ?? []).map((line) => `  - ${line}`).join('\n')}\n `} and return a verdict (pass, fail or warn); a fail verdict fails this check.`;
     }
   });
   return lines.length ? `\n\n${REQUIREMENTS_HEADING}\n${lines.join('\n')}\n` : '';

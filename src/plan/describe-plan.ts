@@ -59,7 +59,7 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
   for (const c of step.contracts)
     lines.push(
-      `  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''}${c.reviewer ? ` by ${c.reviewer.persona.name} against ${c.criteria_path ?? ''}` : ''} (on failure: ${c.on_failure ?? 'fail'})`,
+      `  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''}${c.reviewer ? ` by ${c.reviewer.persona.name} against ${c.criteria_path ?? `${c.criteria?.length ?? 0} criteria listed`}` : ''} (on failure: ${c.on_failure ?? 'fail'})`,
     );
   lines.push(`  ${step.kind === 'command' ? 'command' : 'prompt'}:`);
   const receives = step.kind === 'agent' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;

@@ -77,13 +77,22 @@ describe('agent_review checks when the pipeline is read', () => {
     ]);
   });
 
+  it('takes criteria listed inline, as Wave\'s own pipelines write them, after those of its file', async () => {
+    const both = await planProject({ manifest: MANIFEST, pipeline: reviewStep('persona: reviewer, criteria_path: criteria/review.md, criteria: [Names say what they are., No dead code.]'), files: FILES });
+    expect(attemptSteps(both.plan)[0]!.contracts[0]!.reviewer!.criteria).toBe('Every function has a test.\n\n- Names say what they are.\n- No dead code.');
+    const inline = await planProject({ manifest: MANIFEST, pipeline: reviewStep('persona: reviewer, criteria: [No dead code.]'), files: FILES });
+    expect(attemptSteps(inline.plan)[0]!.contracts[0]!.reviewer!.criteria).toBe('- No dead code.');
+    expect(attemptSteps(inline.plan)[0]!.template).toContain('against these criteria:\n  - No dead code.');
+    expect(describePlan(inline.plan)).toContain('agent_review by reviewer against 1 criteria listed');
+  });
+
   it('needs a persona and a criteria_path that exists inside the project', async () => {
     const problems = await problemsOf(
       '{ type: agent_review }, { type: agent_review, persona: reviewer, criteria_path: ../outside.md }, { type: agent_review, persona: reviewer, criteria_path: nothing.md }',
     );
     expect(problems.map((p) => [p[0], p[3]])).toEqual([
       ['missing_field', 'step `a` contract 1 (agent_review) names no reviewer `persona`'],
-      ['missing_field', 'step `a` contract 1 (agent_review) needs `criteria_path`'],
+      ['missing_field', 'step `a` contract 1 (agent_review) needs `criteria_path` or `criteria`'],
       ['wrong_type', 'step `a` contract 2 (agent_review) reads criteria_path `../outside.md`, which is outside the project'],
       ['file_not_found', expect.stringContaining('step `a` contract 3 (agent_review) names criteria_path `nothing.md`, which does not exist')],
     ]);

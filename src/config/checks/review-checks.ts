@@ -64,13 +64,15 @@ export function reviewContractErrors(contract: Record<string, unknown>, path: Pa
       }),
     );
   }
+  const listed = Array.isArray(contract.criteria) && contract.criteria.length > 0;
   if (typeof criteria !== 'string') {
-    errors.push(
-      new WaveError('missing_field', `${who} (agent_review) needs \`criteria_path\``, {
-        location: locator.locate(path),
-        hint: 'Add `criteria_path: <file>`, the review criteria, relative to the project root.',
-      }),
-    );
+    if (!listed)
+      errors.push(
+        new WaveError('missing_field', `${who} (agent_review) needs \`criteria_path\` or \`criteria\``, {
+          location: locator.locate(path),
+          hint: 'Add `criteria_path: <file>` (the review criteria, relative to the project root), or list them as `criteria`.',
+        }),
+      );
   } else if (leavesRoot(criteria)) {
     errors.push(
       new WaveError('wrong_type', `${who} (agent_review) reads criteria_path \`${criteria}\`, which is outside the project`, {
