@@ -1,7 +1,8 @@
+import { artifactNameOf } from '../config/schema/pipeline-schema.js';
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
-import { isAttemptStep, type AttemptStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
+import { isAttemptStep, type AggregateStep, type AttemptStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
 import { describeRequires } from './describe-requires.js';
 import { describeConcurrency } from './agent-concurrency.js';
 
@@ -37,7 +38,7 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : describeChildStep(step)));
+    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : step.kind === 'aggregate' ? describeAggregateStep(step) : describeChildStep(step)));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -66,6 +67,14 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   if (receives) lines.push(`    │ <thread ${step.thread.name}: the transcripts of ${step.thread.earlier.join(', ')} at fidelity ${step.thread.fidelity}>`, '    │');
   const rendered = renderTemplate(step.template, placeholder(plan, step));
   for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
+  return lines;
+}
+
+/** What an aggregate step reads and the artifact it writes. */
+function describeAggregateStep(step: AggregateStep): string[] {
+  const lines = [`  aggregates: ${step.from} (${step.strategy}${step.key ? ` of each element's ${step.key}` : ''})`];
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  lines.push(`  produces:  ${artifactNameOf(step.into)} ← ${step.into} (in the run's artifact store)`);
   return lines;
 }
 

@@ -135,7 +135,18 @@ export interface IterateStep extends ChildPipelineFields {
 export type AttemptStep = AgentStep | CommandStep;
 
 /** A step with everything resolved, by kind: what `wave run --dry-run` prints and the engine runs. */
-export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep;
+/** One artifact made of earlier steps' outputs (Wave's `aggregate`): no process runs. */
+export interface AggregateStep extends StepBase {
+  readonly kind: 'aggregate';
+  /** A composition field: the text to aggregate. */
+  readonly from: string;
+  /** The artifact's file name; its name is the base name without extension. */
+  readonly into: string;
+  readonly strategy: 'merge_arrays' | 'concat' | 'reduce';
+  readonly key?: string;
+}
+
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep;
 
 /** What the run does with a failed step: its retry policy's, or `fail` for a step that runs no attempts (as in Wave). */
 export function onFailureOf(step: PlannedStep): RetryPolicy['onFailure'] {

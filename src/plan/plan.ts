@@ -11,7 +11,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AttemptStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AggregateStep, AttemptStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -47,6 +47,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((step, index): PlannedStep => {
     if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
+    if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
@@ -118,6 +119,20 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
 interface StepTemplate {
   template: string;
   location: SourceLocation;
+}
+
+/** An aggregate step: what it reads (resolved when it runs) and how it writes it. */
+function planAggregateStep(step: Step, aggregate: NonNullable<Step['aggregate']>): Omit<AggregateStep, 'location'> {
+  return {
+    id: step.id,
+    kind: 'aggregate',
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    from: aggregate.from,
+    into: aggregate.into,
+    strategy: aggregate.strategy,
+    ...(aggregate.key !== undefined ? { key: aggregate.key } : {}),
+  };
 }
 
 /** A child pipeline step, or an iterate step running its child per item: names and input as written (resolved when it runs). */

@@ -34,7 +34,6 @@ describe('unsupportedFeatures', () => {
       '`edges`',
       '`loop`',
       '`branch`',
-      '`aggregate`',
       '`validation`',
       'step `type: conditional | gate | pipeline`',
       '`rework_only`',

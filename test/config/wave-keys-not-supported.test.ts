@@ -73,7 +73,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
 });
 
 describe('what only follows from a feature not built here is not reported on top of it', () => {
-  it('an artifact an aggregate or iterate step would have produced, injected by a later step', async () => {
+  it("an iterate step's collection, never checked before it runs, and an aggregate's one artifact, named after its file", async () => {
     expect(
       await problems(`  - id: each
     iterate: { over: "[1, 2]", mode: parallel }
@@ -91,7 +91,7 @@ describe('what only follows from a feature not built here is not reported on top
 `),
     ).toEqual([
       ['file_not_found', 6, 'step `each` runs the child pipeline `audit-x`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
-      ['not_supported', 9, '`aggregate`'],
+      ['unknown_artifact', 14, 'step `merge` declares no output artifact `merged-findings`'],
     ]);
   });
 
@@ -112,14 +112,14 @@ describe('what only follows from a feature not built here is not reported on top
   it('still reports a wrong reference to a step nothing set aside', async () => {
     expect(
       await problems(`  - id: merge
-    aggregate: { from: x, into: y, strategy: concat }
+    loop: { max_iterations: 2 }
   - id: report
     dependencies: [merge, mrege]
     memory: { inject_artifacts: [{ step: merge, artifact: out }, { step: mrege, artifact: out }] }
     ${COMMAND}
 `),
     ).toEqual([
-      ['not_supported', 5, '`aggregate`'],
+      ['not_supported', 5, '`loop`'],
       ['unknown_dependency', 7, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
       ['unknown_dependency', 8, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
     ]);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/record/run-record.js';
@@ -42,6 +42,32 @@ function project(): string {
     'pipelines/strict.yaml': fan('strict', ITEMS.replace('"w":"ef"', '"w":"BAD"'), 'mode: parallel'),
     'pipelines/missing.yaml': fan('missing', '[{"p":"upper","w":"a"},{"p":"nowhere","w":"b"}]', 'mode: parallel'),
     'pipelines/scalar.yaml': fan('scalar', '{"not":"a list"}', 'mode: sequential'),
+    'pipelines/merged.yaml': `kind: WavePipeline
+metadata: { name: merged }
+steps:
+  - id: each
+    iterate: { over: '[["a","b"],["c"]]', mode: parallel }
+    pipeline: lists
+    input: "{{ item }}"
+  - id: merge
+    dependencies: [each]
+    aggregate: { from: "{{ each.out.collected-output }}", into: .agents/output/merged-findings.json, strategy: merge_arrays }
+  - id: report
+    dependencies: [merge]
+    memory:
+      inject_artifacts: [{ step: merge, artifact: merged-findings, as: all }]
+    exec: { type: command, source: "cat {{ artifacts.all }}" }
+`,
+    // A child whose output is its input, a JSON list.
+    'pipelines/lists.yaml': `kind: WavePipeline
+metadata: { name: lists }
+steps:
+  - id: echo
+    exec: { type: command, source: "printf '%s' {{ input }} > list.json" }
+    output_artifacts: [{ name: list, path: list.json }]
+pipeline_outputs:
+  list: { step: echo, artifact: list }
+`,
   });
 }
 
@@ -97,6 +123,16 @@ describe('an iterate step', () => {
     expect(failed.steps.each!.failure!.message).toMatch(/^iterate item 3 of 5: step work of child run upper-\S+: /);
     expect(failed.steps.show!.status).not.toBe('completed');
   }, 60_000);
+
+  it("feeds an aggregate: the children's lists merged into one artifact in the run's store, which a later step injects", async () => {
+    const run = await runWave(['run', 'merged', '--output', 'text'], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const parent = records(dir).find((r) => r.pipeline === 'merged')!;
+    expect(parent.steps.merge!.artifacts).toEqual([expect.objectContaining({ name: 'merged-findings', path: 'artifacts/merge/merged-findings.json' })]);
+    expect(readFileSync(join(dir, '.wave', 'runs', parent.id, 'steps', 'report', 'attempt-1', 'stdout'), 'utf8')).toBe('["a","b","c"]');
+    // Nothing was written into the project.
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+  });
 
   it("checks a templated child's names against a literal list before anything runs, and fails an `over` that is no list", async () => {
     const missing = await runWave(['run', 'missing'], { cwd: dir });

@@ -41,6 +41,7 @@ export function isTemplatedName(name: string): boolean {
 export function childPipelineStepErrors(step: Record<string, unknown>, index: number, view: ManifestView, locator: Locator): WaveError[] {
   const at = ['steps', index];
   const label = stepLabel(step, index);
+  if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
   if (step.pipeline === undefined) {
     const childKeys = (['input', 'config', 'iterate'] as const).filter((key) => step[key] !== undefined);
     const orphans = childKeys.map(
@@ -79,6 +80,19 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
     }
   }
   return errors;
+}
+
+/** An aggregate step runs nothing: a prompt, command or child beside it, or a key of one, would do nothing. */
+function aggregateStepErrors(step: Record<string, unknown>, at: readonly (string | number)[], label: string, locator: Locator): WaveError[] {
+  return [...new Set([...ATTEMPT_KEYS, 'pipeline', 'input', 'config', 'iterate'])]
+    .filter((key) => step[key] !== undefined)
+    .map(
+      (key) =>
+        new WaveError('conflicting_fields', `${label} aggregates, so its \`${key}\` would do nothing`, {
+          location: locator.locateKey([...at, key]),
+          hint: `Remove \`${key}\`, or move the aggregation into a step of its own.`,
+        }),
+    );
 }
 
 /** The child names a step runs that are known before it runs: its own, or, templated (`{{ item }}`, `{{ item.<field> }}`) on the items of a literal `iterate.over` list, each item's. */

@@ -1,6 +1,7 @@
 import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import { didYouMean } from './suggest.js';
 import { isRecord } from '../load/value-path.js';
+import { artifactNameOf } from '../schema/pipeline-schema.js';
 
 /** How messages name a step as written: by its id, else by its place in the list. */
 export function stepLabel(step: Record<string, unknown>, index: number): string {
@@ -9,6 +10,8 @@ export function stepLabel(step: Record<string, unknown>, index: number): string 
 
 /** The names of the output_artifacts a step declares, as written. */
 export function declaredArtifacts(step: Record<string, unknown>): string[] {
+  // An aggregate step's one artifact is named after the file it writes.
+  if (isRecord(step.aggregate) && typeof step.aggregate.into === 'string') return [artifactNameOf(step.aggregate.into)];
   return Array.isArray(step.output_artifacts) ? step.output_artifacts.flatMap((a) => (isRecord(a) && typeof a.name === 'string' ? [a.name] : [])) : [];
 }
 

@@ -115,7 +115,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     what: 'a child stop condition, which sets a variable nothing in Wave reads',
     unused: true,
   },
-  { at: STEP, key: 'aggregate', name: '`aggregate`', what: 'output aggregation', moot: ['exec'], opaqueStep: true },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
   // `type: command` is a command step; Wave ignores gate and pipeline (its gate and pipeline keys decide) and routes conditional in graph mode.
   {

@@ -141,6 +141,27 @@ export const IterateSchema = z
     "Runs the step's `pipeline` once per item ({{ item }}, {{ item.<field> }}, {{ iteration }} in its name and input), collecting each child's output in item order as `collected-output`.",
   );
 
+/** An aggregate step's `aggregate`: one text made of earlier steps' outputs, saved as an artifact. */
+export const AggregateSchema = z
+  .strictObject({
+    from: z.string().describe('The text to aggregate: a template, usually {{ <iterate step>.output }} or {{ <step>.out.<artifact> }}.'),
+    into: z.string().describe("The artifact's file name (its name is the base name without extension: merged.json is `merged`), saved in the run's artifact store."),
+    strategy: z
+      .enum(['merge_arrays', 'concat', 'reduce'])
+      .describe(
+        'merge_arrays: a JSON array whose array elements are flattened one level (with `key`: the arrays under that key, concatenated); concat and reduce: the text as it is (as in Wave).',
+      ),
+    key: z.string().optional().describe('merge_arrays: every element is an object whose `key` holds an array; the result is those arrays, concatenated.'),
+  })
+  .describe("Wave's aggregate: one artifact made of earlier steps' outputs.");
+
+/** The artifact an aggregate step writes: `into`'s base name without its extension (merged-findings.json is `merged-findings`). */
+export function artifactNameOf(into: string): string {
+  const base = into.split('/').at(-1)!;
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
 export const StepSchema = z.strictObject({
   id: z
     .string()
@@ -161,6 +182,7 @@ export const StepSchema = z.strictObject({
   input: z.string().optional().describe("The child pipeline's input ({{ input }}, {{ <step>.output }} and {{ <step>.out.<artifact> }} allowed); default this run's input."),
   config: SubPipelineConfigSchema.optional(),
   iterate: IterateSchema.optional(),
+  aggregate: AggregateSchema.optional(),
   type: z
     .enum(['command'])
     .optional()

@@ -1,7 +1,7 @@
 import { adapterKeyVariables } from '../../adapters/access-mode.js';
 import { BASE_NAMES } from '../../process/environment.js';
 import { planAdapters } from '../../plan/plan-adapters.js';
-import type { Plan } from '../../plan/plan-types.js';
+import { isAttemptStep, type Plan } from '../../plan/plan-types.js';
 import { MIN_SECRET_LENGTH } from '../../redact.js';
 
 // Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
@@ -31,7 +31,7 @@ export function runSecretValues(plan: Plan, env: NodeJS.ProcessEnv): string[] {
   for (const name of plan.runtime.envPassthrough) if (isSecretVariable(name, declared)) add(env[name]);
   for (const [name, value] of Object.entries(plan.envTaken)) if (isSecretVariable(name, declared)) add(value);
   for (const name of declared) add(env[name]);
-  const stepEnvs = plan.steps.map((step) => step.env);
+  const stepEnvs = plan.steps.flatMap((step) => (isAttemptStep(step) ? [step.env] : []));
   for (const adapter of planAdapters(plan)) {
     if (adapter.apiKeyEnv) add(env[adapter.apiKeyEnv]);
     for (const name of adapterKeyVariables(adapter)) {

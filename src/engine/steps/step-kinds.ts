@@ -3,6 +3,7 @@ import { runAgentStep } from './agent-step.js';
 import { runCommandStep } from './command-step.js';
 import { runSubPipelineStep } from './pipeline-step.js';
 import { runIterateStep } from './iterate-step.js';
+import { runAggregateStep } from './aggregate-step.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The runner of each kind of step: a new kind is its file, its member of PlannedStep, and one line here (the type asks for it). */
@@ -11,6 +12,7 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   command: runCommandStep,
   pipeline: runSubPipelineStep,
   iterate: runIterateStep,
+  aggregate: runAggregateStep,
 };
 
 /** Runs a step to its end with the runner of its kind. */
