@@ -18,7 +18,19 @@ describe('error codes', () => {
     expect(FAILURE_CLASSES).toEqual(expect.arrayContaining(['max_turns', 'budget_exhausted', 'template_invalid', 'mount_modified', 'io_error']));
     expect(FAILURE_CLASSES).not.toContain('dag_cycle');
     expect(FAILURE_CLASSES.filter((c) => !isRetried(c)).sort()).toEqual(
-      ['aborted', 'auth_failed', 'budget_exhausted', 'contract_failed', 'internal', 'io_error', 'mount_modified', 'spawn_failed', 'template_invalid', 'workspace_failed'].sort(),
+      [
+        'aborted',
+        'auth_failed',
+        'budget_exhausted',
+        'contract_failed',
+        'internal',
+        'io_error',
+        'mount_modified',
+        'pipeline_too_deep',
+        'spawn_failed',
+        'template_invalid',
+        'workspace_failed',
+      ].sort(),
     );
   });
 

@@ -95,7 +95,7 @@ export async function runAgentCli(
   if (result.limitExceeded) return failed(limitFailure(result.limitExceeded), base);
   const outcome = stream.finish(result);
   const costUsd = await attemptCost(outcome.tokens, outcome.costUsd, config.adapter, config.model, endpoints);
-  const failure = outcome.failure ? withIsolationHint({ ...outcome.failure, message: redactor.redact(outcome.failure.message) }, config.adapter.isolated) : undefined;
+  const failure = outcome.failure ? withIsolationHint({ ...outcome.failure, message: redactor.redact(outcome.failure.message) }, loginWouldHelp(config, descriptor)) : undefined;
   const ok = outcome.ok && failure === undefined;
   const refused = config.continueFrom && !ok ? resumeRefusal(cli.refusedResume, `${failure?.message ?? ''}\n${result.stderrTail}`) : undefined;
   return {
@@ -110,6 +110,13 @@ export async function runAgentCli(
     ...(refused !== undefined ? { resumeRefused: refused } : {}),
     durationMs: Date.now() - started,
   };
+}
+
+/** Whether the user's CLI login is all an isolated adapter lacked: it has no base URL and no key reached it. */
+function loginWouldHelp(config: AdapterRunConfig, descriptor: AgentCliDescriptor): boolean {
+  const { adapter } = config;
+  const keys = [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...descriptor.keyVariables];
+  return adapter.isolated && !adapter.baseUrl && !keys.some((name) => (config.env[name] ?? '') !== '');
 }
 
 /** The session fields of a result: the id the CLI reported and, when the CLI kept nothing of it to resume, why. */

@@ -2,7 +2,7 @@ import { artifactNameOf } from '../config/schema/pipeline-schema.js';
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
-import { isAttemptStep, type AggregateStep, type AttemptStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
+import { isAttemptStep, type AggregateStep, type AttemptStep, type BranchStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
 import { describeRequires } from './describe-requires.js';
 import { describeConcurrency } from './agent-concurrency.js';
 
@@ -38,7 +38,15 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(...(isAttemptStep(step) ? describeAttemptStep(plan, step) : step.kind === 'aggregate' ? describeAggregateStep(step) : describeChildStep(step)));
+    lines.push(
+      ...(isAttemptStep(step)
+        ? describeAttemptStep(plan, step)
+        : step.kind === 'aggregate'
+          ? describeAggregateStep(step)
+          : step.kind === 'branch'
+            ? describeBranchStep(step)
+            : describeChildStep(step)),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -67,6 +75,15 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   if (receives) lines.push(`    │ <thread ${step.thread.name}: the transcripts of ${step.thread.earlier.join(', ')} at fidelity ${step.thread.fidelity}>`, '    │');
   const rendered = renderTemplate(step.template, placeholder(plan, step));
   for (const line of rendered.trimEnd().split('\n')) lines.push(`    │ ${line}`);
+  return lines;
+}
+
+/** The value a branch step looks at and the child each case runs. */
+function describeBranchStep(step: BranchStep): string[] {
+  const lines = [`  branches:  on ${step.on}`];
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  for (const [value, arm] of Object.entries(step.cases)) lines.push(`  case:      ${value} → ${arm === 'skip' ? 'nothing (skip)' : `the pipeline ${arm}`}`);
+  lines.push(`  input:     ${step.input ?? "{{ input }} (this run's)"}`);
   return lines;
 }
 

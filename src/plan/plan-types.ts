@@ -146,7 +146,21 @@ export interface AggregateStep extends StepBase {
   readonly key?: string;
 }
 
-export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep;
+/** One child pipeline chosen by a value (Wave's `branch`): a case's, the default's, or none (`skip`). */
+export interface BranchStep extends StepBase {
+  readonly kind: 'branch';
+  /** A composition field: the value whose case is taken. */
+  readonly on: string;
+  /** Value → child pipeline, or `skip`; the `default` key is taken when no value matches. */
+  readonly cases: Readonly<Record<string, string>>;
+  /** The chosen child's input; absent: this run's. */
+  readonly input?: string;
+}
+
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep;
+
+/** A step that runs no attempts of its own: a child pipeline's, an iterate's, an aggregate's, a branch's. */
+export type CompositionStep = Exclude<PlannedStep, AttemptStep>;
 
 /** What the run does with a failed step: its retry policy's, or `fail` for a step that runs no attempts (as in Wave). */
 export function onFailureOf(step: PlannedStep): RetryPolicy['onFailure'] {

@@ -48,6 +48,11 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const steps = pipeline.value.steps.map((step, index): PlannedStep => {
     if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
+    if (step.branch) {
+      const { on, cases } = step.branch;
+      const base = { id: step.id, dependencies: step.dependencies ?? [], optional: step.optional ?? false, location: pipeline.locate(['steps', index]) };
+      return { ...base, kind: 'branch', on, cases, ...(step.input !== undefined ? { input: step.input } : {}) };
+    }
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);

@@ -33,7 +33,6 @@ describe('unsupportedFeatures', () => {
       '`strategy`',
       '`edges`',
       '`loop`',
-      '`branch`',
       '`validation`',
       'step `type: conditional | gate | pipeline`',
       '`rework_only`',

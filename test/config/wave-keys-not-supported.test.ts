@@ -41,7 +41,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
     ]);
   });
 
-  it("a step's `config` and `input` (a child pipeline's): with a child that does not exist, without a `pipeline`, and reported once with a `branch`", async () => {
+  it("a step's `config` and `input` (a child pipeline's): with a child that does not exist, without a `pipeline`, and with a `branch` whose case names none", async () => {
     expect(
       await problems(`  - id: child
     pipeline: impl-issue-core
@@ -57,7 +57,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
     ).toEqual([
       ['file_not_found', 5, 'step `child` runs the child pipeline `impl-issue-core`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
       ['missing_field', 9, "step `alone` sets `config`, which is a child pipeline's, but has no `pipeline`"],
-      ['not_supported', 12, '`branch`'],
+      ['file_not_found', 12, 'step `publish` runs the child pipeline `ops-pr-review-publish`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
     ]);
   });
 

@@ -113,6 +113,41 @@ describe('a child pipeline step', () => {
     expect(record(project, lateParent.id).steps.sub!.failure).toMatchObject({ class: 'timeout', message: expect.stringContaining('config.timeout') });
   }, 60_000);
 
+  it("branches on a value: its case's child as a branch arm, the default when no case matches (an unset {{ env.x }} included), skip runs nothing", async () => {
+    const review = `kind: WavePipeline
+metadata: { name: review }
+steps:
+  - id: route
+    branch: { on: "{{ env.profile }}", cases: { core: skip, default: writer } }
+    input: "routed {{ input }}"
+  - id: after
+    dependencies: [route]
+    exec: { type: command, source: "echo after" }
+`;
+    const outer = `kind: WavePipeline\nmetadata: { name: outer }\nsteps:\n  - id: inner\n    pipeline: review\n    config: { env: { profile: core } }\n`;
+    const strict = `kind: WavePipeline\nmetadata: { name: strict }\nsteps:\n  - id: route\n    branch: { on: "{{ input }}", cases: { a: writer } }\n`;
+    const project = makeProject({ 'pipelines/writer.yaml': WRITER, 'pipelines/review.yaml': review, 'pipelines/outer.yaml': outer, 'pipelines/strict.yaml': strict });
+    // Run on its own, `{{ env.profile }}` names nothing: it stays as written and takes the default.
+    const alone = await runWave(['run', 'review', '--input', 'x', '--output', 'text'], { cwd: project });
+    expect(alone.code, alone.stdout + alone.stderr).toBe(0);
+    const listed = await runsOf(project);
+    const reviewRun = record(project, listed.find((r) => r.pipeline === 'review')!.id);
+    const arm = listed.find((r) => r.pipeline === 'writer')!;
+    expect(record(project, arm.id)).toMatchObject({ parentId: reviewRun.id, childKind: 'branch_arm', input: 'routed x' });
+    expect(reviewRun.steps.route!.artifacts.map((a) => a.name)).toEqual(['note']);
+    // Run as a child with `profile: core`: the case says skip, so nothing runs and the steps after it go on.
+    const nested = await runWave(['run', 'outer', '--output', 'text'], { cwd: project });
+    expect(nested.code, nested.stdout + nested.stderr).toBe(0);
+    const inner = (await runsOf(project)).filter((r) => r.pipeline === 'review').find((r) => r.parentId)!;
+    expect(record(project, inner.id).steps.route).toMatchObject({ status: 'completed', artifacts: [] });
+    expect(record(project, inner.id).steps.route!.children).toBeUndefined();
+    expect(record(project, inner.id).steps.after!.status).toBe('completed');
+    // No case and no default: the step fails saying so.
+    const unmatched = await runWave(['run', 'strict', '--input', 'b', '--output', 'text'], { cwd: project });
+    expect(unmatched.code).toBe(1);
+    expect(unmatched.stdout + unmatched.stderr).toContain('branch value "b" has no matching case (a) and no default');
+  });
+
   it('is refused before anything runs when its chain of children comes back to itself, or its child does not exist', async () => {
     const loop = (name: string, child: string) => `kind: WavePipeline\nmetadata: { name: ${name} }\nsteps:\n  - id: go\n    pipeline: ${child}\n`;
     const project = makeProject({ 'pipelines/a.yaml': loop('a', 'b'), 'pipelines/b.yaml': loop('b', 'a'), 'pipelines/lost.yaml': loop('lost', 'nowhere') });

@@ -77,8 +77,12 @@ describe('agent_review checks when the pipeline is read', () => {
     ]);
   });
 
-  it('takes criteria listed inline, as Wave\'s own pipelines write them, after those of its file', async () => {
-    const both = await planProject({ manifest: MANIFEST, pipeline: reviewStep('persona: reviewer, criteria_path: criteria/review.md, criteria: [Names say what they are., No dead code.]'), files: FILES });
+  it("takes criteria listed inline, as Wave's own pipelines write them, after those of its file", async () => {
+    const both = await planProject({
+      manifest: MANIFEST,
+      pipeline: reviewStep('persona: reviewer, criteria_path: criteria/review.md, criteria: [Names say what they are., No dead code.]'),
+      files: FILES,
+    });
     expect(attemptSteps(both.plan)[0]!.contracts[0]!.reviewer!.criteria).toBe('Every function has a test.\n\n- Names say what they are.\n- No dead code.');
     const inline = await planProject({ manifest: MANIFEST, pipeline: reviewStep('persona: reviewer, criteria: [No dead code.]'), files: FILES });
     expect(attemptSteps(inline.plan)[0]!.contracts[0]!.reviewer!.criteria).toBe('- No dead code.');

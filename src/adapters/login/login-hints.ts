@@ -15,8 +15,8 @@ export function withLoginHint(failure: Failure, hint: string): Failure {
 /** Why an isolated adapter's CLI finds no login: its config home is its own. */
 export const ISOLATED_KEEPS_LOGIN_OUT = 'isolated: true keeps the CLI from your own login, so only an API key or a base_url reaches the model';
 
-/** An isolated adapter's `auth_failed` hint leads with why its login is out of sight; any other failure as it is. */
-export function withIsolationHint(failure: Failure, isolated: boolean | undefined): Failure {
-  if (!isolated || failure.class !== 'auth_failed') return failure;
+/** An `auth_failed` hint that leads with why the login is out of sight, when only a login would have helped an isolated adapter; any other failure as it is. */
+export function withIsolationHint(failure: Failure, loginOutOfSight: boolean): Failure {
+  if (!loginOutOfSight || failure.class !== 'auth_failed') return failure;
   return { ...failure, hint: [`The adapter's ${ISOLATED_KEEPS_LOGIN_OUT}.`, failure.hint ?? 'Give it an API key or a base_url.'].join(' ') };
 }

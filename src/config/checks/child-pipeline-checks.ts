@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { WaveError } from '../../core/errors/errors.js';
+import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { resolvePipelinePath } from '../load/paths.js';
 import { isRecord } from '../load/value-path.js';
@@ -42,6 +42,7 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const at = ['steps', index];
   const label = stepLabel(step, index);
   if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
+  if (step.branch !== undefined) return branchStepErrors(step, at, label, view, locator);
   if (step.pipeline === undefined) {
     const childKeys = (['input', 'config', 'iterate'] as const).filter((key) => step[key] !== undefined);
     const orphans = childKeys.map(
@@ -68,16 +69,43 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
       }),
   );
   for (const name of childNames(step)) {
-    try {
-      resolvePipelinePath(name, view.dir, view.dir);
-    } catch (error) {
-      if (!(error instanceof WaveError)) throw error;
-      const message =
-        error.code === 'file_not_found'
-          ? `${label} runs the child pipeline \`${name}\`, which is neither a file nor a name in pipelines/ or .agents/pipelines/`
-          : `${label}: ${error.message}`;
-      errors.push(new WaveError(error.code, message, { location: locator.locate([...at, 'pipeline']), hint: error.hint }));
-    }
+    const missing = missingChild(name, label, view, locator.locate([...at, 'pipeline']));
+    if (missing) errors.push(missing);
+  }
+  return errors;
+}
+
+/** A child pipeline name that resolves to no file: the error, at `location`; undefined when it resolves. */
+function missingChild(name: string, label: string, view: ManifestView, location: SourceLocation): WaveError | undefined {
+  try {
+    resolvePipelinePath(name, view.dir, view.dir);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof WaveError)) throw error;
+    const message =
+      error.code === 'file_not_found'
+        ? `${label} runs the child pipeline \`${name}\`, which is neither a file nor a name in pipelines/ or .agents/pipelines/`
+        : `${label}: ${error.message}`;
+    return new WaveError(error.code, message, { location, hint: error.hint });
+  }
+}
+
+/** A branch step runs one of its cases' children: keys of another kind of step would do nothing, and each case's child must exist. */
+function branchStepErrors(step: Record<string, unknown>, at: readonly (string | number)[], label: string, view: ManifestView, locator: Locator): WaveError[] {
+  const errors = [...new Set([...ATTEMPT_KEYS, 'pipeline', 'config', 'iterate'])]
+    .filter((key) => step[key] !== undefined)
+    .map(
+      (key) =>
+        new WaveError('conflicting_fields', `${label} branches, so its \`${key}\` would do nothing`, {
+          location: locator.locateKey([...at, key]),
+          hint: `Remove \`${key}\`: the child each case names says how it runs.`,
+        }),
+    );
+  const cases = isRecord(step.branch) && isRecord(step.branch.cases) ? step.branch.cases : {};
+  for (const [value, name] of Object.entries(cases)) {
+    if (typeof name !== 'string' || name === 'skip' || isTemplatedName(name)) continue;
+    const missing = missingChild(name, label, view, locator.locate([...at, 'branch', 'cases', value]));
+    if (missing) errors.push(missing);
   }
   return errors;
 }

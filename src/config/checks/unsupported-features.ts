@@ -104,8 +104,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
-  // A branch's cases name sub-pipelines: its `input` is theirs.
-  { at: STEP, key: 'branch', name: '`branch`', what: 'conditional branches', with: ['input'], moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {

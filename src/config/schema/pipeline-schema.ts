@@ -162,6 +162,16 @@ export function artifactNameOf(into: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
+/** A branch step's `branch`: the value, and the child pipeline each value takes. */
+export const BranchSchema = z
+  .strictObject({
+    on: z.string().describe('The value: a template ({{ env.<key> }}, {{ <step>.output.<field> }} …); a reference to nothing known stays as written.'),
+    cases: z
+      .record(z.string(), z.string())
+      .describe('Value → the child pipeline to run, or `skip` (the step completes, running nothing); the `default` key is taken when no value matches.'),
+  })
+  .describe("Wave's branch: runs the child pipeline whose case the value names, with the step's `input`.");
+
 export const StepSchema = z.strictObject({
   id: z
     .string()
@@ -183,6 +193,7 @@ export const StepSchema = z.strictObject({
   config: SubPipelineConfigSchema.optional(),
   iterate: IterateSchema.optional(),
   aggregate: AggregateSchema.optional(),
+  branch: BranchSchema.optional(),
   type: z
     .enum(['command'])
     .optional()

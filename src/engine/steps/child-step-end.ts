@@ -1,10 +1,10 @@
 import type { Failure } from '../../core/errors/failure.js';
-import type { AggregateStep, IterateStep, SubPipelineStep } from '../../plan/plan-types.js';
+import type { CompositionStep } from '../../plan/plan-types.js';
 import { emit } from '../run/context.js';
 import type { StepOutcome, StepRun } from './step-run.js';
 
-/** Records the end of a step that runs no attempts (a child pipeline's, an iterate's, an aggregate's): completed with its output, or failed, or cancelled when the run stopped it. */
-export function endChildStep(run: StepRun<SubPipelineStep | IterateStep | AggregateStep>, started: number, ending: { failure?: Failure; output?: string }): StepOutcome {
+/** Records the end of a step that runs no attempts (a child pipeline's, an iterate's, an aggregate's, a branch's): completed with its output, or failed, or cancelled when the run stopped it. */
+export function endChildStep(run: StepRun<CompositionStep>, started: number, ending: { failure?: Failure; output?: string }): StepOutcome {
   const { context, step } = run;
   const durationMs = Date.now() - started;
   const { failure, output } = ending;

@@ -7,7 +7,8 @@ import { reasonOf } from '../attempt/attempt.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
 import { emit, type RunContext } from '../run/context.js';
 import { resolveCompositionText } from './composition-text.js';
-import type { StepRun, StepRunner } from './step-run.js';
+import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
+import type { ChildKind } from '../../events.js';
 import { childOutput } from './child-output.js';
 import { endChildStep } from './child-step-end.js';
 
@@ -17,14 +18,18 @@ import { endChildStep } from './child-step-end.js';
  * artifacts come back as the step's, its pipeline outputs as the step's output.
  */
 export const runSubPipelineStep: StepRunner<SubPipelineStep> = async (run) => {
+  emit(run.context, { type: 'step_began', stepId: run.step.id });
+  return runChildPipeline(run, 'sub_pipeline', Date.now());
+};
+
+/** Runs the step's child (begun at `started`) and ends the step with it: what a child pipeline step and a branch's arm do. */
+export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: ChildKind, started: number): Promise<StepOutcome> {
   const { context, step } = run;
-  const started = Date.now();
-  emit(context, { type: 'step_began', stepId: step.id });
   const deadline = step.timeoutMs !== undefined ? AbortSignal.timeout(step.timeoutMs) : undefined;
   const signal = deadline ? AbortSignal.any([run.signal, deadline]) : run.signal;
   let outcome: ChildRunOutcome;
   try {
-    outcome = await startOrResume(run, signal);
+    outcome = await startOrResume(run, kind, signal);
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'internal') });
   }
@@ -43,10 +48,10 @@ export const runSubPipelineStep: StepRunner<SubPipelineStep> = async (run) => {
     return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
   return endChildStep(run, started, { output: childOutput(outcome.record) });
-};
+}
 
 /** The step's earlier child when it did not complete (resumed), else a new child. */
-function startOrResume(run: StepRun<SubPipelineStep>, signal: AbortSignal): Promise<ChildRunOutcome> {
+function startOrResume(run: StepRun<SubPipelineStep>, kind: ChildKind, signal: AbortSignal): Promise<ChildRunOutcome> {
   const { context, step, outputs } = run;
   const children = context.children;
   if (!children) throw new Error('this run cannot start child runs');
@@ -55,7 +60,7 @@ function startOrResume(run: StepRun<SubPipelineStep>, signal: AbortSignal): Prom
   const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs);
   // Wave: an input that resolves to nothing is the parent's.
   const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs) : '') || context.plan.input;
-  return children.run({ stepId: step.id, kind: 'sub_pipeline', pipeline, input, signal, env: step.env });
+  return children.run({ stepId: step.id, kind, pipeline, input, signal, env: step.env });
 }
 
 /**

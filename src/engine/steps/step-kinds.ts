@@ -4,6 +4,7 @@ import { runCommandStep } from './command-step.js';
 import { runSubPipelineStep } from './pipeline-step.js';
 import { runIterateStep } from './iterate-step.js';
 import { runAggregateStep } from './aggregate-step.js';
+import { runBranchStep } from './branch-step.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The runner of each kind of step: a new kind is its file, its member of PlannedStep, and one line here (the type asks for it). */
@@ -13,6 +14,7 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   pipeline: runSubPipelineStep,
   iterate: runIterateStep,
   aggregate: runAggregateStep,
+  branch: runBranchStep,
 };
 
 /** Runs a step to its end with the runner of its kind. */
