@@ -104,8 +104,6 @@ interface ChildPipelineFields extends StepBase {
   readonly pipeline: string;
   /** The child's input, a template resolved as Wave resolves it (unknown references stay as written); absent: this run's input. */
   readonly input?: string;
-  /** Artifacts of this run (by name, or `<dependency>:<name>`) the child's steps may inject (`inject_artifacts[].pipeline`). */
-  readonly inject: readonly string[];
   /** Child artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step. */
   readonly extract: readonly string[];
   /** The whole child's time limit; absent: none beyond its own steps'. */

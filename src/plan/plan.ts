@@ -159,7 +159,6 @@ function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'locati
     optional: step.optional ?? false,
     pipeline: child,
     ...(step.input !== undefined ? { input: step.input } : {}),
-    inject: config.inject ?? [],
     extract: config.extract ?? [],
     ...(config.timeout !== undefined ? { timeoutMs: durationMs(config.timeout) } : {}),
     env: stringRecord(config.env),

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestView, readManifest, readPipeline } from '../../src/config/load/load.js';
@@ -59,6 +59,22 @@ describe("Wave's keys of features not built here are named not_supported, never 
       ['missing_field', 9, "step `alone` sets `config`, which is a child pipeline's, but has no `pipeline`"],
       ['file_not_found', 12, 'step `publish` runs the child pipeline `ops-pr-review-publish`, which is neither a file nor a name in pipelines/ or .agents/pipelines/'],
     ]);
+  });
+
+  it("a child pipeline's `config.inject` and `config.max_cycles` by name, and its `config.stop_condition` with a warning", async () => {
+    const dir = makeProject({ 'pipelines/child.yaml': `kind: WavePipeline\nmetadata: { name: child }\nsteps:\n  - id: a\n    ${COMMAND}\n` });
+    projects.push(dir);
+    const file = join(dir, 'pipelines', 'parent.yaml');
+    writeFileSync(
+      file,
+      `kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: sub\n    pipeline: child\n    config: { inject: [notes], max_cycles: 2, stop_condition: done }\n`,
+    );
+    const read = await readPipeline(file, manifestView(await readManifest(join(dir, 'wave.yaml'), {})), {});
+    expect(read.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([
+      ['not_supported', 'step `config.inject`'],
+      ['not_supported', 'step `config.max_cycles`'],
+    ]);
+    expect(read.warnings.map((w) => [w.code, w.message.split(' (')[0]])).toEqual([['not_supported', 'step `config.stop_condition`']]);
   });
 
   it("a step on Wave's built-in `browser` adapter, unless the manifest declares one of that name", async () => {

@@ -105,6 +105,8 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
+  // Handed-over artifacts reach a child's steps through cross-pipeline injection, which this version does not run.
+  { at: [...STEP, 'config'], key: 'inject', name: 'step `config.inject`', what: "artifacts handed to a child pipeline's steps" },
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {
     at: [...STEP, 'config'],
