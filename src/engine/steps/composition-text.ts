@@ -19,19 +19,19 @@ export function resolveCompositionText(
 ): string {
   const { plan, store } = context;
   const env = store.record.options.env ?? {};
+  const fixed: Record<string, string> = {
+    input: plan.input,
+    'run.id': store.record.id,
+    pipeline_id: store.record.id,
+    'pipeline.name': plan.pipelineName,
+    pipeline_name: plan.pipelineName,
+    'step.id': stepId,
+    step_id: stepId,
+  };
   return renderTemplate(text, (name) => {
     // An iterate step's `{{ item… }}` and `{{ iteration }}`, in the same pass: a value never brings a reference of its own.
     const itemValue = item?.(name);
     if (itemValue !== undefined) return itemValue;
-    const fixed: Record<string, string> = {
-      input: plan.input,
-      'run.id': store.record.id,
-      pipeline_id: store.record.id,
-      'pipeline.name': plan.pipelineName,
-      pipeline_name: plan.pipelineName,
-      'step.id': stepId,
-      step_id: stepId,
-    };
     if (Object.hasOwn(fixed, name)) return fixed[name];
     const [head, ...rest] = name.split('.');
     if (head === 'project' && rest.length === 1) return plan.project[rest[0]!];

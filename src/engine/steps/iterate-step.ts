@@ -10,6 +10,7 @@ import { emit } from '../run/context.js';
 import { childOutput, parsedOrText } from './child-output.js';
 import { endChildStep } from './child-step-end.js';
 import { fieldOf, resolveCompositionText } from './composition-text.js';
+import { earlierChild, startOrResumeChild } from './step-child.js';
 import type { StepRun, StepRunner } from './step-run.js';
 
 /** The artifact an iterate step saves: every item's value, in item order (Wave's `<step>:collected-output`). */
@@ -79,20 +80,12 @@ function parseItems(text: string): unknown[] {
 
 /** One item's child: the one an earlier run of the step left for it (finished if need be), else a new one. */
 async function runItem(run: StepRun<IterateStep>, item: unknown, index: number, signal: AbortSignal): Promise<ItemEnd> {
-  const { context, step, outputs } = run;
-  const children = context.children;
-  if (!children) return { failure: { class: 'internal', message: 'this run cannot start child runs' } };
-  const earlier = context.store.record.steps[step.id]?.children?.filter((c) => c.item === index).at(-1);
+  const earlier = earlierChild(run, index);
   let outcome: ChildRunOutcome;
   try {
-    if (earlier?.status === 'completed') return { value: parsedOrText(childOutput(RunStore.open(context.plan.runtime.runsRoot, earlier.runId).record)) };
-    if (earlier) outcome = await children.resume({ stepId: step.id, runId: earlier.runId, signal, item: index });
-    else {
-      const values = itemValues(item, index);
-      const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs, values);
-      const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs, values) : '') || context.plan.input;
-      outcome = await children.run({ stepId: step.id, kind: 'iterate_item', pipeline, input, signal, env: step.env, item: index });
-    }
+    // An item whose child completed keeps its value: the child is not run again.
+    if (earlier?.status === 'completed') return { value: parsedOrText(childOutput(RunStore.open(run.context.plan.runtime.runsRoot, earlier.runId).record)) };
+    outcome = await startOrResumeChild(run, { kind: 'iterate_item', item: index, values: itemValues(item, index), signal });
   } catch (error) {
     return { failure: failureOfError(error, 'internal') };
   }

@@ -6,7 +6,7 @@ import type { SubPipelineStep } from '../../plan/plan-types.js';
 import { reasonOf } from '../attempt/attempt.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
 import { emit, type RunContext } from '../run/context.js';
-import { resolveCompositionText } from './composition-text.js';
+import { startOrResumeChild } from './step-child.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 import type { ChildKind } from '../../events.js';
 import { childOutput } from './child-output.js';
@@ -29,7 +29,7 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
   const signal = deadline ? AbortSignal.any([run.signal, deadline]) : run.signal;
   let outcome: ChildRunOutcome;
   try {
-    outcome = await startOrResume(run, kind, signal);
+    outcome = await startOrResumeChild(run, { kind, signal });
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'internal') });
   }
@@ -48,19 +48,6 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
     return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
   return endChildStep(run, started, { output: childOutput(outcome.record) });
-}
-
-/** The step's earlier child when it did not complete (resumed), else a new child. */
-function startOrResume(run: StepRun<SubPipelineStep>, kind: ChildKind, signal: AbortSignal): Promise<ChildRunOutcome> {
-  const { context, step, outputs } = run;
-  const children = context.children;
-  if (!children) throw new Error('this run cannot start child runs');
-  const earlier = context.store.record.steps[step.id]?.children?.at(-1);
-  if (earlier && earlier.status !== 'completed') return children.resume({ stepId: step.id, runId: earlier.runId, signal });
-  const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs);
-  // Wave: an input that resolves to nothing is the parent's.
-  const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs) : '') || context.plan.input;
-  return children.run({ stepId: step.id, kind, pipeline, input, signal, env: step.env });
 }
 
 /**

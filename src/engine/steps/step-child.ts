@@ -1,0 +1,33 @@
+import type { ChildKind } from '../../events.js';
+import type { IterateStep, SubPipelineStep } from '../../plan/plan-types.js';
+import type { ChildRunRecord } from '../../state/record/run-record.js';
+import type { ChildRunOutcome } from '../run/child-run-port.js';
+import { resolveCompositionText } from './composition-text.js';
+import type { StepRun } from './step-run.js';
+
+/** Which child of a step: its kind, the iterate item it runs for, the item's template values, and what stops it. */
+export interface StepChildRequest {
+  kind: ChildKind;
+  item?: number;
+  values?: (name: string) => string | undefined;
+  signal: AbortSignal;
+}
+
+/** The step's latest child (for one iterate item, when given) that an earlier run of the step left on record. */
+export function earlierChild(run: StepRun<SubPipelineStep | IterateStep>, item?: number): ChildRunRecord | undefined {
+  return run.context.store.record.steps[run.step.id]?.children?.filter((child) => child.item === item).at(-1);
+}
+
+/** The step's earlier child when it did not complete (resumed), else a new one of its pipeline and input, resolved as Wave resolves them. */
+export function startOrResumeChild(run: StepRun<SubPipelineStep | IterateStep>, request: StepChildRequest): Promise<ChildRunOutcome> {
+  const { context, step, outputs } = run;
+  const { kind, item, values, signal } = request;
+  const children = context.children;
+  if (!children) throw new Error('this run cannot start child runs');
+  const earlier = earlierChild(run, item);
+  if (earlier && earlier.status !== 'completed') return children.resume({ stepId: step.id, runId: earlier.runId, signal, ...(item !== undefined ? { item } : {}) });
+  const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs, values);
+  // Wave: an input that resolves to nothing is the parent's.
+  const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs, values) : '') || context.plan.input;
+  return children.run({ stepId: step.id, kind, pipeline, input, signal, env: step.env, ...(item !== undefined ? { item } : {}) });
+}
