@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AdapterType, ResolvedAdapter } from '../core/resolved-adapter.js';
 import { AGENT_CLIS, agentCliOf } from './agent-clis.js';
 import { cliEndpoints } from './model-endpoints.js';
+import { keyVariablesOf } from './login/key-variables.js';
 
 /** How an adapter reaches its model: a local/explicit base URL, an API key, or the user's own CLI login. */
 export interface AccessMode {
@@ -38,7 +39,7 @@ export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, s
 
 /** The variables an adapter's API key is read from, in the order they are looked for: its api_key_env, then its CLI's own. */
 export function adapterKeyVariables(adapter: ResolvedAdapter): string[] {
-  return [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...(KEY_VARIABLES[adapter.type] ?? [])];
+  return keyVariablesOf(adapter, KEY_VARIABLES[adapter.type] ?? []);
 }
 
 /** The login file of the user's own CLI login the adapter's CLI would find (its env over `env`), if there is one. */

@@ -15,6 +15,7 @@ import { NO_TOKENS } from '../core/models/tokens.js';
 import type { Failure } from '../core/errors/failure.js';
 import { copySessionHome, resumeRefusal } from './session.js';
 import { withIsolationHint } from './login/login-hints.js';
+import { keyReaches } from './login/key-variables.js';
 
 /** A spawn_failed Failure for a binary that is not installed, naming the npm package (or the installer) that provides it. */
 export function missingBinaryFailure(binary: string, how: CliInstall, adapterName: string): Failure {
@@ -115,8 +116,7 @@ export async function runAgentCli(
 /** Whether the user's CLI login is all an isolated adapter lacked: it has no base URL and no key reached it. */
 function loginWouldHelp(config: AdapterRunConfig, descriptor: AgentCliDescriptor): boolean {
   const { adapter } = config;
-  const keys = [...(adapter.apiKeyEnv ? [adapter.apiKeyEnv] : []), ...descriptor.keyVariables];
-  return adapter.isolated && !adapter.baseUrl && !keys.some((name) => (config.env[name] ?? '') !== '');
+  return adapter.isolated && !adapter.baseUrl && !keyReaches(adapter, descriptor.keyVariables, config.env);
 }
 
 /** The session fields of a result: the id the CLI reported and, when the CLI kept nothing of it to resume, why. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isInside } from '../../core/inside-path.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
-import { adapterKeyVariables } from '../access-mode.js';
+import { keyReaches } from './key-variables.js';
 import { agentCliOf } from '../agent-clis.js';
 
 /** The user's CLI login as a sandboxed step uses it: the one credentials file, where the CLI looks for it inside, and what else it needs. */
@@ -22,9 +22,9 @@ export interface SandboxLogin {
 export function sandboxLogin(adapter: ResolvedAdapter, env: Record<string, string>, home: string): SandboxLogin | undefined {
   if (adapter.isolated || adapter.baseUrl) return undefined;
   const seen: Record<string, string | undefined> = { ...env, ...adapter.env };
-  if (adapterKeyVariables(adapter).some((name) => (seen[name] ?? '') !== '')) return undefined;
-  const login = agentCliOf(adapter.type)?.login;
-  if (!login) return undefined;
+  const cli = agentCliOf(adapter.type);
+  if (!cli || keyReaches(adapter, cli.keyVariables, seen)) return undefined;
+  const { login } = cli;
   const hostFiles = login.files(seen);
   const index = hostFiles.findIndex((file) => existsSync(file));
   const at = login.files({ ...seen, HOME: home })[index];

@@ -32,6 +32,16 @@ const ATTEMPT_KEYS = [
   'script',
 ] as const;
 
+/** A `conflicting_fields` error for each of `keys` the step sets, once each: keys another kind of step reads, which would do nothing here. */
+function idleKeyErrors(step: Record<string, unknown>, keys: readonly string[], say: (key: string) => { location: SourceLocation; message: string; hint: string }): WaveError[] {
+  return [...new Set(keys)]
+    .filter((key) => step[key] !== undefined)
+    .map((key) => {
+      const { location, message, hint } = say(key);
+      return new WaveError('conflicting_fields', message, { location, hint });
+    });
+}
+
 /** A name or path that is a template (`{{ item }}` under iterate): which child it is is known only at run time. */
 export function isTemplatedName(name: string): boolean {
   return name.includes('{{');
@@ -61,13 +71,11 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
       }),
     ];
   }
-  const errors = ATTEMPT_KEYS.filter((key) => step[key] !== undefined).map(
-    (key) =>
-      new WaveError('conflicting_fields', `${label} runs the child pipeline \`${String(step.pipeline)}\`, so its \`${key}\` would do nothing`, {
-        location: locator.locateKey([...at, key]),
-        hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,
-      }),
-  );
+  const errors = idleKeyErrors(step, ATTEMPT_KEYS, (key) => ({
+    location: locator.locateKey([...at, key]),
+    message: `${label} runs the child pipeline \`${String(step.pipeline)}\`, so its \`${key}\` would do nothing`,
+    hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,
+  }));
   for (const name of childNames(step)) {
     const missing = missingChild(name, label, view, locator.locate([...at, 'pipeline']));
     if (missing) errors.push(missing);
@@ -92,15 +100,11 @@ function missingChild(name: string, label: string, view: ManifestView, location:
 
 /** A branch step runs one of its cases' children: keys of another kind of step would do nothing, and each case's child must exist. */
 function branchStepErrors(step: Record<string, unknown>, at: readonly (string | number)[], label: string, view: ManifestView, locator: Locator): WaveError[] {
-  const errors = [...new Set([...ATTEMPT_KEYS, 'pipeline', 'config', 'iterate'])]
-    .filter((key) => step[key] !== undefined)
-    .map(
-      (key) =>
-        new WaveError('conflicting_fields', `${label} branches, so its \`${key}\` would do nothing`, {
-          location: locator.locateKey([...at, key]),
-          hint: `Remove \`${key}\`: the child each case names says how it runs.`,
-        }),
-    );
+  const errors = idleKeyErrors(step, [...ATTEMPT_KEYS, 'pipeline', 'config', 'iterate'], (key) => ({
+    location: locator.locateKey([...at, key]),
+    message: `${label} branches, so its \`${key}\` would do nothing`,
+    hint: `Remove \`${key}\`: the child each case names says how it runs.`,
+  }));
   const cases = isRecord(step.branch) && isRecord(step.branch.cases) ? step.branch.cases : {};
   for (const [value, name] of Object.entries(cases)) {
     if (typeof name !== 'string' || name === 'skip' || isTemplatedName(name)) continue;
@@ -112,15 +116,11 @@ function branchStepErrors(step: Record<string, unknown>, at: readonly (string | 
 
 /** An aggregate step runs nothing: a prompt, command or child beside it, or a key of one, would do nothing. */
 function aggregateStepErrors(step: Record<string, unknown>, at: readonly (string | number)[], label: string, locator: Locator): WaveError[] {
-  return [...new Set([...ATTEMPT_KEYS, 'pipeline', 'input', 'config', 'iterate'])]
-    .filter((key) => step[key] !== undefined)
-    .map(
-      (key) =>
-        new WaveError('conflicting_fields', `${label} aggregates, so its \`${key}\` would do nothing`, {
-          location: locator.locateKey([...at, key]),
-          hint: `Remove \`${key}\`, or move the aggregation into a step of its own.`,
-        }),
-    );
+  return idleKeyErrors(step, [...ATTEMPT_KEYS, 'pipeline', 'input', 'config', 'iterate'], (key) => ({
+    location: locator.locateKey([...at, key]),
+    message: `${label} aggregates, so its \`${key}\` would do nothing`,
+    hint: `Remove \`${key}\`, or move the aggregation into a step of its own.`,
+  }));
 }
 
 /** The child names a step runs that are known before it runs: its own, or, templated (`{{ item }}`, `{{ item.<field> }}`) on the items of a literal `iterate.over` list, each item's. */
