@@ -1,7 +1,7 @@
 import { isBuiltinManifest } from '../config/load/builtin-manifest.js';
 import { WaveError } from '../core/errors/errors.js';
 import { failureOfError } from '../core/errors/failure.js';
-import type { ChildRunOutcome, ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
+import type { ChildResumeRequest, ChildRunOutcome, ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
 import { childFailure } from '../state/record/child-failure.js';
 import type { RunRecord } from '../state/record/run-record.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -44,21 +44,22 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
       throw error;
     }
   }
-  const parentOf = (stepId: string, kind: ParentRun['kind'], signal: AbortSignal, env?: ParentRun['env']): ParentRun => ({
+  const parentOf = (request: ChildRunRequest | ChildResumeRequest, kind?: ParentRun['kind'], env?: ParentRun['env']): ParentRun => ({
     runId: base.runId,
-    stepId,
+    stepId: request.stepId,
     kind,
     bus: base.bus,
     sandbox: base.sandbox,
-    signal,
+    signal: request.signal,
     depth,
     ...(env ? { env } : {}),
+    ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
   });
   return {
     run(request) {
       if (depth > MAX_CHILD_DEPTH) return Promise.reject(tooDeep(request.pipeline));
       return recorded(request.stepId, request.item, (onRecorded) =>
-        starters.start({ ...childRequest(base, request), parent: parentOf(request.stepId, request.kind, request.signal, request.env), onRecorded }),
+        starters.start({ ...childRequest(base, request), parent: parentOf(request, request.kind, request.env), onRecorded }),
       );
     },
     resume(request) {
@@ -70,7 +71,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
           run: request.runId,
           output: 'quiet',
           err: base.err,
-          parent: parentOf(request.stepId, undefined, request.signal),
+          parent: parentOf(request),
           onRecorded,
         }),
       );

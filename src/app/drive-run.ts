@@ -89,6 +89,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       parentEnv: process.env,
       sandbox,
       children: options.children?.(childBase),
+      pipelineArtifacts: shared.pipelineArtifacts,
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });

@@ -12,6 +12,7 @@ import { configWarningsText } from './config-warnings.js';
 import { childRunsOf, type ChildRunStarters } from './child-runs.js';
 import { driveRun } from './drive-run.js';
 import { removeOrphanedContainers } from './orphaned-containers.js';
+import { requirePipelineSources } from './pipeline-artifact-sources.js';
 import { preflightRun } from './preflight-run.js';
 import { reconcileRecord } from './reconcile-record.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -78,6 +79,8 @@ async function resumeOwned(owned: {
   const done = new Set(Object.values(store.record.steps).flatMap((s) => (s.status === 'completed' ? [s.id] : [])));
   const selected = selection(plan.steps, { steps: recorded.options.steps, exclude: recorded.options.exclude }, done);
   const { onFailure, keepWorkspaces } = recorded.options;
+  const parentId = request.parent ? undefined : store.record.parentId;
+  requirePipelineSources(plan, { artifacts: request.parent?.pipelineArtifacts, runs: (id) => !done.has(id) && (selected?.has(id) ?? true), ...(parentId ? { parentId } : {}) });
   request.onRecorded?.(store.record);
   const children = (base: ChildRunBase) => childRunsOf(base, starters);
   const shared = request.parent;

@@ -1,3 +1,4 @@
+import type { PipelineArtifacts } from '../engine/artifacts/pipeline-artifacts.js';
 import type { WaveError } from '../core/errors/errors.js';
 import type { StopSignal } from '../core/errors/exit-codes.js';
 import type { Plan } from '../plan/plan-types.js';
@@ -20,6 +21,8 @@ export interface SharedRunParts {
   signal?: AbortSignal;
   /** How many runs the child is nested in (1 for a child of a run a person started). */
   depth?: number;
+  /** Other pipelines' artifacts the child's steps may inject (the parent's and its earlier children's). */
+  pipelineArtifacts?: PipelineArtifacts;
 }
 
 /** What a run passes on to the child runs its steps start. */

@@ -5,6 +5,7 @@ import { RunStore } from '../state/run-store.js';
 import { newRunRecord } from '../state/record/new-run-record.js';
 import { childRunsOf, type ChildRunStarters } from './child-runs.js';
 import { driveRun } from './drive-run.js';
+import { requirePipelineSources } from './pipeline-artifact-sources.js';
 import { preflightRun } from './preflight-run.js';
 import { prepareRun } from './prepare-run.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -19,6 +20,7 @@ import { leaveStepParts, replayPartEvents, takeStepParts } from './step-parts.js
 export async function startRunWith(request: StartRunRequest, starters: ChildRunStarters): Promise<RunOutcome> {
   request.checkStop?.('starting');
   const { plan, selected } = await prepareRun(request);
+  requirePipelineSources(plan, { artifacts: request.parent?.pipelineArtifacts, runs: (id) => selected?.has(id) ?? true });
   const err = request.err ?? process.stderr;
   const { sandbox, startEvents } = await preflightRun(plan, {
     afterSandbox: () => request.checkStop?.('checking the sandbox'),

@@ -208,11 +208,18 @@ type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly AttemptSt
 /** The plan with every step one job can run; a child pipeline's step is refused by name. */
 function compilablePlan(plan: Plan): CompilablePlan {
   const child = plan.steps.find((step) => !isAttemptStep(step));
-  if (!child) return plan as CompilablePlan;
-  throw new WaveError('not_supported', `step \`${child.id}\` runs a child pipeline, which \`wave compile\` does not turn into jobs yet`, {
-    location: child.location,
-    hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
-  });
+  if (child)
+    throw new WaveError('not_supported', `step \`${child.id}\` runs a child pipeline, which \`wave compile\` does not turn into jobs yet`, {
+      location: child.location,
+      hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
+    });
+  const consumer = (plan.steps as readonly AttemptStep[]).find((step) => step.injectArtifacts.some((ref) => ref.pipeline !== undefined));
+  if (consumer)
+    throw new WaveError('not_supported', `step \`${consumer.id}\` injects an artifact of another pipeline, which only its parent run or \`wave compose\` hands over`, {
+      location: consumer.location,
+      hint: 'Run it from the pipeline that starts it, or with `wave compose`, in one job (the Wave GitHub Action runs a pipeline whole).',
+    });
+  return plan as CompilablePlan;
 }
 
 function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {

@@ -63,7 +63,10 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
   for (const m of step.workspace.mount ?? []) if (m.subset_from) lines.push(`  mounts:    ${m.source} narrowed to the files ${m.subset_from} lists`);
   if (step.thread) lines.push(`  thread:    ${describeThread(step)}`);
-  for (const a of step.injectArtifacts) lines.push(`  injects:   ${a.step}/${a.artifact} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
+  for (const a of step.injectArtifacts) {
+    const from = a.pipeline !== undefined ? `pipeline ${a.pipeline}: ${a.artifact}` : `${a.step}/${a.artifact}`;
+    lines.push(`  injects:   ${from} as ${a.as ?? a.artifact}${a.optional ? ' (optional)' : ''}`);
+  }
   for (const a of step.outputArtifacts) lines.push(`  produces:  ${a.name} ← ${a.source === 'stdout' ? 'stdout' : a.path}`);
   for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
   for (const c of step.contracts)

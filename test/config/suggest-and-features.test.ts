@@ -51,7 +51,6 @@ describe('unsupportedFeatures', () => {
       'markdown_spec',
       'event_contains',
       'spec_derived_test',
-      '`inject_artifacts[].pipeline`',
       '`requires.skills.<name>.install`',
       '`requires.skills.<name>.init`',
       '`chat_context`',

@@ -3,7 +3,7 @@ import { readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WaveError } from '../../src/core/errors/errors.js';
-import { collectArtifacts, injectArtifacts } from '../../src/engine/artifacts/artifacts.js';
+import { collectArtifacts, injectArtifacts, type InjectRef } from '../../src/engine/artifacts/artifacts.js';
 import { INJECTED_ARTIFACTS_DIR, WAVE_INJECTED_ARTIFACTS_DIR } from '../../src/core/run-paths.js';
 import { tempDir, writeTree } from '../fixtures/workspace/helpers.js';
 
@@ -33,7 +33,10 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-const locate = (step: string, artifact: string) => saved[step]?.[artifact];
+const locate = (ref: InjectRef) => {
+  const path = saved[ref.step!]?.[ref.artifact];
+  return path !== undefined ? { path } : undefined;
+};
 
 async function failure(refs: Parameters<typeof injectArtifacts>[0]['refs']): Promise<WaveError> {
   const error = await injectArtifacts({ workspace: consumer, dir: DIR, refs, locate }).then(

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { resolvePipelinePath } from '../load/paths.js';
 import { isRecord } from '../load/value-path.js';
+import { readRawPipeline } from './pipeline-artifact-checks.js';
 import { stepLabel } from './raw-step.js';
 import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
@@ -186,12 +185,7 @@ function chainBackTo(target: string, at: string, dir: string, chain: string[]): 
 
 /** The child pipeline files a pipeline file names (not templated ones), as far as it can be read. */
 function childFilesOf(file: string, dir: string): string[] {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(file, 'utf8'));
-  } catch {
-    return [];
-  }
+  const raw = readRawPipeline(file);
   const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps : [];
   return steps.flatMap((step) => {
     const child = isRecord(step) ? childFile(step.pipeline, dir) : undefined;

@@ -9,6 +9,7 @@ import { checkRequires } from './requires-checks.js';
 import { stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
+import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from '../load/value-path.js';
@@ -62,6 +63,7 @@ export function checkPipelineReferences(
       (typeof raw.id === 'string' && setAside.has(raw.id)) || suppressed.some((path) => path.length === 3 && path[0] === 'steps' && path[1] === index && path[2] === 'exec');
     if (!execTaken) errors.push(...childPipelineStepErrors(raw, index, view, locator));
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
+    errors.push(...pipelineArtifactRefErrors(raw, index, view, locator));
     errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
     if (typeof raw.id !== 'string') return;
     const first = byId.get(raw.id);
@@ -157,7 +159,8 @@ function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator:
   const ancestors = ancestorsOf(step.id, byId);
   const errors: WaveError[] = [];
   memory.inject_artifacts.forEach((ref, i) => {
-    if (!isRecord(ref) || typeof ref.step !== 'string' || setAside.has(ref.step)) return;
+    // One that names a pipeline too is refused as such (pipeline-artifact-checks.ts).
+    if (!isRecord(ref) || typeof ref.step !== 'string' || ref.pipeline !== undefined || setAside.has(ref.step)) return;
     const at = ['steps', step.index, 'memory', 'inject_artifacts', i];
     const source = byId.get(ref.step);
     if (!source || !ancestors.has(ref.step)) {

@@ -105,7 +105,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
-  // Handed-over artifacts reach a child's steps through cross-pipeline injection, which this version does not run.
+  // `config.inject` makes parent artifacts `{{ artifacts.<name> }}` paths in every child step; a child here injects them itself (`inject_artifacts[].pipeline`).
   { at: [...STEP, 'config'], key: 'inject', name: 'step `config.inject`', what: "artifacts handed to a child pipeline's steps" },
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {
@@ -168,7 +168,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     example: [...WAVE_ONLY_CONTRACT_TYPES].join(' | '),
     dropParent: true,
   },
-  { at: [...STEP, 'memory', 'inject_artifacts', '*'], key: 'pipeline', name: '`inject_artifacts[].pipeline`', what: 'cross-pipeline artifacts', with: ['step'] },
 ];
 
 /** Every unsupported feature by name and purpose, e.g. for the compatibility list of docs/pipelines.md. */

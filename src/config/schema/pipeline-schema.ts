@@ -67,8 +67,9 @@ export const ArtifactSchema = z.strictObject({
 });
 
 export const InjectArtifactSchema = z.strictObject({
-  step: z.string().describe('The earlier step that produced the artifact.'),
-  artifact: z.string().describe("The name of one of that step's output_artifacts."),
+  step: z.string().optional().describe('The earlier step that produced the artifact (or `pipeline`).'),
+  pipeline: z.string().optional().describe("Another pipeline that produced it (or `step`): this run's parent, or one that ran before it in `wave compose`."),
+  artifact: z.string().describe("The name of one of that step's (or pipeline's) output_artifacts or pipeline_outputs."),
   as: z.string().optional().describe("The file name in the consumer's workspace; default the artifact name."),
   type: z.string().optional().describe('json: the artifact must parse as JSON before the step runs.'),
   schema_path: z.string().optional().describe('A JSON Schema file (relative to the manifest) the artifact must match before the step runs.'),

@@ -75,6 +75,10 @@ export const ERROR_TABLE = {
   sandbox_unavailable: { description: 'The configured sandbox backend is not available.', kind: 'failure', attempt: 'retried' },
   token_scope_missing: { description: "A forge token lacks a scope a persona's token_scopes requires, or does not reach the persona's steps.", kind: 'failure' },
   requirement_missing: { description: "A tool or skill the pipeline's requires names is not on this machine.", kind: 'failure' },
+  artifact_source_missing: {
+    description: "A step injects another pipeline's artifact, and no parent run or earlier `wave compose` stage hands that pipeline's artifacts over.",
+    kind: 'failure',
+  },
   // Run by run the same nesting would come again.
   pipeline_too_deep: { description: 'A child pipeline would start deeper than the limit of nested child runs.', kind: 'failure', attempt: 'final' },
   limit_exceeded: {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,15 +77,25 @@ export async function openContained(root: string, relativePath: string, label: C
  * was copied (the copy is made beside it and renamed).
  */
 export async function copyOpened(source: OpenedSource, dest: string, options: CopyOptions = {}): Promise<CopyResult> {
+  const result: CopyResult = { bytes: 0, redactions: 0 };
+  const cap = { maxBytes: options.maxBytes ?? ARTIFACT_CAP_BYTES, spent: options.spent ?? 0 };
+  await replaceAtomically(dest, (partial) => copyEntry(source.entry, partial, '', { label: source.label, redactor: options.redactor, ancestors: new Set(), result, cap }));
+  return result;
+}
+
+/** Writes `text` as the file `dest`, replacing whatever is there (a symlink included, never followed). */
+export async function writeArtifactText(dest: string, text: string): Promise<void> {
+  await replaceAtomically(dest, (partial) => writeFile(partial, text, { flag: 'wx' }));
+}
+
+/** Makes `dest` by writing a fresh partial file beside it, then renaming it into place; the partial is removed on failure. */
+async function replaceAtomically(dest: string, write: (partial: string) => Promise<void>): Promise<void> {
   await mkdir(dirname(dest), { recursive: true });
   const partial = join(dirname(dest), `.${basename(dest)}.partial-${randomBytes(4).toString('hex')}`);
-  const result: CopyResult = { bytes: 0, redactions: 0 };
   try {
-    const cap = { maxBytes: options.maxBytes ?? ARTIFACT_CAP_BYTES, spent: options.spent ?? 0 };
-    await copyEntry(source.entry, partial, '', { label: source.label, redactor: options.redactor, ancestors: new Set(), result, cap });
+    await write(partial);
     await removeTree(dest);
     await rename(partial, dest);
-    return result;
   } catch (error) {
     await removeTree(partial);
     throw error;

@@ -2,20 +2,21 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { InjectArtifact } from '../../config/schema/pipeline-schema.js';
 import { WaveError } from '../../core/errors/errors.js';
-import { copyContained } from './artifact-copy.js';
+import { copyContained, writeArtifactText } from './artifact-copy.js';
 import { isInside } from '../../core/inside-path.js';
 import { resolveInside } from '../workspace/workspace-paths.js';
+import type { ArtifactLocation } from './pipeline-artifacts.js';
 
-/** One `memory.inject_artifacts` entry. */
-export type InjectRef = Pick<InjectArtifact, 'step' | 'artifact' | 'as' | 'optional'>;
+/** One `memory.inject_artifacts` entry: of an earlier step, or of another pipeline. */
+export type InjectRef = Pick<InjectArtifact, 'step' | 'pipeline' | 'artifact' | 'as' | 'optional'>;
 
 export interface InjectArtifactsOptions {
   workspace: string;
   /** The folder they land in, relative to the workspace (the plan's injectedArtifactsDir). */
   dir: string;
   refs: readonly InjectRef[];
-  /** Absolute path of a saved artifact of `step`, or undefined when it has none of that name. */
-  locate: (step: string, artifact: string) => string | undefined;
+  /** Where the artifact a reference names is, or undefined when its step or pipeline has none of that name. */
+  locate: (ref: InjectRef) => ArtifactLocation | undefined;
 }
 
 /**
@@ -29,23 +30,34 @@ export async function injectArtifacts(options: InjectArtifactsOptions): Promise<
   for (const ref of options.refs) {
     const as = ref.as ?? ref.artifact;
     const dest = await destinationOf(options.workspace, folder, as, options.dir);
-    const from = options.locate(ref.step, ref.artifact);
+    const from = options.locate(ref);
     const found =
       from !== undefined &&
-      (await stat(from).then(
-        () => true,
-        () => false,
-      ));
+      ('text' in from ||
+        (await stat(from.path).then(
+          () => true,
+          () => false,
+        )));
     if (!found) {
       if (ref.optional) continue;
-      throw new WaveError('artifact_missing', `artifact \`${ref.artifact}\` of step \`${ref.step}\` is not available${from ? `: looked at ${from}` : ''}`, {
-        hint: `Step \`${ref.step}\` must list \`${ref.artifact}\` in output_artifacts and complete; mark the injection \`optional: true\` to run without it.`,
-      });
+      throw missingError(ref, from);
     }
-    await copyContained(from, dest, dirname(from), { artifact: ref.artifact, path: from });
+    if ('text' in from) await writeArtifactText(dest, from.text);
+    else await copyContained(from.path, dest, dirname(from.path), { artifact: ref.artifact, path: from.path });
     placed[as] = dest;
   }
   return placed;
+}
+
+function missingError(ref: InjectRef, from: ArtifactLocation | undefined): WaveError {
+  const looked = from && 'path' in from ? `: looked at ${from.path}` : '';
+  if (ref.pipeline !== undefined)
+    return new WaveError('artifact_missing', `artifact \`${ref.artifact}\` of pipeline \`${ref.pipeline}\` is not available${looked}`, {
+      hint: `Pipeline \`${ref.pipeline}\` must save \`${ref.artifact}\` (an output artifact or a pipeline output) before this step runs; mark the injection \`optional: true\` to run without it.`,
+    });
+  return new WaveError('artifact_missing', `artifact \`${ref.artifact}\` of step \`${ref.step}\` is not available${looked}`, {
+    hint: `Step \`${ref.step}\` must list \`${ref.artifact}\` in output_artifacts and complete; mark the injection \`optional: true\` to run without it.`,
+  });
 }
 
 async function destinationOf(workspace: string, folder: string, as: string, dir: string): Promise<string> {

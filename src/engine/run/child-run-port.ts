@@ -1,3 +1,4 @@
+import type { PipelineArtifacts } from '../artifacts/pipeline-artifacts.js';
 import type { Failure } from '../../core/errors/failure.js';
 import type { ChildKind, RunStatus } from '../../events.js';
 import type { RunRecord } from '../../state/record/run-record.js';
@@ -16,6 +17,8 @@ export interface ChildRunRequest {
   env?: Readonly<Record<string, string>>;
   /** The item of an iterate step the child runs for (0-based), recorded with it. */
   item?: number;
+  /** Other pipelines' artifacts the child's steps may inject: this run's and its earlier children's. */
+  artifacts?: PipelineArtifacts;
 }
 
 /** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */
@@ -24,6 +27,7 @@ export interface ChildResumeRequest {
   runId: string;
   signal: AbortSignal;
   item?: number;
+  artifacts?: PipelineArtifacts;
 }
 
 /** How a child run ended, and where it is recorded. */

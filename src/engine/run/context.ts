@@ -1,3 +1,4 @@
+import type { PipelineArtifacts } from '../artifacts/pipeline-artifacts.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { Clock } from '../../core/clock.js';
 import { EVENT_VERSION, type EventBus, type RunEvent } from '../../events.js';
@@ -27,6 +28,8 @@ export interface RunContext {
   readonly clock?: Clock;
   /** How a step starts a child run (engine/run/child-runs.ts); a run without it cannot start one. */
   readonly children?: ChildRuns;
+  /** Other pipelines' artifacts its steps may inject (a child run's parent's, and earlier compose stages'); none when absent. */
+  readonly pipelineArtifacts?: PipelineArtifacts;
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

@@ -13,19 +13,20 @@ export async function checkInjectedArtifacts(refs: readonly PlannedInjection[], 
     const wantsJson = ref.type?.toLowerCase() === 'json' || ref.schemaObject !== undefined;
     // An optional artifact that was absent is not placed; a folder has no JSON to check.
     if (!wantsJson || path === undefined || (await stat(path)).isDirectory()) continue;
-    const what = `injected artifact \`${ref.artifact}\` of step \`${ref.step}\``;
+    const producer = ref.pipeline !== undefined ? `pipeline \`${ref.pipeline}\`` : `step \`${ref.step}\``;
+    const what = `injected artifact \`${ref.artifact}\` of ${producer}`;
     let value: unknown;
     try {
       value = JSON.parse(await readFile(path, 'utf8'));
     } catch (error) {
       throw new WaveError('contract_failed', `${what} is not valid JSON: ${(error as Error).message}`, {
-        hint: `Make step \`${ref.step}\` write JSON to \`${ref.artifact}\` (a json_schema contract on it checks that), or drop \`type: json\` from the injection.`,
+        hint: `Make ${producer} write JSON to \`${ref.artifact}\` (a json_schema contract on it checks that), or drop \`type: json\` from the injection.`,
       });
     }
     const errors = ref.schemaObject ? schemaErrors(ref.schemaObject, value) : [];
     if (errors.length) {
       throw new WaveError('contract_failed', `${what} does not match ${ref.schema_path}: ${errors.join('; ')}`, {
-        hint: `Fix step \`${ref.step}\`'s output, or the schema at ${ref.schema_path}.`,
+        hint: `Fix the output of ${producer}, or the schema at ${ref.schema_path}.`,
       });
     }
   }

@@ -1,3 +1,4 @@
+import { artifactsForChildOf } from '../artifacts/child-artifacts.js';
 import type { ChildKind } from '../../events.js';
 import type { IterateStep, SubPipelineStep } from '../../plan/plan-types.js';
 import type { ChildRunRecord } from '../../state/record/run-record.js';
@@ -25,9 +26,11 @@ export function startOrResumeChild(run: StepRun<SubPipelineStep | IterateStep>, 
   const children = context.children;
   if (!children) throw new Error('this run cannot start child runs');
   const earlier = earlierChild(run, item);
-  if (earlier && earlier.status !== 'completed') return children.resume({ stepId: step.id, runId: earlier.runId, signal, ...(item !== undefined ? { item } : {}) });
+  const artifacts = artifactsForChildOf(context.plan, () => context.store.record, context.store.dir, step);
+  const at = { stepId: step.id, signal, artifacts, ...(item !== undefined ? { item } : {}) };
+  if (earlier && earlier.status !== 'completed') return children.resume({ ...at, runId: earlier.runId });
   const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs, values);
   // Wave: an input that resolves to nothing is the parent's.
   const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs, values) : '') || context.plan.input;
-  return children.run({ stepId: step.id, kind, pipeline, input, signal, env: step.env, ...(item !== undefined ? { item } : {}) });
+  return children.run({ ...at, kind, pipeline, input, env: step.env });
 }

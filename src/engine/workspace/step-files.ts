@@ -52,7 +52,11 @@ export async function prepareStepWorkspace(context: RunContext, step: AttemptSte
     workspace: workspace.path,
     dir: plan.runtime.injectedArtifactsDir,
     refs: [...step.injectArtifacts],
-    locate: (stepId, name) => store.savedArtifactPath(stepId, name),
+    locate: (ref) => {
+      if (ref.pipeline !== undefined) return context.pipelineArtifacts?.locate(ref.pipeline, ref.artifact);
+      const path = store.savedArtifactPath(ref.step!, ref.artifact);
+      return path !== undefined ? { path } : undefined;
+    },
   });
   await checkInjectedArtifacts(step.injectArtifacts, artifacts);
   const rendered =
