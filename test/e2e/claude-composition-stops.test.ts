@@ -60,7 +60,7 @@ steps:
     expect(second.status).toBe('running');
     const firstAsked = requestsHolding(server.requests, '<<first one>>').length;
     expect(firstAsked).toBeGreaterThan(0);
-    const orphans = attemptPids(second, 'work');
+    const orphans = attemptPids(project, second.id, 'work');
     expect(orphans).toHaveLength(1);
     // The kill -9 reached only `wave run`: the second child's Claude and its sleep live on.
     expect(processesOfRun(second.id).length).toBeGreaterThan(0);
@@ -83,6 +83,10 @@ steps:
     expect(stepArtifact(project, done, 'a', 'note')).toBe('first one');
     const finished = recordOf(project, second.id);
     expect(finished.steps.work!.status).toBe('completed');
+    // Its killed attempt was run again as a second one, a new Claude process.
+    const pids = attemptPids(project, second.id, 'work');
+    expect(pids).toHaveLength(2);
+    expect(pids[1]).not.toBe(orphans[0]);
     expect(runFile(project, second.id, 'steps/work/output.txt')).toContain('The command ran: waited');
     // The killed run's Claude and its sleep were stopped by the resume, not left running.
     for (const pid of orphans) expect(isAlive(pid)).toBe(false);
@@ -102,7 +106,7 @@ steps:
     await waitFor(() => sleeping(sleep).length === 2, "both children's Claude to run their command", 120_000);
     const children = recordsOf(project).filter((r) => r.pipeline === 'sleeper');
     expect(children).toHaveLength(2);
-    const pids = children.flatMap((r) => attemptPids(r, 'work'));
+    const pids = children.flatMap((r) => attemptPids(project, r.id, 'work'));
     expect(pids).toHaveLength(2);
     for (const child of children) expect(processesOfRun(child.id).length).toBeGreaterThan(0);
     wave.kill('SIGINT');

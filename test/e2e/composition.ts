@@ -81,7 +81,10 @@ export function processesOfRun(runId: string): number[] {
     .map(Number);
 }
 
-/** The pids a run's step recorded for its attempts. */
-export function attemptPids(record: RunRecord, stepId: string): number[] {
-  return (record.steps[stepId]?.attempts ?? []).flatMap((a) => (a.pid ? [a.pid] : []));
+/** The pids a run's step wrote in its attempt folders as each attempt started (run.json, a snapshot, may lag behind them). */
+export function attemptPids(project: string, runId: string, stepId: string): number[] {
+  const stepDir = join(project, '.wave', 'runs', runId, 'steps', stepId);
+  return readdirSync(stepDir)
+    .filter((name) => name.startsWith('attempt-') && existsSync(join(stepDir, name, 'pid')))
+    .map((name) => Number(readFileSync(join(stepDir, name, 'pid'), 'utf8')));
 }
