@@ -165,6 +165,25 @@ steps:
     exec: { type: prompt, source: "Print {{ artifacts.notes }}." }
 `;
 
+/** A step whose answer is its `out` artifact, reviewed by persona `critic` against criteria.md with that artifact as context. */
+export function reviewedPipeline(review: string): string {
+  return `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: work
+    persona: writer
+    exec: { type: prompt, source: "Review the change and answer with JSON." }
+    output_artifacts: [{ name: out, source: stdout }]
+    handover:
+      contract:
+        type: agent_review
+        persona: critic
+        criteria_path: criteria.md
+        context: [{ source: artifact, artifact: out }]
+${review}
+`;
+}
+
 /** The one tool call a scenario of the server makes: write file `write` (with `content`), or run `shell` in a shell. */
 export type ScriptedCall = { write: string; content?: string } | { shell: string };
 

@@ -7,30 +7,11 @@ import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 import { waitFor } from '../support/wait.js';
 import { git, makeRepository } from '../fixtures/workspace/helpers.js';
-import { attemptFile, claudeManifest, cliAvailable, param, runAgentPipeline, runEvents, type ModelServer, startModelServer } from './agents.js';
+import { attemptFile, claudeManifest, cliAvailable, param, reviewedPipeline, runAgentPipeline, runEvents, type ModelServer, startModelServer } from './agents.js';
 
 const available = cliAvailable('claude');
 
 const CRITERIA = 'The answer must be final: its verdict is approve.';
-
-/** A step whose answer is its `out` artifact, reviewed by persona `critic` against criteria.md with that artifact as context. */
-function reviewedPipeline(review: string): string {
-  return `kind: WavePipeline
-metadata: { name: p }
-steps:
-  - id: work
-    persona: writer
-    exec: { type: prompt, source: "Review the change and answer with JSON." }
-    output_artifacts: [{ name: out, source: stdout }]
-    handover:
-      contract:
-        type: agent_review
-        persona: critic
-        criteria_path: criteria.md
-        context: [{ source: artifact, artifact: out }]
-${review}
-`;
-}
 
 describe.skipIf(!available)('claude: an agent_review contract', () => {
   let server: ModelServer;

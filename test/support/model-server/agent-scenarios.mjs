@@ -16,6 +16,7 @@ export function encodeParam(text) {
  * The reply for an agent request. `toolResult` is undefined before any tool ran, else { isError, text } of the
  * latest tool result in the conversation. Tool scenarios:
  *   write/<file>[/<content base64url>]  a write-file tool call (<file> URL-encoded), then "Wrote <file>."
+ *   copy/<file>                         the same, writing the text the task quotes between << and >>
  *   shell/<command base64url>           a shell tool call, then an answer quoting its output
  *   shellfail                           a shell command that exits 3, then an answer saying so
  * Every other scenario is the shared one (text, seq, http401/429/500, hang, stall, truncated).
@@ -24,10 +25,12 @@ export function encodeParam(text) {
 export function agentReplyFor(ctx, toolResult) {
   const [first, second] = ctx.params;
   switch (ctx.scenario) {
-    case 'write': {
+    case 'write':
+    case 'copy': {
       // A path with folders comes URL-encoded (`out%2Fa.txt`): a scenario parameter is one path segment.
       const path = first ? decodeURIComponent(first) : 'out.txt';
-      if (!toolResult) return { tool: { kind: 'write', path, content: second ? decode(second) : `written by the scripted model\n` } };
+      const content = ctx.scenario === 'copy' ? quotedInTask(ctx.body) : second ? decode(second) : `written by the scripted model\n`;
+      if (!toolResult) return { tool: { kind: 'write', path, content } };
       return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
     }
     case 'shell':
@@ -47,6 +50,14 @@ export function agentReplyFor(ctx, toolResult) {
     default:
       return replyFor(ctx);
   }
+}
+
+/** The first text the task's messages quote between << and >> (so a child's answer follows its input), else empty. */
+function quotedInTask(body) {
+  const messages = body?.messages ?? body?.contents ?? body?.input ?? [];
+  const quoted = /<<(.*?)>>/s.exec(JSON.stringify(messages))?.[1];
+  // The text was cut from JSON: its escapes are undone by reading it as a JSON string.
+  return quoted === undefined ? '' : JSON.parse(`"${quoted}"`);
 }
 
 /** Rough token count, enough for usage numbers that move with the text. */
