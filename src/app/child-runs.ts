@@ -52,6 +52,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     sandbox: base.sandbox,
     signal,
     depth,
+    ...(base.show ? { show: base.show } : {}),
     ...(env ? { env } : {}),
   });
   return {
