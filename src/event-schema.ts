@@ -355,6 +355,9 @@ export const RunEventSchema = z
       .describe('The step was set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept).'),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() }),
     z
+      .strictObject({ ...base, type: z.literal('iterate_items'), stepId: z.string(), items: z.number().int().nonnegative(), reused: z.number().int().nonnegative() })
+      .describe('An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again).'),
+    z
       .strictObject({
         ...base,
         type: z.literal('child_run_started'),

@@ -136,6 +136,8 @@ export type RunEvent = Base &
     /** Set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept). */
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
+    /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
+    | { type: 'iterate_items'; stepId: string; items: number; reused: number }
     /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */
     | { type: 'child_run_started'; stepId: string; childRunId: string; pipeline: string; item?: number }
     /** A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete. */

@@ -52,6 +52,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     sandbox: base.sandbox,
     signal: request.signal,
     depth,
+    ...(base.show ? { show: base.show } : {}),
     ...(env ? { env } : {}),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
   });

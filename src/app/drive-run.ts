@@ -61,9 +61,10 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     bus.subscribe((event) => {
       if (event.runId === runId) listener(event);
     });
-  // A child run prints nothing of its own: its events reach the parent's sinks on the shared bus.
+  // A child run prints nothing of its own: its events, hidden by its own redactor, go to what shows its parent's.
   const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
-  const unsubscribe = onOwnEvents((event) => sink?.handle(event));
+  const show = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
+  const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
   if (options.stoppedBy) stop.interrupt(options.stoppedBy);
@@ -80,6 +81,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       err,
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,
+      show,
     };
     const context: RunContext = {
       plan,

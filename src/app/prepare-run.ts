@@ -5,6 +5,7 @@ import { worktreeWarnings } from '../engine/workspace/worktree-preflight.js';
 import { describePlan } from '../plan/describe-plan.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-types.js';
+import { childPlansOf } from './child-plans.js';
 import { configWarningsText } from './config-warnings.js';
 import type { StartRunRequest } from './run-request.js';
 import { runRedactor } from './run-redactor.js';
@@ -40,5 +41,5 @@ export async function prepareRun(request: StartRunRequest): Promise<PreparedRun>
 export async function describeRun(request: StartRunRequest): Promise<string> {
   const { plan, selected } = await prepareRun(request);
   // The plan holds what `${VAR}` took from the environment (commands, env, URLs): hidden like everything else.
-  return runRedactor(plan).redact(describePlan(plan, selected));
+  return runRedactor(plan).redact(describePlan(plan, selected, await childPlansOf(plan, selected)));
 }

@@ -7,7 +7,7 @@ import type { RunSink } from '../report/sink-types.js';
 import type { EventBody } from '../engine/run/context.js';
 import type { RunRecord } from '../state/record/run-record.js';
 import type { RunStore } from '../state/run-store.js';
-import type { ChildKind, EventBus } from '../events.js';
+import type { ChildKind, EventBus, RunEvent } from '../events.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { TextWriter } from './text-writer.js';
 
@@ -23,6 +23,8 @@ export interface SharedRunParts {
   depth?: number;
   /** Other pipelines' artifacts the child's steps may inject (the parent's and its earlier children's). */
   pipelineArtifacts?: PipelineArtifacts;
+  /** What shows the parent's events (its sink, or its own parent's): the child's go there too, hidden by the child's redactor first. */
+  show?: (event: RunEvent) => void;
 }
 
 /** What a run passes on to the child runs its steps start. */
@@ -38,6 +40,8 @@ export interface ChildRunBase {
   emit: (body: EventBody) => void;
   /** How many runs this one is nested in: 0 for a run started by a person. */
   depth: number;
+  /** What shows this run's events: its children's are shown there too. */
+  show?: (event: RunEvent) => void;
 }
 
 /** The run a child run belongs to (recorded as its parentId), and what the child shares of it instead of making its own. */

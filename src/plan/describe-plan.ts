@@ -21,8 +21,26 @@ function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | 
   return (name) => templateValue(name, source);
 }
 
-/** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts. */
-export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string {
+/** What `--dry-run` says of a child a step would start: its plan, or why none is shown. */
+export interface ChildPlan {
+  /** Which of the step's children: `item 2 ("b")`, `case high`; absent for a step's one child. */
+  label?: string;
+  /** Its pipeline's name as the step gives it (a template when chosen at run time). */
+  pipeline: string;
+  plan?: Plan;
+  /** The children of the child's own steps. */
+  children?: ChildPlans;
+  /** Hides the child's own secrets (what its `${VAR}` references took) in its text. */
+  redact?: (text: string) => string;
+  /** Why no plan is shown: chosen at run time, a cycle, past the depth limit, a file that does not load. */
+  note?: string;
+}
+
+/** The plans of the children a plan's steps would start, by step id. */
+export type ChildPlans = ReadonlyMap<string, readonly ChildPlan[]>;
+
+/** The text `wave run --dry-run` prints: order, parallel groups, adapters, prompts, contracts, and the child plans under their steps. */
+export function describePlan(plan: Plan, selected?: ReadonlySet<string>, children?: ChildPlans): string {
   const runs = (id: string) => !selected || selected.has(id);
   const lines = [`Pipeline ${plan.pipelineName} (${plan.pipelineFile})`, `Input: ${plan.input || '(none)'}`];
   if (plan.inputSpec) lines.push(...describeInput(plan.inputSpec));
@@ -47,8 +65,19 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>): string
             ? describeBranchStep(step)
             : describeChildStep(step)),
     );
+    lines.push(...describeChildPlans(children?.get(step.id) ?? []));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Each child's plan, indented under the step that starts it, or why it is not shown. */
+function describeChildPlans(children: readonly ChildPlan[]): string[] {
+  return children.flatMap((child) => {
+    const head = `  child plan${child.label ? ` of ${child.label}` : ''}: ${child.pipeline}`;
+    if (!child.plan) return [`${head}, ${child.note ?? 'not known before the run'}`];
+    const text = (child.redact ?? String)(describePlan(child.plan, undefined, child.children)).trimEnd();
+    return [`${head}`, ...text.split('\n').map((line) => (line ? `    ${line}` : ''))];
+  });
 }
 
 /** What an agent or command step runs on, with what, and its prompt or command with placeholders. */

@@ -9,17 +9,23 @@ import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
 import { safeValues } from './safe-values.js';
+import { RunFamily } from './run-family.js';
 
-/** Plain timestamped lines, one per meaningful event, no ANSI: for logs, CI and pipes. */
+/** Plain timestamped lines, one per meaningful event, no ANSI: for logs, CI and pipes; a child run's lines start with which child it is. */
 export function createTextSink(options: SinkOptions): RunSink {
   const width = Math.max(0, ...options.stepIds.map((id) => id.length));
   const write = (ts: string, text: string) => options.out.write(`${formatClock(ts)} ${text}\n`);
   const step = (id: string) => id.padEnd(width);
+  const family = new RunFamily();
 
   return {
-    handle(event) {
-      const text = describeEvent(safeValues(event), step);
-      if (text !== undefined) write(event.ts, text);
+    handle(raw) {
+      const event = safeValues(raw);
+      if (!family.accept(event)) return;
+      const child = family.child(event.runId);
+      // A child's step ids are not among the run's: its lines are marked instead of aligned.
+      const text = describeEvent(event, child ? (id) => id : step);
+      if (text !== undefined) write(event.ts, child ? `[${child.label}] ${text}` : text);
     },
     summarize(record, runDir) {
       options.out.write(`\n${formatSummary(record, runDir, { color: false, cwd: options.cwd })}`);
@@ -105,12 +111,24 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
+    case 'iterate_items':
     case 'child_run_started':
-      return `${step(event.stepId)} started child run ${event.childRunId} (${event.pipeline})`;
     case 'child_run_finished':
-      return `${step(event.stepId)} child run ${event.childRunId} ${event.status}${usage(event)}${event.failure ? `: ${withDetail(event.failure)}` : ''}`;
+      return describeChildEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
+  }
+}
+
+/** The line of a step's iterate list or child run. */
+function describeChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' }>, step: (id: string) => string): string {
+  switch (event.type) {
+    case 'iterate_items':
+      return `${step(event.stepId)} iterates over ${plural(event.items, 'item')}${event.reused ? ` (${event.reused} completed in an earlier run, not run again)` : ''}`;
+    case 'child_run_started':
+      return `${step(event.stepId)} started child run ${event.childRunId} (${event.pipeline}${event.item !== undefined ? `, item ${event.item + 1}` : ''})`;
+    case 'child_run_finished':
+      return `${step(event.stepId)} child run ${event.childRunId} ${event.status}${usage(event)}${event.failure ? `: ${withDetail(event.failure)}` : ''}`;
   }
 }
 

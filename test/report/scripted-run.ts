@@ -91,11 +91,13 @@ export class CollectingStream extends Writable {
   text = '';
   isTTY: boolean;
   columns: number | undefined;
+  rows: number | undefined;
 
-  constructor(options: { tty?: boolean; columns?: number } = {}) {
+  constructor(options: { tty?: boolean; columns?: number; rows?: number } = {}) {
     super();
     this.isTTY = options.tty ?? false;
     this.columns = options.columns;
+    this.rows = options.rows;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -116,6 +118,7 @@ export function terminalFrames(text: string): string[][] {
       frame
         .split('\n')
         .filter(Boolean)
-        .map((line) => line.replace(/\x1b\[2K/g, '')),
+        .map((line) => line.replace(/\x1b\[2K|\x1b\[J/g, ''))
+        .filter(Boolean),
     );
 }

@@ -110,6 +110,7 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'step_skipped', stepId: 'merge', reason: 'dependency count failed' },
   { ...base, type: 'step_cancelled', stepId: 'merge' },
   { ...base, type: 'step_output', stepId: 'split', attempt: 1, line: 'compiling 3 of 7' },
+  { ...base, type: 'iterate_items', stepId: 'fan', items: 7, reused: 2 },
   { ...base, type: 'child_run_started', stepId: 'fan', childRunId: 'child-20240601-100000-cccc', pipeline: 'child' },
   {
     ...base,

@@ -36,6 +36,8 @@ export const runIterateStep: StepRunner<IterateStep> = async (run) => {
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'template_invalid') });
   }
+  const reused = items.filter((_, index) => earlierChild(run, index)?.status === 'completed').length;
+  emit(context, { type: 'iterate_items', stepId: step.id, items: items.length, reused });
   // Under `fail`, the first failed item stops the others.
   const siblings = new AbortController();
   const signal = AbortSignal.any([run.signal, siblings.signal]);
@@ -94,7 +96,7 @@ async function runItem(run: StepRun<IterateStep>, item: unknown, index: number, 
 }
 
 /** `{{ item }}` (a string item as it is, any other as JSON), `{{ item.<field>… }}` and `{{ iteration }}` (0-based). */
-function itemValues(item: unknown, index: number): (name: string) => string | undefined {
+export function itemValues(item: unknown, index: number): (name: string) => string | undefined {
   const text = typeof item === 'string' ? item : JSON.stringify(item);
   return (name) => {
     if (name === 'iteration') return String(index);

@@ -1,47 +1,7 @@
-import { NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
-import type { RunEvent, StepStatus } from '../../events.js';
-import type { ColorName } from '../color.js';
+import type { RunEvent } from '../../events.js';
 import { describeFailure, describeToolUse, oneLine } from '../describe.js';
 import { formatCost, formatDuration } from '../format.js';
-
-/** One step as the live view shows it. */
-export interface StepView {
-  status: StepStatus;
-  startedAt?: number;
-  durationMs?: number;
-  attempt: number;
-  tokens: TokenUsage;
-  costUsd?: number;
-  /** The latest tool activity, or what the step is waiting for. */
-  activity?: string;
-  /** Why a step failed or was skipped. */
-  note?: string;
-}
-
-/** The run as the footer shows it: its clock, and run-wide notes (a budget warning, an unchecked token). */
-export interface RunView {
-  startedAt?: number;
-  durationMs?: number;
-  notes?: Segment[];
-}
-
-/** A piece of a drawn line, in its colour. */
-export interface Segment {
-  text: string;
-  color?: ColorName;
-}
-
-/** What a frame draws: the steps in the order they are drawn, each one's view, and the run's. */
-export interface TerminalView {
-  order: readonly string[];
-  steps: ReadonlyMap<string, StepView>;
-  run: RunView;
-}
-
-/** A step that has not started yet. */
-export function pendingView(): StepView {
-  return { status: 'pending', attempt: 0, tokens: { ...NO_TOKENS } };
-}
+import { childTreeOf, stepOf, type RunTree, type RunView, type StepView } from './run-tree.js';
 
 /** Events about the run as a whole, drawn in the footer. */
 const RUN_EVENT_TYPES = ['run_created', 'run_started', 'steps_reset', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
@@ -52,20 +12,20 @@ function isRunLevel(event: RunEvent): event is RunLevelEvent {
   return (RUN_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
-/** Folds one event into the view of its step (or of the run). */
-export function applyEvent(event: RunEvent, view: (id: string) => StepView, run: RunView): void {
-  if (isRunLevel(event)) applyRunEvent(event, view, run);
-  else applyStepEvent(event, view);
+/** Folds one event into the tree of its run (`tree`): its steps, its child runs, its clock; run-wide notes go to `root`'s footer. */
+export function applyEvent(event: RunEvent, tree: RunTree, root: RunView): void {
+  if (isRunLevel(event)) applyRunEvent(event, tree, root);
+  else applyStepEvent(event, tree);
 }
 
-function applyRunEvent(event: RunLevelEvent, view: (id: string) => StepView, run: RunView): void {
+function applyRunEvent(event: RunLevelEvent, tree: RunTree, run: RunView): void {
   switch (event.type) {
     case 'run_started':
-      run.startedAt = Date.parse(event.ts);
-      for (const id of event.steps) view(id);
+      Object.assign(tree, { startedAt: Date.parse(event.ts), status: 'running', durationMs: undefined });
+      for (const id of event.steps) stepOf(tree, id);
       return;
     case 'run_finished':
-      run.durationMs = event.durationMs;
+      Object.assign(tree, { durationMs: event.durationMs, status: event.status });
       return;
     case 'budget_warning':
       run.notes = [...(run.notes ?? []), { text: `budget warning: ${formatCost(event.spentUsd)} spent, warn_at ${formatCost(event.warnAtUsd)}`, color: 'yellow' }];
@@ -123,8 +83,72 @@ function activityOf(
   }
 }
 
-function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): void {
+/** Folds an iterate step's item count, or the start or end of a step's child run, into the step's view. */
+function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' }>, tree: RunTree): void {
+  const step = stepOf(tree, event.stepId);
   switch (event.type) {
+    case 'iterate_items':
+      step.items = { total: event.items, reused: event.reused };
+      return;
+    case 'child_run_started':
+      childTreeOf(tree, event);
+      // An iterate step shows its items' progress instead.
+      if (event.item === undefined) step.activity = activityOf(event);
+      return;
+    case 'child_run_finished': {
+      const child = step.children?.find((c) => c.runId === event.childRunId);
+      if (child) child.status = event.status;
+      if (child?.item === undefined) step.activity = activityOf(event);
+      return;
+    }
+  }
+}
+
+/** Folds how a step ended into its view. */
+function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_failed' | 'step_skipped' | 'step_cancelled' }>, step: StepView): void {
+  switch (event.type) {
+    case 'step_completed':
+      Object.assign(step, {
+        status: 'completed',
+        durationMs: event.durationMs,
+        tokens: { ...event.tokens },
+        costUsd: event.costUsd,
+        activity: undefined,
+      });
+      return;
+    case 'step_failed':
+      Object.assign(step, {
+        status: 'failed',
+        durationMs: event.durationMs,
+        activity: undefined,
+        note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
+      });
+      return;
+    case 'step_skipped':
+      Object.assign(step, { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
+      return;
+    case 'step_cancelled': {
+      Object.assign(step, { status: 'cancelled', activity: undefined });
+      if (step.startedAt !== undefined && step.durationMs === undefined) step.durationMs = Math.max(0, Date.parse(event.ts) - step.startedAt);
+      return;
+    }
+  }
+}
+
+function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
+  const view = (id: string): StepView => stepOf(tree, id);
+  switch (event.type) {
+    case 'step_began': {
+      // A step that runs no attempts (a child pipeline's, an iterate's) is running from here; an attempt step's step_started follows.
+      const step = view(event.stepId);
+      Object.assign(step, { status: 'running', activity: undefined, note: undefined, durationMs: undefined });
+      step.startedAt = Date.parse(event.ts);
+      return;
+    }
+    case 'iterate_items':
+    case 'child_run_started':
+    case 'child_run_finished':
+      return applyChildEvent(event, tree);
     case 'step_started': {
       const step = view(event.stepId);
       Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
@@ -138,7 +162,6 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
       return;
     }
     // What only the record keeps: the view follows the events around them.
-    case 'step_began':
     case 'attempt_spawned':
     case 'attempt_interrupted':
     case 'model_request':
@@ -156,8 +179,6 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
     case 'step_fallback':
     case 'session_continued':
     case 'session_fresh':
-    case 'child_run_started':
-    case 'child_run_finished':
     case 'step_output':
     case 'review_started':
     case 'review_completed':
@@ -165,31 +186,10 @@ function applyStepEvent(event: StepLevelEvent, view: (id: string) => StepView): 
       view(event.stepId).activity = activityOf(event);
       return;
     case 'step_completed':
-      Object.assign(view(event.stepId), {
-        status: 'completed',
-        durationMs: event.durationMs,
-        tokens: { ...event.tokens },
-        costUsd: event.costUsd,
-        activity: undefined,
-      });
-      return;
     case 'step_failed':
-      Object.assign(view(event.stepId), {
-        status: 'failed',
-        durationMs: event.durationMs,
-        activity: undefined,
-        note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
-      });
-      return;
     case 'step_skipped':
-      Object.assign(view(event.stepId), { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
-      return;
-    case 'step_cancelled': {
-      const step = view(event.stepId);
-      Object.assign(step, { status: 'cancelled', activity: undefined });
-      if (step.startedAt !== undefined && step.durationMs === undefined) step.durationMs = Math.max(0, Date.parse(event.ts) - step.startedAt);
-      return;
-    }
+    case 'step_cancelled':
+      return applyStepEnd(event, view(event.stepId));
     case 'artifact_redacted':
       // Kept beside the step once it completes: its stored artifact differs from the workspace file.
       view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;

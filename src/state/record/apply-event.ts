@@ -179,6 +179,8 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   },
   step_completed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'completed', durationMs: e.durationMs }, e.ts),
   step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  // Each item's child is recorded by its own child_run_started; the count is for the live views.
+  iterate_items: () => undefined,
   child_run_started: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (!s) return;
