@@ -48,7 +48,7 @@ export function handOffs(stages: readonly (readonly ComposedPipeline[])[]): Hand
         (step.memory?.inject_artifacts ?? []).flatMap((ref) => {
           if (ref.pipeline === undefined) return [];
           const producer = stageOf.get(ref.pipeline);
-          const names = byName.has(ref.pipeline) ? pipelineArtifactNames(byName.get(ref.pipeline)!.value) : undefined;
+          const names = pipelineArtifactNames(byName.get(ref.pipeline)?.value);
           const verdict: HandOff['verdict'] =
             producer === undefined
               ? 'not_composed'
@@ -56,10 +56,10 @@ export function handOffs(stages: readonly (readonly ComposedPipeline[])[]): Hand
                 ? 'same_stage'
                 : producer > index
                   ? 'later_stage'
-                  : names === undefined
-                    ? 'unknown'
-                    : names.includes(ref.artifact)
-                      ? 'ok'
+                  : names.declared.includes(ref.artifact)
+                    ? 'ok'
+                    : names.open
+                      ? 'unknown'
                       : 'not_declared';
           return [{ consumer: consumer.name, step: step.id, pipeline: ref.pipeline, artifact: ref.artifact, as: ref.as ?? ref.artifact, optional: ref.optional ?? false, verdict }];
         }),

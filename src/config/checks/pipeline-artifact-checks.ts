@@ -8,15 +8,21 @@ import { declaredArtifacts, stepLabel } from './raw-step.js';
 import { didYouMean } from './suggest.js';
 import type { ManifestView } from './step-checks.js';
 
-/**
- * The artifact names a pipeline (its raw value) makes available to another: its steps' output artifacts and its
- * pipeline_outputs; undefined when a step of it runs a child, whose artifacts only the child knows.
- */
-export function pipelineArtifactNames(raw: unknown): string[] | undefined {
+/** The artifact names a pipeline hands another: those it declares, and whether a child it runs may add more. */
+export interface PipelineArtifactNames {
+  declared: string[];
+  /** A step of it runs a child, whose artifacts come back as the step's: only the run knows them. */
+  open: boolean;
+}
+
+/** The artifact names a pipeline (its raw value) makes available to another: its steps' output artifacts and its pipeline_outputs. */
+export function pipelineArtifactNames(raw: unknown): PipelineArtifactNames {
   const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps.filter(isRecord) : [];
-  if (steps.some((step) => step.pipeline !== undefined || step.branch !== undefined)) return undefined;
   const outputs = isRecord(raw) && isRecord(raw.pipeline_outputs) ? Object.keys(raw.pipeline_outputs) : [];
-  return [...new Set([...steps.flatMap(declaredArtifacts), ...outputs])];
+  return {
+    declared: [...new Set([...steps.flatMap(declaredArtifacts), ...outputs])],
+    open: steps.some((step) => step.pipeline !== undefined || step.branch !== undefined),
+  };
 }
 
 /** A pipeline file's raw value, or undefined when it cannot be read (its own validation says why). */
@@ -79,11 +85,11 @@ function otherPipelineProblem(name: string, artifact: unknown, view: ManifestVie
     };
   }
   const names = pipelineArtifactNames(readRawPipeline(file));
-  if (typeof artifact !== 'string' || names === undefined || names.includes(artifact)) return undefined;
+  if (typeof artifact !== 'string' || names.open || names.declared.includes(artifact)) return undefined;
   return {
     code: 'unknown_artifact' as const,
     key: 'artifact',
     message: `injects artifact \`${artifact}\` of pipeline \`${name}\`, which declares no such output artifact or pipeline output`,
-    hint: didYouMean(artifact, names, `Artifacts \`${name}\` declares`),
+    hint: didYouMean(artifact, names.declared, `Artifacts \`${name}\` declares`),
   };
 }
