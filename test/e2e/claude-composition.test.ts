@@ -28,6 +28,16 @@ steps:
     exec: { type: prompt, source: "The child wrote {{ steps.sub.output }}; print {{ artifacts.got }}." }
 `;
 
+/** Reads the note of the pipeline `noter` that ran before it (`wave compose noter publisher`). */
+const PUBLISHER = `kind: WavePipeline
+metadata: { name: publisher }
+steps:
+  - id: read
+    persona: reader
+    memory: { inject_artifacts: [{ pipeline: noter, artifact: note, as: got }] }
+    exec: { type: prompt, source: "Print {{ artifacts.got }}." }
+`;
+
 const MERGED = iteratePipeline(
   'merged',
   `over: '[["a","b"],["c"]]', mode: parallel`,
@@ -84,6 +94,7 @@ describe.skipIf(!available)('claude: composition steps with the real Claude Code
       'pipelines/locked.yaml': agentPipeline('locked', 'locked', 'Answer.'),
       'pipelines/reviewed.yaml': REVIEWED,
       'pipelines/handoff.yaml': HANDOFF,
+      'pipelines/publisher.yaml': PUBLISHER,
       'pipelines/fan.yaml': fan('fan', items(), ''),
       'pipelines/tolerant.yaml': fan('tolerant', items('locked'), ', on_failure: continue'),
       'pipelines/merged.yaml': MERGED,
@@ -112,6 +123,17 @@ describe.skipIf(!available)('claude: composition steps with the real Claude Code
     const prompt = (JSON.parse(attemptFile(project, parent, 'read', 1, 'attempt.json')) as { prompt: string }).prompt;
     expect(prompt).toMatch(/The child wrote a note from the child; print \S+\/read\/\.wave\/artifacts\/got\./);
     expect(runFile(project, parent.id, 'steps/read/output.txt')).toContain('The command ran: a note from the child');
+  });
+
+  it("`wave compose` runs a child's Claude step, then hands the file it wrote to the next pipeline's Claude step", async () => {
+    const composed = await runWave(['compose', '--input', 'a composed note', '--output', 'text', 'noter', 'publisher'], { cwd: project, timeout: 280_000 });
+    expect(composed.code, composed.stdout + composed.stderr).toBe(0);
+    const composition = recordsOf(project).find((r) => r.pipeline === 'compose noter then publisher')!;
+    const [noter, publisher] = ['noter', 'publisher'].map((step) => recordOf(project, composition.steps[step]!.children![0]!.runId));
+    expect(stepArtifact(project, noter!, 'write', 'note')).toBe('a composed note');
+    expect(publisher).toMatchObject({ parentId: composition.id, status: 'completed' });
+    // Claude's Bash tool in the publisher's step printed the note Claude wrote in the noter's.
+    expect(runFile(project, publisher!.id, 'steps/read/output.txt')).toContain('The command ran: a composed note');
   });
 
   it('iterates five items in parallel over two child pipelines: one Claude run per item, values collected in item order', async () => {
