@@ -180,7 +180,7 @@ const FORMS = [
   { name: 'bare', step: (ref) => ({ command: `printf '%s' ${ref} > got` }), expected: (v) => v },
   { name: 'backticks', step: (ref) => ({ command: `v=\`printf '%s' ${ref}\`; printf '%s' "$v" > got` }), expected: dropTrailingNewlines },
   { name: 'subst', step: (ref) => ({ command: `v="$(printf '%s' ${ref})"; printf '%s' "$v" > got` }), expected: dropTrailingNewlines },
-  { name: 'default', step: (ref) => ({ command: `printf '%s' "$\${UNSET_NAME:-${ref}}" > got` }), expected: (v) => v },
+  { name: 'default', step: (ref) => ({ command: `printf '%s' "\${UNSET_NAME:-${ref}}" > got` }), expected: (v) => v },
   { name: 'arg', step: adapterStep('arg'), expected: (v) => v },
   { name: 'stdin', step: adapterStep('stdin'), expected: (v) => v },
   ...QUOTED_COMMANDS.map(({ name, command, expected }) => ({ name, step: (ref) => ({ command: command(ref) }), expected })),
