@@ -49,9 +49,11 @@ const FRAME_CONTEXT: Partial<Record<FrameKind, QuotedContext>> = {
 };
 
 /**
- * For each reference of a POSIX shell script, the quoting it sits in: single or double quotes (innermost, so
- * `"$(cmd {{ x }})"` is a plain word again) or a heredoc's body; undefined where it is a plain word. A lexer for the
- * cases templates meet, not a parser: `case` patterns inside `$( )` and other rarities may be misread.
+ * For each reference of a POSIX shell script, the quoting it sits in: single or double quotes, a `$'…'` string, or the
+ * body of a heredoc, quoted-delimiter or not (innermost, so `"$(cmd {{ x }})"` is a plain word again, and so is a
+ * `$( )` in a heredoc's body); undefined where it is a plain word. A lexer for the cases templates meet, not a parser:
+ * `case` patterns inside `$( )` and other rarities may be misread (a misread changes how a value reads, never whether
+ * it runs: every form is a parameter expansion).
  */
 export function shellContexts(script: string, refs: readonly TemplateReference[]): Array<QuotedContext | undefined> {
   const state: ScanState = { script, refs, at: new Map(refs.map((ref, index) => [ref.offset, index])), contexts: refs.map(() => undefined) };
