@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { collectArtifacts } from '../dist/engine/artifacts/artifacts.js';
-import { FLIPPER, PAYLOADS, QUOTED_TEMPLATES } from '../test/support/attacks.mjs';
+import { FLIPPER, PAYLOADS, QUOTED_COMMANDS, UNEXPANDED_TEMPLATES } from '../test/support/attacks.mjs';
 import {
   NODE,
   cannotMount,
@@ -180,9 +180,10 @@ const FORMS = [
   { name: 'bare', step: (ref) => ({ command: `printf '%s' ${ref} > got` }), expected: (v) => v },
   { name: 'backticks', step: (ref) => ({ command: `v=\`printf '%s' ${ref}\`; printf '%s' "$v" > got` }), expected: dropTrailingNewlines },
   { name: 'subst', step: (ref) => ({ command: `v="$(printf '%s' ${ref})"; printf '%s' "$v" > got` }), expected: dropTrailingNewlines },
-  { name: 'default', step: (ref) => ({ command: `printf '%s' "$\${UNSET_NAME:-${ref}}" > got` }), expected: (v) => v },
+  { name: 'default', step: (ref) => ({ command: `printf '%s' "\${UNSET_NAME:-${ref}}" > got` }), expected: (v) => v },
   { name: 'arg', step: adapterStep('arg'), expected: (v) => v },
   { name: 'stdin', step: adapterStep('stdin'), expected: (v) => v },
+  ...QUOTED_COMMANDS.map(({ name, command, expected }) => ({ name, step: (ref) => ({ command: command(ref) }), expected })),
 ];
 const SOURCES = [
   ['input', '{{ input }}', []],
@@ -218,16 +219,16 @@ async function injection() {
     created += pwned(dir);
   }
   let refused = 0;
-  for (const template of QUOTED_TEMPLATES) {
+  for (const template of UNEXPANDED_TEMPLATES) {
     const dir = project({ 'pipelines/p.yaml': pipeline('p', step('gen', { command: `printf '%s' '$(touch PWNED)'` }), step('use', { deps: ['gen'], command: template })) });
     const result = await runWave(dir, ['run', 'p', '--input', PAYLOADS[0], '--output', 'quiet']);
     if (result.code === 2 && result.stderr.includes('template_invalid') && runDirs(dir).length === 0) refused++;
     created += pwned(dir);
   }
   return [
-    `injection, ${PAYLOADS.length} payloads × ${FORMS.length} step forms (4 command templates, 2 process adapter prompts) × ${SOURCES.length} sources (--input, a previous step's output):`,
+    `injection, ${PAYLOADS.length} payloads × ${FORMS.length} step forms (${FORMS.length - 2} command templates, ${QUOTED_COMMANDS.length} of them in quotes or heredocs; 2 process adapter prompts) × ${SOURCES.length} sources (--input, a previous step's output):`,
     `${figure('files created by payloads', created)};`,
-    `values delivered intact ${intact} of ${cases} (goal ${cases}), quoted or heredoc templates refused before any step ${refused} of ${QUOTED_TEMPLATES.length} (goal ${QUOTED_TEMPLATES.length})`,
+    `values delivered intact ${intact} of ${cases} (goal ${cases}), templates where the shell expands nothing (<<'EOF', $'…') refused before any step ${refused} of ${UNEXPANDED_TEMPLATES.length} (goal ${UNEXPANDED_TEMPLATES.length})`,
   ].join(' ');
 }
 

@@ -3,6 +3,7 @@
 const MODULES = [
   './validate.mjs',
   './overhead.mjs',
+  './fan-out.mjs',
   './scaling.mjs',
   './memory.mjs',
   './parse.mjs',

@@ -87,6 +87,8 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartR
     cwd: plan.projectRoot,
     manifest: isBuiltinManifest(plan.manifestFile) ? undefined : plan.manifestFile,
     pipeline: request.pipeline,
+    // Same project, manifest and environment: the same forge, without another `git remote` per child.
+    forge: plan.forge.info,
     readInput: () => request.input,
     onFailure: base.onFailure,
     keepWorkspaces: base.keepWorkspaces,

@@ -22,7 +22,7 @@ export interface PreparedRun {
 export async function prepareRun(request: StartRunRequest): Promise<PreparedRun> {
   const { cwd } = request;
   const manifest = request.manifestRequired ? await loadManifest(findManifest(cwd, request.manifest)) : await loadProjectManifest(cwd, request.manifest);
-  const pipeline = await loadPipeline(resolvePipelinePath(request.pipeline, manifest.dir, cwd), manifest);
+  const pipeline = await loadPipeline(resolvePipelinePath(request.pipeline, manifest.dir, cwd), manifest, process.env, request.forge);
   refuseDisabledPipeline(pipeline);
   // Settings nothing in the run uses, and worktree steps that would fail: accepted, never silently.
   const worktrees = { warnings: await worktreeWarnings(pipeline.value.steps, (path) => pipeline.locate(path), manifest.dir) };

@@ -1,6 +1,7 @@
 import type { PipelineArtifacts } from '../engine/artifacts/pipeline-artifacts.js';
 import type { WaveError } from '../core/errors/errors.js';
 import type { StopSignal } from '../core/errors/exit-codes.js';
+import type { ForgeInfo } from '../core/forge/forge.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
@@ -98,6 +99,8 @@ export interface StartRunRequest {
   err?: TextWriter;
   /** Makes this a child run of another: it prints nothing of its own (its events go out on the parent's bus). */
   parent?: ParentRun;
+  /** The project's forge when already found (a child run takes its parent's): its git remote is not looked up again. */
+  forge?: ForgeInfo;
   /** Told the run's record as soon as it is recorded, before anything runs. */
   onRecorded?: (record: RunRecord) => void;
 }

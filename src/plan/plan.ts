@@ -25,7 +25,7 @@ import { planInjections } from './plan-injections.js';
 import { planInjectedArtifactsDir } from './injected-artifacts-dir.js';
 import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
-import { shellContexts, type QuotedContext } from './shell-context.js';
+import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -65,7 +65,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       const contexts = shellContexts(template, refs);
       refs.forEach((ref, i) => {
         const context = contexts[i];
-        if (context) problems.push(quotedReferenceError(step.id, context, template, ref, location));
+        if (isUnexpanded(context)) problems.push(unexpandedReferenceError(step.id, context, template, ref, location));
       });
     }
     if (step.workspace?.branch) {
@@ -238,13 +238,13 @@ function unknownVariableError(why: string, location: SourceLocation): WaveError 
   });
 }
 
-/** A command's reference inside quotes or a heredoc: its value would not arrive as one word there, so it is refused. */
-function quotedReferenceError(stepId: string, context: QuotedContext, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
+/** A command's reference where the shell expands nothing: a quoted-delimiter heredoc or a `$'…'` string. */
+function unexpandedReferenceError(stepId: string, context: UnexpandedContext, template: string, ref: TemplateReference, start: SourceLocation): WaveError {
   const hint =
-    context === 'a heredoc'
-      ? `A heredoc cannot take a value: put it on a command line, bare, e.g. \`printf '%s\\n' ${ref.text} | your-command\`; Wave hands it to the shell as one quoted word.`
-      : `Write ${ref.text} bare, outside any quotes: Wave hands each value to the shell as one quoted word, whatever it holds. Quote only the text around it, e.g. \`echo "Review:" ${ref.text}\`.`;
-  return new WaveError('template_invalid', `\`${ref.text}\` is inside ${context} in the command of step \`${stepId}\``, {
+    context === "a $'…' string"
+      ? `Put ${ref.text} outside the $'…' string or in plain single or double quotes: Wave hands the value over in a shell variable, which a $'…' string does not expand.`
+      : `Unquote the heredoc's delimiter (<<EOF, not <<'EOF') to take ${ref.text} in it: Wave hands the value over in a shell variable, which a quoted heredoc does not expand.`;
+  return new WaveError('template_invalid', `\`${ref.text}\` is inside ${context} in the command of step \`${stepId}\`, where the shell expands nothing`, {
     location: referenceLocation(template, ref, start),
     hint,
   });

@@ -1,9 +1,20 @@
 import type { TemplateReference } from './templates.js';
 
-/** Where a reference sits in a command when it is not a plain word of the shell. */
-export type QuotedContext = 'single quotes' | 'double quotes' | 'a heredoc';
+/**
+ * Where a reference sits in a command when it is not a plain word of the shell. A heredoc's body expands `$` like
+ * double quotes do; a quoted-delimiter heredoc (`<<'EOF'`) and a `$'…'` string expand nothing.
+ */
+export type QuotedContext = 'single quotes' | 'double quotes' | 'a heredoc' | "a quoted heredoc (<<'EOF')" | "a $'…' string";
 
-type FrameKind = 'squote' | 'dquote' | 'cmdsub' | 'backtick' | 'param' | 'arith';
+/** The contexts where the shell expands no variable, so no value can be put there. */
+export type UnexpandedContext = Extract<QuotedContext, "a quoted heredoc (<<'EOF')" | "a $'…' string">;
+
+/** Whether a reference's context is one where the shell expands nothing. */
+export function isUnexpanded(context: QuotedContext | undefined): context is UnexpandedContext {
+  return context === "a quoted heredoc (<<'EOF')" || context === "a $'…' string";
+}
+
+type FrameKind = 'squote' | 'ansi' | 'dquote' | 'heredoc' | 'cmdsub' | 'backtick' | 'param' | 'arith';
 
 interface Frame {
   kind: FrameKind;
@@ -14,37 +25,62 @@ interface Frame {
 interface PendingHeredoc {
   delimiter: string;
   stripTabs: boolean;
+  /** Any quote or backslash in the delimiter word: the body is then taken as it is, nothing expanded. */
+  quoted: boolean;
+}
+
+/** What one scan reads and fills: the references by offset and their contexts. */
+interface ScanState {
+  script: string;
+  refs: readonly TemplateReference[];
+  at: ReadonlyMap<number, number>;
+  contexts: Array<QuotedContext | undefined>;
 }
 
 /** Characters that end an unquoted word. */
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 
+/** The context a reference takes from the innermost frame it sits in. */
+const FRAME_CONTEXT: Partial<Record<FrameKind, QuotedContext>> = {
+  squote: 'single quotes',
+  ansi: "a $'…' string",
+  dquote: 'double quotes',
+  heredoc: 'a heredoc',
+};
+
 /**
- * For each reference of a POSIX shell script, the quoting it sits in: single or double quotes (innermost, so
- * `"$(cmd {{ x }})"` is a plain word again) or a heredoc's body; undefined where it is a plain word. A lexer for the
- * cases templates meet, not a parser: `case` patterns inside `$( )` and other rarities may be misread.
+ * For each reference of a POSIX shell script, the quoting it sits in: single or double quotes, a `$'…'` string, or the
+ * body of a heredoc, quoted-delimiter or not (innermost, so `"$(cmd {{ x }})"` is a plain word again, and so is a
+ * `$( )` in a heredoc's body); undefined where it is a plain word. A lexer for the cases templates meet, not a parser:
+ * `case` patterns inside `$( )` and other rarities may be misread (a misread changes how a value reads, never whether
+ * it runs: every form is a parameter expansion).
  */
 export function shellContexts(script: string, refs: readonly TemplateReference[]): Array<QuotedContext | undefined> {
-  const at = new Map(refs.map((ref, index) => [ref.offset, index]));
-  const contexts: Array<QuotedContext | undefined> = refs.map(() => undefined);
-  const stack: Frame[] = [];
+  const state: ScanState = { script, refs, at: new Map(refs.map((ref, index) => [ref.offset, index])), contexts: refs.map(() => undefined) };
+  scan(state, 0, script.length, []);
+  return state.contexts;
+}
+
+/** Reads `script` from `i` to `end` with `stack` as the frames already open there. */
+function scan(state: ScanState, i: number, end: number, stack: Frame[]): void {
+  const { script, refs, at, contexts } = state;
   const pending: PendingHeredoc[] = [];
   const top = (): FrameKind | undefined => stack[stack.length - 1]?.kind;
-  let i = 0;
-  while (i < script.length) {
+  while (i < end) {
     const index = at.get(i);
     if (index !== undefined) {
       const kind = top();
-      contexts[index] = kind === 'squote' ? 'single quotes' : kind === 'dquote' ? 'double quotes' : undefined;
+      contexts[index] = kind && FRAME_CONTEXT[kind];
       i += refs[index]!.text.length;
       continue;
     }
     const c = script[i]!;
     const next = script[i + 1];
     const kind = top();
-    if (kind === 'squote') {
+    if (kind === 'squote' || kind === 'ansi') {
       if (c === "'") stack.pop();
-      i++;
+      // Only a $'…' string knows backslash escapes (\' among them).
+      i += kind === 'ansi' && c === '\\' ? 2 : 1;
       continue;
     }
     if (c === '\\') {
@@ -72,13 +108,19 @@ export function shellContexts(script: string, refs: readonly TemplateReference[]
       i++;
       continue;
     }
-    if (kind === 'dquote') {
-      if (c === '"') stack.pop();
+    // A heredoc's body is double-quoted text without the quote: a `"` there is a character like any other.
+    if (kind === 'dquote' || kind === 'heredoc') {
+      if (c === '"' && kind === 'dquote') stack.pop();
       i++;
       continue;
     }
     if (kind === 'arith') {
       i = closeArith(script, i, stack);
+      continue;
+    }
+    if (c === '$' && next === "'") {
+      stack.push({ kind: 'ansi', depth: 0 });
+      i += 2;
       continue;
     }
     if (c === "'") stack.push({ kind: 'squote', depth: 0 });
@@ -88,18 +130,17 @@ export function shellContexts(script: string, refs: readonly TemplateReference[]
     else if (kind === 'cmdsub' && c === '(') stack[stack.length - 1]!.depth++;
     else if (kind === 'cmdsub' && c === ')') closeFrame(stack);
     else if (kind !== 'param' && c === '#' && startsWord(script, i)) {
-      i = skipComment(script, i, at, refs);
+      i = skipComment(state, i);
       continue;
     } else if (kind !== 'param' && c === '<' && next === '<' && script[i + 2] !== '<') {
       i = readHeredocOperator(script, i + 2, pending);
       continue;
     } else if (c === '\n' && pending.length > 0) {
-      i = readHeredocBodies(script, i + 1, pending.splice(0), at, contexts);
+      i = readHeredocBodies(state, i + 1, pending.splice(0));
       continue;
     }
     i++;
   }
-  return contexts;
 }
 
 function closeFrame(stack: Frame[]): void {
@@ -126,7 +167,7 @@ function startsWord(script: string, i: number): boolean {
 }
 
 /** Skips a comment up to its newline; references in it are plain text. */
-function skipComment(script: string, i: number, at: ReadonlyMap<number, number>, refs: readonly TemplateReference[]): number {
+function skipComment({ script, at, refs }: ScanState, i: number): number {
   while (i < script.length && script[i] !== '\n') {
     const index = at.get(i);
     i += index !== undefined ? refs[index]!.text.length : 1;
@@ -141,6 +182,7 @@ function readHeredocOperator(script: string, i: number, pending: PendingHeredoc[
   while (script[i] === ' ' || script[i] === '\t') i++;
   let delimiter = '';
   let quote: string | undefined;
+  let quoted = false;
   while (i < script.length) {
     const c = script[i]!;
     if (quote) {
@@ -150,30 +192,41 @@ function readHeredocOperator(script: string, i: number, pending: PendingHeredoc[
     else if (c === '\\' && i + 1 < script.length) delimiter += script[++i];
     else if (WORD_END.has(c)) break;
     else delimiter += c;
+    if (c === "'" || c === '"' || c === '\\') quoted = true;
     i++;
   }
-  if (delimiter !== '') pending.push({ delimiter, stripTabs });
+  if (delimiter !== '') pending.push({ delimiter, stripTabs, quoted });
   return i;
 }
 
-/** Marks every reference in the heredoc bodies starting at `i`; returns the offset after the last terminator line. */
-function readHeredocBodies(script: string, i: number, heredocs: readonly PendingHeredoc[], at: ReadonlyMap<number, number>, contexts: Array<QuotedContext | undefined>): number {
+/** Reads the heredoc bodies starting at `i` and the references in them; returns the offset after the last terminator line. */
+function readHeredocBodies(state: ScanState, i: number, heredocs: readonly PendingHeredoc[]): number {
+  const { script } = state;
   for (const heredoc of heredocs) {
+    const start = i;
+    let bodyEnd = script.length;
     while (i < script.length) {
       const end = script.indexOf('\n', i);
-      const lineEnd = end === -1 ? script.length : end;
-      const line = script.slice(i, lineEnd);
+      const line = script.slice(i, end === -1 ? script.length : end);
       const next = end === -1 ? script.length : end + 1;
       if ((heredoc.stripTabs ? line.replace(/^\t+/, '') : line) === heredoc.delimiter) {
+        bodyEnd = i;
         i = next;
         break;
       }
-      for (let offset = i; offset < lineEnd; offset++) {
-        const index = at.get(offset);
-        if (index !== undefined) contexts[index] = 'a heredoc';
-      }
       i = next;
     }
+    // The shell finds the terminator line first and expands the body after, so a value never ends a heredoc.
+    if (heredoc.quoted) markQuotedBody(state, start, bodyEnd);
+    else scan(state, start, bodyEnd, [{ kind: 'heredoc', depth: 0 }]);
   }
   return i;
+}
+
+/** Marks the references of a quoted-delimiter heredoc's body, where the shell expands nothing. */
+function markQuotedBody({ at, contexts }: ScanState, start: number, end: number): void {
+  for (let offset = start; offset < end; offset++) {
+    const index = at.get(offset);
+    if (index !== undefined) contexts[index] = "a quoted heredoc (<<'EOF')";
+  }
 }

@@ -14,13 +14,17 @@ export function templateReferences(template: string): TemplateReference[] {
 }
 
 /**
- * Replaces each reference once with `insert(value, name)` (the value itself by default); inserted text is never
- * scanned again, so a value cannot inject references.
+ * Replaces each reference once with `insert(value, name, offset)` (the value itself by default; offset is the
+ * reference's in the template); inserted text is never scanned again, so a value cannot inject references.
  */
-export function renderTemplate(template: string, lookup: (name: string) => string | undefined, insert: (value: string, name: string) => string = (value) => value): string {
-  return template.replace(REFERENCE, (whole, name: string) => {
+export function renderTemplate(
+  template: string,
+  lookup: (name: string) => string | undefined,
+  insert: (value: string, name: string, offset: number) => string = (value) => value,
+): string {
+  return template.replace(REFERENCE, (whole, name: string, offset: number) => {
     const value = lookup(name);
-    return value === undefined ? whole : insert(value, name);
+    return value === undefined ? whole : insert(value, name, offset);
   });
 }
 

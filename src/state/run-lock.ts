@@ -46,13 +46,19 @@ export function liveLockOwner(runDir: string): LockOwner | undefined {
   return owner && isOwnerAlive(owner) ? owner : undefined;
 }
 
+/** The locks this process holds, released at its exit by one listener however many runs hold one (a fan-out's children). */
+const heldLocks = new Set<RunLock>();
+
+function releaseHeldLocks(): void {
+  for (const lock of [...heldLocks]) lock.release();
+}
+
 /**
  * The right to drive one run (`wave run`, `wave resume`, `wave cancel` of a dead run): one process at a
  * time. Taken with an atomic exclusive create; the lock of a dead (or zombie) owner is replaced.
  */
 export class RunLock {
   private held = true;
-  private readonly releaseAtExit = () => this.release();
 
   private constructor(
     readonly runDir: string,
@@ -60,7 +66,8 @@ export class RunLock {
     /** The dead owner whose lock this one replaced, if any. */
     readonly replaced: LockOwner | undefined,
   ) {
-    process.once('exit', this.releaseAtExit);
+    if (heldLocks.size === 0) process.once('exit', releaseHeldLocks);
+    heldLocks.add(this);
   }
 
   /** Takes the run's lock for this process; a live owner is an invalid_argument naming its pid. */
@@ -99,7 +106,8 @@ export class RunLock {
   release(): void {
     if (!this.held) return;
     this.held = false;
-    process.off('exit', this.releaseAtExit);
+    heldLocks.delete(this);
+    if (heldLocks.size === 0) process.off('exit', releaseHeldLocks);
     const file = join(this.runDir, LOCK_FILE);
     const seen = readLock(file);
     if (seen.kind === 'owner' && seen.owner.token === this.owner.token) unlinkQuietly(file);

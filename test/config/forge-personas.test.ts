@@ -107,26 +107,40 @@ describe('persona names with {{ forge.* }}, resolved before planning', () => {
   });
 });
 
-describe('{{ forge.* }} in prompts and commands', () => {
-  it("are the project's forge, as Wave's forge variables: type, host, owner, repo, cli_tool, prefix, pr_term, pr_command", async () => {
-    const command =
-      'printf "%s|" {{ forge.type }} {{ forge.host }} {{ forge.owner }} {{ forge.repo }} {{ forge.cli_tool }} {{ forge.prefix }} {{ forge.pr_term }} {{ forge.pr_command }}';
-    const dir = repository(
-      { origin: 'git@gitlab.com:acme/widgets.git' },
-      {
-        'pipelines/forged.yaml': `kind: WavePipeline
+/** A project with a GitLab remote whose `forged` pipeline saves what `command` prints as its `vars` artifact, beside `files`. */
+function forgedProject(command: string, files: Record<string, string> = {}): string {
+  const pipeline = `kind: WavePipeline
 metadata: { name: forged }
 steps:
   - id: vars
     exec: { type: command, source: ${JSON.stringify(command)} }
     output_artifacts: [{ name: vars, source: stdout }]
-`,
-      },
-    );
+`;
+  return repository({ origin: 'git@gitlab.com:acme/widgets.git' }, { 'pipelines/forged.yaml': pipeline, ...files });
+}
+
+/** The `vars` artifact of the `forged` run in `dir`. */
+function forgedVars(dir: string): string {
+  const runId = readdirSync(join(dir, '.wave', 'runs')).find((id) => id.startsWith('forged-'));
+  return readFileSync(join(dir, '.wave', 'runs', runId!, 'artifacts', 'vars', 'vars'), 'utf8');
+}
+
+describe('{{ forge.* }} in prompts and commands', () => {
+  it("are the project's forge, as Wave's forge variables: type, host, owner, repo, cli_tool, prefix, pr_term, pr_command", async () => {
+    const command =
+      'printf "%s|" {{ forge.type }} {{ forge.host }} {{ forge.owner }} {{ forge.repo }} {{ forge.cli_tool }} {{ forge.prefix }} {{ forge.pr_term }} {{ forge.pr_command }}';
+    const dir = forgedProject(command);
     const run = await runWave(['run', 'forged', '--output', 'text'], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const [runId] = readdirSync(join(dir, '.wave', 'runs'));
-    expect(readFileSync(join(dir, '.wave', 'runs', runId!, 'artifacts', 'vars', 'vars'), 'utf8')).toBe('gitlab|gitlab.com|acme|widgets|glab|gl|Merge Request|mr|');
+    expect(forgedVars(dir)).toBe('gitlab|gitlab.com|acme|widgets|glab|gl|Merge Request|mr|');
+  });
+
+  it("are the parent's forge in a child pipeline's steps", async () => {
+    const parent = 'kind: WavePipeline\nmetadata: { name: parent }\nsteps:\n  - { id: child, pipeline: forged }\n';
+    const dir = forgedProject("printf '%s|' {{ forge.type }} {{ forge.owner }} {{ forge.repo }}", { 'pipelines/parent.yaml': parent });
+    const run = await runWave(['run', 'parent', '--output', 'quiet'], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(forgedVars(dir)).toBe('gitlab|acme|widgets|');
   });
 
   it('refuse a forge variable Wave does not have', async () => {

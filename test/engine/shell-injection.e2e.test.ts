@@ -1,16 +1,17 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProcessRunner } from '../../src/adapters/process/runner.js';
-import type { AdapterRunConfig } from '../../src/adapters/types.js';
+import { planShellValues, writeValueFiles } from '../../src/adapters/process/command-values.js';
 import { renderStepCommand, type TemplateValues } from '../../src/engine/steps/render-prompt.js';
 import type { AttemptStep } from '../../src/plan/plan-types.js';
 import { runWave } from '../support/cli.js';
 import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 import { latestRun, runDirs } from '../support/runs.js';
 import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
-import { PAYLOADS, QUOTED_TEMPLATES } from '../support/attacks.mjs';
+import { PAYLOADS, QUOTED_COMMANDS } from '../support/attacks.mjs';
+import { HOSTILE_PIPELINES, HOSTILE_WORKFLOW_FILES, LINE_BREAK_PIPELINE } from '../support/hostile-names.mjs';
 
 /** Writes its argument (or stdin, for "-") to `got` in its working folder: a process adapter that is no shell. */
 const CATCHER = `import { readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,7 @@ const FORMS: Array<{ name: string; step: (ref: string) => string; expected: (v: 
   { name: 'default', step: (ref) => command(`printf '%s' "\${UNSET_NAME:-${ref}}" > got`), expected: (v) => v },
   { name: 'arg', step: (ref) => `    adapter: arg\n${CATCHER_MOUNT}    exec: { type: prompt, source: ${JSON.stringify(ref)} }\n`, expected: (v) => v },
   { name: 'stdin', step: (ref) => `    adapter: stdin\n${CATCHER_MOUNT}    exec: { type: prompt, source: ${JSON.stringify(ref)} }\n`, expected: (v) => v },
+  ...QUOTED_COMMANDS.map(({ name, command: quoted, expected }) => ({ name, step: (ref: string) => command(quoted(ref)), expected })),
 ];
 
 function command(source: string): string {
@@ -89,48 +91,57 @@ describe('shell injection: no value ever becomes shell text', () => {
     expect(executed).toEqual([]);
     expect(mangled).toEqual([]);
   }, 120_000);
-
-  describe('past validation, in every quoting context the shell has', () => {
-    let scratch: string | undefined;
-    afterEach(() => scratch && rmSync(scratch, { recursive: true, force: true }));
-
-    // What validate refuses, run anyway: quotes and heredocs change how the value reads, never whether it runs.
-    it.each(QUOTED_TEMPLATES)('%j: 0 payloads execute', async (template) => {
-      scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
-      const step = { id: 'use', kind: 'command' } as AttemptStep;
-      const runner = new ProcessRunner();
-      for (const [index, payload] of PAYLOADS.entries()) {
-        const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: payload, project: {}, artifacts: {}, outputs: new Map([['gen', payload]]), forge: {} };
-        const rendered = renderStepCommand(step, template, values);
-        expect(rendered.command).not.toContain('PWNED');
-        const config: AdapterRunConfig = {
-          runId: 'r',
-          stepId: 'use',
-          attempt: index + 1,
-          adapter: { name: 'command', type: 'process', binary: '/bin/sh', env: {}, isolated: false },
-          prompt: rendered.command,
-          values: rendered.values,
-          execType: 'command',
-          workspace: scratch,
-          attemptDir: join(scratch, `attempt-${index + 1}`),
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-          graceMs: 500,
-          maxLineBytes: 1024 * 1024,
-        };
-        await runner.run(config, new AbortController().signal, () => {});
-      }
-      expect(pwned(scratch)).toEqual([]);
-    });
-  });
 });
 
-describe('wave validate: a template inside quotes or a heredoc of a command', () => {
+/** The shells a command may meet: /bin/sh here, and those other machines have as /bin/sh (bash on macOS). */
+const SHELLS = [['/bin/sh'], ['dash'], ['bash'], ['bash', '--posix'], ['busybox', 'sh'], ['zsh', '--emulate', 'sh']].filter(
+  ([binary, ...args]) => spawnSync(binary!, [...args, '-c', 'true']).status === 0,
+);
+
+/** Past the environment's 32 KiB for one value, so it reaches the shell in a file; payloads on every line. */
+const LARGE_VALUE = PAYLOADS.join('\n').repeat(200).slice(0, 40_000);
+
+/** Payloads, names someone else chose, and the large value. */
+const VALUES = [...PAYLOADS, ...HOSTILE_WORKFLOW_FILES, ...HOSTILE_PIPELINES, LINE_BREAK_PIPELINE, LARGE_VALUE];
+
+describe('values inside quotes and heredocs, through real shells', () => {
+  let scratch: string | undefined;
+  afterEach(() => scratch && rmSync(scratch, { recursive: true, force: true }));
+
+  it.each(SHELLS.map((shell) => [shell.join(' '), shell] as const))(
+    '%s: every value arrives as data, in every quoting context',
+    async (_name, [binary, ...args]) => {
+      const mangled: string[] = [];
+      const made: string[] = [];
+      expect(planShellValues([LARGE_VALUE]).files.size).toBe(1);
+      for (const { name, command: quoted, expected } of QUOTED_COMMANDS) {
+        for (const value of VALUES) {
+          scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
+          const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: value, project: {}, artifacts: {}, outputs: new Map(), forge: {} };
+          const rendered = renderStepCommand({ id: 'use', kind: 'command' } as AttemptStep, quoted('{{ input }}'), values);
+          const shellValues = planShellValues(rendered.values);
+          const written = await writeValueFiles(scratch, 'use', shellValues.files);
+          const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...shellValues.env };
+          execFileSync(binary!, [...args, '-c', written.prelude + rendered.command], { cwd: scratch, env, stdio: 'ignore' });
+          await written.remove();
+          const got = readFileSync(join(scratch, 'got'), 'utf8');
+          if (got !== expected(value)) mangled.push(`${name} ${JSON.stringify(value.slice(0, 60))} -> ${JSON.stringify(got.slice(0, 80))}`);
+          made.push(...readdirSync(scratch).filter((file) => file !== 'got' && file !== '.wave'));
+          rmSync(scratch, { recursive: true, force: true });
+        }
+      }
+      expect(made).toEqual([]);
+      expect(mangled).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+describe("wave validate: a template where the shell expands nothing (<<'EOF', $'…')", () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ['double quotes', 'echo "{{ input }}"', 'double quotes', /Write \{\{ input \}\} bare, outside any quotes/],
-    ['single quotes', "printf '%s' '{{ input }}'", 'single quotes', /Write \{\{ input \}\} bare/],
-    ['an output in double quotes', 'echo "got: {{ steps.gen.output }}"', 'double quotes', /echo "Review:" \{\{ steps\.gen\.output \}\}/],
-    ['a heredoc', 'cat <<EOF\n{{ input }}\nEOF', 'a heredoc', /printf '%s\\n' \{\{ input \}\} \| your-command/],
-    ['a quoted heredoc', "cat <<'EOF'\n{{ input }}\nEOF", 'a heredoc', /A heredoc cannot take a value/],
+    ['a quoted heredoc', "cat <<'EOF'\n{{ input }}\nEOF", "a quoted heredoc (<<'EOF')", /Unquote the heredoc's delimiter \(<<EOF, not <<'EOF'\) to take \{\{ input \}\} in it/],
+    ['a double-quoted heredoc delimiter', 'cat <<"END" > out\n  {{ steps.gen.output }}\nEND', "a quoted heredoc (<<'EOF')", /a quoted heredoc does not expand/],
+    ["a $'…' string", "printf '%s' $'{{ input }}'", "a $'…' string", /Put \{\{ input \}\} outside the \$'…' string/],
   ];
 
   it.each(cases)('%s: refused with file:line:col and a hint (exit 2), and wave run refuses it before any step', async (_name, source, where, hint) => {
@@ -158,7 +169,7 @@ steps:
     const check = await runWave(['validate', 'p'], { cwd: project });
     expect(check.code, check.stdout).toBe(2);
     expect(check.stdout).toContain(`pipelines/p.yaml:${refLine}:${refColumn}: template_invalid: \``);
-    expect(check.stdout).toContain(`is inside ${where} in the command of step \`use\``);
+    expect(check.stdout).toContain(`is inside ${where} in the command of step \`use\`, where the shell expands nothing`);
     expect(check.stdout).toMatch(hint);
 
     const run = await runWave(['run', 'p', '--input', '$(touch PWNED)', '--output', 'quiet'], { cwd: project });

@@ -162,13 +162,13 @@ steps:
     ]);
   });
 
-  it("refuses a command's reference inside quotes or a heredoc, and an unknown one in a workspace branch", async () => {
+  it("refuses a command's reference where the shell expands nothing, and an unknown one in a workspace branch", async () => {
     const pipeline = pipelineOf(
-      `{ id: a, exec: { type: command, source: "echo '{{ input }}' {{ input }}" } }`,
+      `{ id: a, exec: { type: command, source: "echo $'{{ input }}' '{{ input }}' {{ input }}" } }`,
       '{ id: b, workspace: { type: worktree, branch: "wave/{{ nope }}" }, exec: { type: command, source: "true" } }',
     );
     expect(await planProblems(pipeline)).toEqual([
-      '4:52 template_invalid `{{ input }}` is inside single quotes in the command of step `a`',
+      "4:53 template_invalid `{{ input }}` is inside a $'…' string in the command of step `a`, where the shell expands nothing",
       '5:51 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)',
     ]);
   });

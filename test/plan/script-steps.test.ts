@@ -59,12 +59,16 @@ steps:
     script: |
       echo fine
       PIPELINE='{{ input }}'
+      cat <<'EOF'
+      {{ input }}
+      EOF
       echo {{ nope }}
 `;
     const errors = await planErrors(SHELL_MANIFEST, pipeline);
+    // Wave's `PIPELINE='{{ input }}'` is taken (the value goes in as data); a quoted heredoc expands nothing.
     expect(errors).toEqual([
-      expect.stringMatching(/^template_invalid 9: unknown template variable: `nope` is not a template variable/),
-      expect.stringMatching(/^template_invalid 8: `\{\{ input \}\}` is inside single quotes in the command of step `s`/),
+      expect.stringMatching(/^template_invalid 12: unknown template variable: `nope` is not a template variable/),
+      expect.stringMatching(/^template_invalid 10: `\{\{ input \}\}` is inside a quoted heredoc \(<<'EOF'\) in the command of step `s`/),
     ]);
   });
 

@@ -13,13 +13,19 @@ describe("shellContexts: where a command's template references sit", () => {
     ['x="$(echo "{{ input }}")"', 'double quotes'],
     ['echo "`echo "{{ input }}"`"', 'double quotes'],
     ['cat <<EOF\n{{ input }}\nEOF', 'a heredoc'],
-    ["cat <<'EOF'\nline {{ input }}\nEOF", 'a heredoc'],
-    ['cat <<"END" > out\n  {{ input }}\nEND', 'a heredoc'],
+    ["cat <<'EOF'\nline {{ input }}\nEOF", "a quoted heredoc (<<'EOF')"],
+    ['cat <<"END" > out\n  {{ input }}\nEND', "a quoted heredoc (<<'EOF')"],
+    ['cat <<\\EOF\n{{ input }}\nEOF', "a quoted heredoc (<<'EOF')"],
+    ['cat <<EOF\nsay "{{ input }}" and \'{{ input }}\'\nEOF', ['a heredoc', 'a heredoc']],
+    ['cat <<EOF\n$(printf %s "{{ input }}")\nEOF', 'double quotes'],
+    ["echo $'{{ input }}'", "a $'…' string"],
+    ["echo $'it\\'s {{ input }}'", "a $'…' string"],
+    ['echo "$\'{{ input }}\'"', 'double quotes'],
     ['cat <<-EOF\n\t{{ input }}\n\tEOF', 'a heredoc'],
     ['x=$(cat <<EOF\n{{ input }}\nEOF\n)', 'a heredoc'],
     ['cat <<A <<B\none\nA\n{{ input }}\nB', 'a heredoc'],
   ])('%j: inside %s', (script, where) => {
-    expect(contexts(script)).toEqual([where]);
+    expect(contexts(script)).toEqual(Array.isArray(where) ? where : [where]);
   });
 
   it.each([
@@ -37,6 +43,8 @@ describe("shellContexts: where a command's template references sit", () => {
     'echo $(( 1 << 2 )) {{ input }}',
     'cat <<EOF\nbody\nEOF\necho {{ input }}',
     'cat <<-EOF\n\tbody\n\tEOF\necho {{ input }}',
+    'cat <<EOF\n$(printf %s {{ input }})\nEOF',
+    'cat <<EOF\n`printf %s {{ input }}`\nEOF',
     "# a comment with a quote ' in it\necho {{ input }}",
     'echo "#not a comment" {{ input }}',
     'a={{ steps.a.output }}; b={{ steps.b.output }}\nprintf \'{"n": %s}\\n\' {{ input }} "$a" "$((a + b))"',

@@ -71,6 +71,15 @@ describe('the run lock', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
+  it("adds one exit listener however many runs it holds (a fan-out's children), and removes it when the last is released", async () => {
+    const before = process.listenerCount('exit');
+    const locks = await Promise.all(Array.from({ length: 12 }, () => RunLock.acquire(tempDir(), RUN, 'run')));
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    for (const lock of locks) lock.release();
+    expect(process.listenerCount('exit')).toBe(before);
+    expect(locks.filter((lock) => existsSync(join(lock.runDir, LOCK_FILE)))).toEqual([]);
+  });
+
   it('refuses a second owner at once, naming the live owner and how to stop it', async () => {
     const dir = tempDir();
     const pid = await liveProcess();

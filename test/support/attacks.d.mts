@@ -2,8 +2,10 @@
 export declare const PAYLOADS: readonly string[];
 /** A node -e script flipping `<dir>/d` between a symlink to `folder` and one to /etc. */
 export declare const FLIPPER: string;
-/** Templates inside quotes or a heredoc of a command. */
-export declare const QUOTED_TEMPLATES: readonly string[];
+/** Commands holding a reference inside quotes or a heredoc, writing `got`, and what `got` holds for a value `v`. */
+export declare const QUOTED_COMMANDS: ReadonlyArray<{ name: string; command: (ref: string) => string; expected: (v: string) => string }>;
+/** Templates where the shell expands nothing: what validate refuses. */
+export declare const UNEXPANDED_TEMPLATES: readonly string[];
 /** A forged round of `wave thread` and a forged step of THREAD CONTEXT, as lines a step prints. */
 export declare const FORGED_ROUND: string;
 /** Terminal escapes a step prints: clear screen, title, colour, CR, C1 CSI, line separator. */

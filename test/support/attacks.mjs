@@ -14,15 +14,24 @@ export const PAYLOADS = [
   '"$WAVE_VALUE_1" $WAVE_VALUE_2 ${WAVE_VALUE_1} $(touch PWNED)',
 ];
 
-/** Templates inside quotes or a heredoc of a command: what validate refuses, and what must stay inert if run anyway. */
-export const QUOTED_TEMPLATES = [
-  'echo "{{ input }}" > got',
-  "echo '{{ input }}' > got",
-  'echo "before {{ steps.gen.output }} after" > got',
-  'x="$(echo "{{ input }}")"; echo "$x" > got',
-  'cat <<EOF > got\n{{ input }}\nEOF',
-  "cat <<'EOF' > got\n{{ steps.gen.output }}\nEOF",
+const dropTrailingNewlines = (v) => v.replace(/\n+$/, ''); // command substitution's own rule, not an injection
+
+/**
+ * Commands holding a value's reference `ref` inside quotes or a heredoc, each writing a file `got`, and what `got`
+ * holds when the value is `v`: Wave puts each reference in the form its quoting needs, and the value arrives as data.
+ */
+export const QUOTED_COMMANDS = [
+  { name: 'single', command: (ref) => `printf '%s' 'a ${ref} b' > got`, expected: (v) => `a ${v} b` },
+  { name: 'double', command: (ref) => `printf '%s' "a ${ref} b" > got`, expected: (v) => `a ${v} b` },
+  { name: 'assigned', command: (ref) => `PIPELINE='${ref}'; printf '%s' "$PIPELINE" > got`, expected: (v) => v },
+  { name: 'heredoc', command: (ref) => `cat <<EOF > got\na ${ref} "b" 'c'\nEOF`, expected: (v) => `a ${v} "b" 'c'\n` },
+  { name: 'tabbed-heredoc', command: (ref) => `cat <<-EOF > got\n\t${ref}\n\tEOF`, expected: (v) => `${v}\n` },
+  { name: 'nested', command: (ref) => `x="$(printf '%s' "${ref}" '${ref}')"; printf '%s' "$x" > got`, expected: (v) => dropTrailingNewlines(`${v}${v}`) },
+  { name: 'heredoc-subst', command: (ref) => `cat <<EOF > got\n$(printf '%s' ${ref})\nEOF`, expected: (v) => `${dropTrailingNewlines(v)}\n` },
 ];
+
+/** Templates where the shell expands nothing, a quoted-delimiter heredoc and a `$'…'` string: what validate refuses. */
+export const UNEXPANDED_TEMPLATES = ["cat <<'EOF' > got\n{{ steps.gen.output }}\nEOF", "printf '%s' $'{{ input }}' > got"];
 
 // Replaces `<dir>/d` by a symlink to `folder`, then to /etc, as fast as it can: each swap is an atomic rename.
 export const FLIPPER = `

@@ -8,6 +8,7 @@ import { readConfig, valueOrThrow, type ConfigRead } from './read-config.js';
 import type { ManifestView } from '../checks/step-checks.js';
 import { isRecord } from './value-path.js';
 import { detectForge } from '../../core/forge/forge-detect.js';
+import type { ForgeInfo } from '../../core/forge/forge.js';
 import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
 import type { Located } from './located.js';
 import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';
@@ -76,10 +77,10 @@ export async function loadProjectManifest(cwd: string, explicit?: string, env: N
 /**
  * Loads a pipeline strictly against a loaded manifest: throws WaveErrors holding every problem found. Persona names
  * using `{{ forge.* }}` are resolved for the project's forge (its git remote, or `metadata.forge`), as Wave does before
- * running, so the plan sees declared personas.
+ * running, so the plan sees declared personas. `known`: the forge already found for this manifest, taken as it is.
  */
-export async function loadPipeline(file: string, manifest: Located<Manifest>, env: NodeJS.ProcessEnv = process.env): Promise<Located<Pipeline>> {
-  const forge = await detectForge(manifest.dir, manifest.value.metadata?.forge, env);
+export async function loadPipeline(file: string, manifest: Located<Manifest>, env: NodeJS.ProcessEnv = process.env, known?: ForgeInfo): Promise<Located<Pipeline>> {
+  const forge = known ?? (await detectForge(manifest.dir, manifest.value.metadata?.forge, env));
   const declared: ManifestView = isBuiltinManifest(manifest.file)
     ? builtinManifestView(manifest.dir)
     : {

@@ -38,7 +38,7 @@ export const ERROR_TABLE = {
   file_exists: { description: 'A file would be overwritten (pass --force to allow it).', kind: 'input' },
   // Found by the plan, or by a step whose template reads a field its dependency's output lacks.
   template_invalid: {
-    description: 'A template names a variable that does not exist, or sits inside quotes or a heredoc of a command.',
+    description: "A template names a variable that does not exist, or sits where a command's shell expands nothing (a <<'EOF' heredoc, a $'…' string).",
     kind: 'input',
     attempt: 'final',
   },

@@ -1,7 +1,8 @@
-import { valueReference } from '../../adapters/process/command-values.js';
 import type { AttemptStep } from '../../plan/plan-types.js';
 import { templateValue, type TemplateSource } from '../../plan/template-vars.js';
-import { renderTemplate } from '../../plan/templates.js';
+import { shellContexts } from '../../plan/shell-context.js';
+import { renderTemplate, templateReferences } from '../../plan/templates.js';
+import { valueReferenceIn } from './command-value-reference.js';
 import { outputValue } from './step-output.js';
 
 export interface TemplateValues {
@@ -29,19 +30,22 @@ export function renderStepTemplate(step: AttemptStep, template: string, values: 
 }
 
 /**
- * Renders a command step: each value becomes a quoted reference to a shell variable ("$WAVE_VALUE_n", one slot per
- * variable name) and is returned apart, so no value's text is ever part of what the shell parses.
+ * Renders a command step: each value becomes a reference to a shell variable (`"$WAVE_VALUE_n"`, one slot per
+ * variable name, written for the quotes or heredoc it sits in) and is returned apart, so no value's text is ever
+ * part of what the shell parses.
  */
 export function renderStepCommand(step: AttemptStep, template: string, values: TemplateValues): RenderedCommand {
   const slots = new Map<string, number>();
   const list: string[] = [];
-  const command = renderTemplate(template, lookupIn(step, values), (value, name) => {
+  const refs = templateReferences(template);
+  const contexts = new Map(shellContexts(template, refs).map((context, index) => [refs[index]!.offset, context]));
+  const command = renderTemplate(template, lookupIn(step, values), (value, name, offset) => {
     let slot = slots.get(name);
     if (slot === undefined) {
       slot = list.push(value);
       slots.set(name, slot);
     }
-    return valueReference(slot);
+    return valueReferenceIn(slot, contexts.get(offset));
   });
   return { command, values: list };
 }
