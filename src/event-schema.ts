@@ -355,6 +355,31 @@ export const RunEventSchema = z
       .describe('The step was set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept).'),
     z.strictObject({ ...base, type: z.literal('step_cancelled'), stepId: z.string(), failure: FailureSchema.optional(), durationMs: Duration.optional() }),
     z
+      .strictObject({
+        ...base,
+        type: z.literal('gate_waiting'),
+        stepId: z.string(),
+        gate: z.enum(['approval', 'timer']),
+        message: z.string().optional(),
+        choices: z.array(z.strictObject({ key: z.string(), label: z.string(), target: z.string().optional() })).optional(),
+        defaultChoice: z.string().optional(),
+        freeform: z.boolean().optional(),
+        timeoutMs: Duration.optional(),
+      })
+      .describe("A gate step began to wait: for a person's decision (`wave approve`), or for its timer."),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('gate_resolved'),
+        stepId: z.string(),
+        by: z.enum(['auto', 'auto_approve', 'person', 'timeout', 'timer']),
+        key: z.string().optional(),
+        label: z.string().optional(),
+        text: z.string().optional(),
+        target: z.string().optional(),
+      })
+      .describe('A gate was resolved: by its `auto`, `--auto-approve`, a person, its timeout (the default choice) or its timer; with which choice and text.'),
+    z
       .strictObject({ ...base, type: z.literal('iterate_items'), stepId: z.string(), items: z.number().int().nonnegative(), reused: z.number().int().nonnegative() })
       .describe('An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again).'),
     z

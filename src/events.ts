@@ -11,6 +11,19 @@ import type { StepResult } from './state/record/step-result.js';
 export const EVENT_VERSION = 1;
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** What a gate step waits for. */
+export type GateKind = 'approval' | 'timer';
+
+/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer. */
+export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer';
+
+/** A choice of an approval gate as its events show it. */
+export interface GateChoiceEntry {
+  key: string;
+  label: string;
+  target?: string;
+}
+
 /** Why a step started a child run: a `pipeline:` step, an item of `iterate`, an arm of `branch`. */
 export type ChildKind = 'sub_pipeline' | 'iterate_item' | 'branch_arm';
 export type StepStatus = 'pending' | 'running' | 'retrying' | 'completed' | 'failed' | 'skipped' | 'cancelled';
@@ -136,6 +149,10 @@ export type RunEvent = Base &
     /** Set aside: a dependency blocked it, or it failed under `retry.on_failure: skip` (then its failure and duration are kept). */
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
+    /** A gate step began to wait: for a person's decision (`wave approve`), or for its timer. */
+    | { type: 'gate_waiting'; stepId: string; gate: GateKind; message?: string; choices?: GateChoiceEntry[]; defaultChoice?: string; freeform?: boolean; timeoutMs?: number }
+    /** A gate was resolved: by whom or what, with which choice and text. */
+    | { type: 'gate_resolved'; stepId: string; by: GateResolver; key?: string; label?: string; text?: string; target?: string }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
     | { type: 'iterate_items'; stepId: string; items: number; reused: number }
     /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */
@@ -162,6 +179,8 @@ export interface RunOptions {
   onFailure: 'halt' | 'continue';
   timeoutMinutes?: number;
   keepWorkspaces: boolean;
+  /** `--auto-approve`: an approval gate takes its default choice instead of waiting for a person. */
+  autoApprove?: boolean;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
 }

@@ -26,6 +26,8 @@ describe('error codes', () => {
         'internal',
         'io_error',
         'mount_modified',
+        'gate_rejected',
+        'not_supported',
         'pipeline_too_deep',
         'spawn_failed',
         'template_invalid',

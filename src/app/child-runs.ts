@@ -92,6 +92,7 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartR
     readInput: () => request.input,
     onFailure: base.onFailure,
     keepWorkspaces: base.keepWorkspaces,
+    autoApprove: base.autoApprove,
     output: 'quiet',
     err: base.err,
   };

@@ -78,6 +78,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       sandbox,
       onFailure: options.onFailure,
       keepWorkspaces: options.keepWorkspaces,
+      autoApprove: store.record.options.autoApprove ?? false,
       err,
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,

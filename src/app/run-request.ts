@@ -36,6 +36,8 @@ export interface ChildRunBase {
   sandbox?: Sandbox;
   onFailure: 'halt' | 'continue';
   keepWorkspaces: boolean;
+  /** The run's `--auto-approve`, which its children keep. */
+  autoApprove: boolean;
   err: TextWriter;
   /** Records an event in the parent run (its journal, then its bus). */
   emit: (body: EventBody) => void;
@@ -82,6 +84,8 @@ export interface StartRunRequest {
   /** The default step timeout in minutes. */
   timeoutMinutes?: number;
   keepWorkspaces?: boolean;
+  /** Approval gates take their default choice instead of waiting for a person. */
+  autoApprove?: boolean;
   /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */
   runId?: string;
   output: OutputMode;

@@ -37,6 +37,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     onFailure: request.onFailure,
     timeoutMinutes: request.timeoutMinutes,
     keepWorkspaces,
+    ...(request.autoApprove ? { autoApprove: true } : {}),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
   };
   const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent);

@@ -17,6 +17,7 @@ export interface RunFlags {
   output: 'auto' | 'text' | 'quiet' | 'json';
   json?: boolean;
   keepWorkspaces?: boolean;
+  autoApprove?: boolean;
 }
 
 /** Adds the input, manifest, failure, timeout, output and workspace flags to `command`. */
@@ -30,6 +31,7 @@ export function withRunFlags(command: Command): Command {
     .addOption(new Option('--output <mode>', 'how progress is shown').choices(['auto', 'text', 'quiet', 'json']).default('auto'))
     .option('--json', 'same as --output json: NDJSON events on stdout')
     .option('--keep-workspaces', 'keep step workspaces after a successful run')
+    .option('--auto-approve', 'approval gates take their default choice instead of waiting for a person')
     .addHelpText('after', pipelineInputHelp);
 }
 
@@ -42,6 +44,7 @@ export function runRequestOf(flags: RunFlags, cwd: string): Omit<StartRunRequest
     onFailure: flags.onFailure,
     timeoutMinutes: flags.timeout,
     keepWorkspaces: flags.keepWorkspaces,
+    autoApprove: flags.autoApprove,
     output: outputModeOf(flags),
   };
 }

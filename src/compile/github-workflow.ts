@@ -209,10 +209,14 @@ type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly AttemptSt
 function compilablePlan(plan: Plan): CompilablePlan {
   const child = plan.steps.find((step) => !isAttemptStep(step));
   if (child)
-    throw new WaveError('not_supported', `step \`${child.id}\` runs a child pipeline, which \`wave compile\` does not turn into jobs yet`, {
-      location: child.location,
-      hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
-    });
+    throw new WaveError(
+      'not_supported',
+      `step \`${child.id}\` ${child.kind === 'gate' ? 'is a gate' : 'runs a child pipeline'}, which \`wave compile\` does not turn into jobs yet`,
+      {
+        location: child.location,
+        hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
+      },
+    );
   const consumer = (plan.steps as readonly AttemptStep[]).find((step) => step.injectArtifacts.some((ref) => ref.pipeline !== undefined));
   if (consumer)
     throw new WaveError('not_supported', `step \`${consumer.id}\` injects an artifact of another pipeline, which only its parent run or \`wave compose\` hands over`, {

@@ -2,7 +2,17 @@ import { artifactNameOf } from '../config/schema/pipeline-schema.js';
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
 import { renderTemplate } from './templates.js';
-import { isAttemptStep, type AggregateStep, type AttemptStep, type BranchStep, type Plan, type IterateStep, type PlannedStep, type SubPipelineStep } from './plan-types.js';
+import {
+  isAttemptStep,
+  type AggregateStep,
+  type AttemptStep,
+  type BranchStep,
+  type GateStep,
+  type Plan,
+  type IterateStep,
+  type PlannedStep,
+  type SubPipelineStep,
+} from './plan-types.js';
 import { describeRequires } from './describe-requires.js';
 import { describeConcurrency } from './agent-concurrency.js';
 
@@ -56,15 +66,7 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>, childre
   for (const [name, o] of outputs) lines.push(`  ${name} ← ${o.step}/${o.artifact}${o.field ? ` field ${o.field}` : ''} (${o.type ?? 'string'})`);
   for (const step of plan.steps.filter((s) => runs(s.id))) {
     lines.push('', `Step ${step.id}`);
-    lines.push(
-      ...(isAttemptStep(step)
-        ? describeAttemptStep(plan, step)
-        : step.kind === 'aggregate'
-          ? describeAggregateStep(step)
-          : step.kind === 'branch'
-            ? describeBranchStep(step)
-            : describeChildStep(step)),
-    );
+    lines.push(...describeStep(plan, step));
     lines.push(...describeChildPlans(children?.get(step.id) ?? []));
   }
   return `${lines.join('\n')}\n`;
@@ -111,6 +113,32 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
 }
 
 /** The value a branch step looks at and the child each case runs. */
+/** A step's lines, by its kind. */
+function describeStep(plan: Plan, step: PlannedStep): string[] {
+  if (isAttemptStep(step)) return describeAttemptStep(plan, step);
+  switch (step.kind) {
+    case 'aggregate':
+      return describeAggregateStep(step);
+    case 'branch':
+      return describeBranchStep(step);
+    case 'gate':
+      return describeGateStep(step);
+    default:
+      return describeChildStep(step);
+  }
+}
+
+/** What a gate step waits for and where each answer goes. */
+function describeGateStep(step: GateStep): string[] {
+  const limit = step.timeoutMs !== undefined ? ` ${step.timeoutMs / 1000} s` : '';
+  const waits =
+    step.gateType === 'timer' ? `a timer of${limit}` : step.auto ? 'nothing (auto: its default choice)' : `a person's approval (wave approve)${limit ? `, at most${limit}` : ''}`;
+  const lines = [`  gate:      waits for ${waits}`];
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  for (const c of step.choices) lines.push(`  choice:    ${c.key} "${c.label}"${c.target ? ` → ${c.target}` : ''}${c.key === step.defaultChoice ? ' (default)' : ''}`);
+  return lines;
+}
+
 function describeBranchStep(step: BranchStep): string[] {
   const lines = [`  branches:  on ${step.on}`];
   if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);

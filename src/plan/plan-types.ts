@@ -155,7 +155,30 @@ export interface BranchStep extends StepBase {
   readonly input?: string;
 }
 
-export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep;
+/** A choice of an approval gate: what a person picks, and where the run goes with it. */
+export interface GateChoice {
+  readonly key: string;
+  readonly label: string;
+  /** A step of the pipeline, or `_fail`; absent: the run goes on in order. */
+  readonly target?: string;
+}
+
+/** A step where the run waits until the gate is resolved (Wave's `gate`): a person's approval, or a timer. */
+export interface GateStep extends StepBase {
+  readonly kind: 'gate';
+  readonly gateType: 'approval' | 'timer';
+  readonly auto: boolean;
+  /** timer: how long it waits; approval: how long before the default is taken (no default: the step fails). */
+  readonly timeoutMs?: number;
+  /** What the waiting gate says: its message, else its prompt. */
+  readonly message?: string;
+  readonly choices: readonly GateChoice[];
+  /** The key of the choice auto, --auto-approve and the timeout take. */
+  readonly defaultChoice?: string;
+  readonly freeform: boolean;
+}
+
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep;
 
 /** A step that runs no attempts of its own: a child pipeline's, an iterate's, an aggregate's, a branch's. */
 export type CompositionStep = Exclude<PlannedStep, AttemptStep>;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Located } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline, Step } from '../config/schema/pipeline-schema.js';
+import type { Gate } from '../config/schema/gate-schema.js';
 import { durationMs } from '../config/schema/common-schema.js';
 import { execOf, isScriptStep } from '../config/schema/script-step.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../core/errors/errors.js';
@@ -11,7 +12,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AggregateStep, AttemptStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -48,11 +49,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const steps = pipeline.value.steps.map((step, index): PlannedStep => {
     if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
-    if (step.branch) {
-      const { on, cases } = step.branch;
-      const base = { id: step.id, dependencies: step.dependencies ?? [], optional: step.optional ?? false, location: pipeline.locate(['steps', index]) };
-      return { ...base, kind: 'branch', on, cases, ...(step.input !== undefined ? { input: step.input } : {}) };
-    }
+    if (step.gate) return { ...planGateStep(step, step.gate), location: pipeline.locate(['steps', index]) };
+    if (step.branch) return { ...planBranchStep(step, step.branch), location: pipeline.locate(['steps', index]) };
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
@@ -124,6 +122,39 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
 interface StepTemplate {
   template: string;
   location: SourceLocation;
+}
+
+/** A branch step: the value it reads and the child each case runs. */
+function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<BranchStep, 'location'> {
+  const { on, cases } = branch;
+  return {
+    id: step.id,
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    kind: 'branch',
+    on,
+    cases,
+    ...(step.input !== undefined ? { input: step.input } : {}),
+  };
+}
+
+/** A gate step: its kind of wait, its choices and limits. */
+function planGateStep(step: Step, gate: Gate): Omit<GateStep, 'location'> {
+  const text = gate.message ?? gate.prompt;
+  return {
+    id: step.id,
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    kind: 'gate',
+    // The polling types are refused when the pipeline loads.
+    gateType: gate.type as GateStep['gateType'],
+    auto: gate.auto ?? false,
+    ...(gate.timeout !== undefined ? { timeoutMs: durationMs(gate.timeout) } : {}),
+    ...(text !== undefined ? { message: text.trim() } : {}),
+    choices: (gate.choices ?? []).map((c) => ({ key: c.key, label: c.label, ...(c.target !== undefined ? { target: c.target } : {}) })),
+    ...(gate.default !== undefined ? { defaultChoice: gate.default } : {}),
+    freeform: gate.freeform ?? false,
+  };
 }
 
 /** An aggregate step: what it reads (resolved when it runs) and how it writes it. */

@@ -8,6 +8,7 @@ import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
+import { gateResolvedText, gateWaitingText } from './gate-text.js';
 import { safeValues } from './safe-values.js';
 import { RunFamily } from './run-family.js';
 
@@ -100,13 +101,11 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `${step(event.stepId)} skipped: ${first}${indented(rest)}`;
     }
     case 'step_outcomes':
-      return `${step(event.stepId)} outcomes:${indented([...event.outcomes.map((o) => describeOutcome(o)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
     case 'run_outputs':
-      return `outputs:${indented([...Object.entries(event.outputs).map(([name, output]) => describeOutput(name, output)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
+      return describeDeliverableEvent(event, step);
     case 'budget_warning':
-      return `budget warning: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.warn_at ${formatCost(event.warnAtUsd)}${event.ceilingUsd !== undefined ? ` (budget_ceiling ${formatCost(event.ceilingUsd)})` : ''}`;
     case 'budget_exhausted':
-      return `budget exhausted: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.budget_ceiling ${formatCost(event.ceilingUsd)}; no new step starts and running steps are stopped`;
+      return describeBudgetEvent(event);
     case 'token_scopes_unchecked':
       return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
@@ -114,15 +113,44 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'iterate_items':
     case 'child_run_started':
     case 'child_run_finished':
-      return describeChildEvent(event, step);
+    case 'gate_waiting':
+    case 'gate_resolved':
+      return describeCompositionEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
   }
 }
 
-/** The line of a step's iterate list or child run. */
-function describeChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' }>, step: (id: string) => string): string {
+/** The lines of what a step's outcomes yielded, or of the run's outputs. */
+function describeDeliverableEvent(event: Extract<RunEvent, { type: 'step_outcomes' | 'run_outputs' }>, step: (id: string) => string): string {
   switch (event.type) {
+    case 'step_outcomes':
+      return `${step(event.stepId)} outcomes:${indented([...event.outcomes.map((o) => describeOutcome(o)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
+    case 'run_outputs':
+      return `outputs:${indented([...Object.entries(event.outputs).map(([name, output]) => describeOutput(name, output)), ...event.warnings.map((w) => `warning: ${w}`)])}`;
+  }
+}
+
+/** The line of a budget warning or of the budget running out. */
+function describeBudgetEvent(event: Extract<RunEvent, { type: 'budget_warning' | 'budget_exhausted' }>): string {
+  switch (event.type) {
+    case 'budget_warning':
+      return `budget warning: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.warn_at ${formatCost(event.warnAtUsd)}${event.ceilingUsd !== undefined ? ` (budget_ceiling ${formatCost(event.ceilingUsd)})` : ''}`;
+    case 'budget_exhausted':
+      return `budget exhausted: the run has spent ${formatCost(event.spentUsd)}, reaching runtime.cost.budget_ceiling ${formatCost(event.ceilingUsd)}; no new step starts and running steps are stopped`;
+  }
+}
+
+/** The line of a step's iterate list, child run or gate. */
+function describeCompositionEvent(
+  event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' }>,
+  step: (id: string) => string,
+): string {
+  switch (event.type) {
+    case 'gate_waiting':
+      return `${step(event.stepId)} ${gateWaitingText(event, event.runId, event.stepId)}`;
+    case 'gate_resolved':
+      return `${step(event.stepId)} ${gateResolvedText(event)}`;
     case 'iterate_items':
       return `${step(event.stepId)} iterates over ${plural(event.items, 'item')}${event.reused ? ` (${event.reused} completed in an earlier run, not run again)` : ''}`;
     case 'child_run_started':

@@ -34,6 +34,7 @@ async function parentRun() {
     bus,
     onFailure: 'halt' as const,
     keepWorkspaces: false,
+    autoApprove: false,
     err,
     emit: (body: Parameters<typeof emit>[1]) => emit(context, body),
     depth: 0,

@@ -150,7 +150,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       ['not_supported', 12, 5],
       ['wrong_type', 13, 22],
     ],
-    ['Did you mean `navigator`?', 'Did you mean `map`?', '`gate`'],
+    ['Did you mean `navigator`?', 'Did you mean `map`?', '`validation`'],
   ],
   [
     'pipeline/missing-exec-and-id.yaml',
@@ -240,7 +240,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
   [
     'pipeline/unsupported-step-keys.yaml',
     [
-      ['not_supported', 6, 5],
+      ['not_supported', 6, 19],
       ['not_supported', 8, 5],
       ['not_supported', 12, 11],
       ['not_supported', 13, 5],
@@ -249,7 +249,18 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       ['not_supported', 24, 5],
       ['not_supported', 25, 5],
     ],
-    ['`gate` (', '`strategy` (', 'step `type: conditional` (', '`edges` (', '`max_visits` (', '`loop` (', '`validation` (', '`rework_only` (', '`concurrency` (', '`contexts` ('],
+    [
+      '`gate.type: ci_pass` (',
+      '`strategy` (',
+      'step `type: conditional` (',
+      '`edges` (',
+      '`max_visits` (',
+      '`loop` (',
+      '`validation` (',
+      '`rework_only` (',
+      '`concurrency` (',
+      '`contexts` (',
+    ],
     [
       ['not_supported', 15, 5],
       ['not_supported', 27, 5],

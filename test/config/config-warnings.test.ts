@@ -110,13 +110,14 @@ steps:
       '`handover.compaction`',
       '`server`',
       '`runtime.timeouts.meta_default_minutes`',
+      '`gate.tui_action`',
     ]) {
       expect(unused).toContain(name);
     }
     const refused = unsupportedFeatures()
       .filter((f) => !f.unused)
       .map((f) => f.name);
-    for (const name of ['`gate`', 'step `type: conditional | gate | pipeline`', 'event_contains']) {
+    for (const name of ['`gate.type: pr_merge | ci_pass`', 'step `type: conditional | pipeline`', 'event_contains']) {
       expect(refused.some((r) => r.includes(name))).toBe(true);
     }
   });

@@ -29,12 +29,13 @@ describe('unsupportedFeatures', () => {
       .map((f) => f.name)
       .join('\n');
     for (const name of [
-      '`gate`',
+      '`gate.type: pr_merge | ci_pass`',
+      '`gate.pr_number`',
       '`strategy`',
       '`edges`',
       '`loop`',
       '`validation`',
-      'step `type: conditional | gate | pipeline`',
+      'step `type: conditional | pipeline`',
       '`rework_only`',
       '`max_visits`',
       '`concurrency`',

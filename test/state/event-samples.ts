@@ -111,6 +111,21 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'step_cancelled', stepId: 'merge' },
   { ...base, type: 'step_output', stepId: 'split', attempt: 1, line: 'compiling 3 of 7' },
   { ...base, type: 'iterate_items', stepId: 'fan', items: 7, reused: 2 },
+  {
+    ...base,
+    type: 'gate_waiting',
+    stepId: 'approve',
+    gate: 'approval',
+    message: 'Ship it?',
+    choices: [
+      { key: 'y', label: 'Ship', target: 'publish' },
+      { key: 'n', label: 'Abort', target: '_fail' },
+    ],
+    defaultChoice: 'y',
+    freeform: true,
+    timeoutMs: 60_000,
+  },
+  { ...base, type: 'gate_resolved', stepId: 'approve', by: 'person', key: 'y', label: 'Ship', text: 'looks good', target: 'publish' },
   { ...base, type: 'child_run_started', stepId: 'fan', childRunId: 'child-20240601-100000-cccc', pipeline: 'child' },
   {
     ...base,

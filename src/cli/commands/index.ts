@@ -19,6 +19,8 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   diff: async () => (await import('./diff.js')).registerDiff,
   thread: async () => (await import('./thread.js')).registerThread,
   cancel: async () => (await import('./cancel.js')).registerCancel,
+  approve: async () => (await import('./approve.js')).registerApprove,
+  reject: async () => (await import('./approve.js')).registerReject,
   clean: async () => (await import('./clean.js')).registerClean,
   schema: async () => (await import('./schema.js')).registerSchema,
   doctor: async () => (await import('./doctor.js')).registerDoctor,

@@ -9,7 +9,7 @@ import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
 
 /** Keys of a step that runs attempts of an adapter: a child pipeline step runs none, so they would do nothing there. */
-const ATTEMPT_KEYS = [
+export const ATTEMPT_KEYS = [
   'persona',
   'adapter',
   'model',
@@ -32,7 +32,11 @@ const ATTEMPT_KEYS = [
 ] as const;
 
 /** A `conflicting_fields` error for each of `keys` the step sets, once each: keys another kind of step reads, which would do nothing here. */
-function idleKeyErrors(step: Record<string, unknown>, keys: readonly string[], say: (key: string) => { location: SourceLocation; message: string; hint: string }): WaveError[] {
+export function idleKeyErrors(
+  step: Record<string, unknown>,
+  keys: readonly string[],
+  say: (key: string) => { location: SourceLocation; message: string; hint: string },
+): WaveError[] {
   return [...new Set(keys)]
     .filter((key) => step[key] !== undefined)
     .map((key) => {
@@ -52,6 +56,8 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const label = stepLabel(step, index);
   if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
   if (step.branch !== undefined) return branchStepErrors(step, at, label, view, locator);
+  // A gate runs nothing: gate-checks.ts checks it with the pipeline's step ids.
+  if (step.gate !== undefined) return [];
   if (step.pipeline === undefined) {
     const childKeys = (['input', 'config', 'iterate'] as const).filter((key) => step[key] !== undefined);
     const orphans = childKeys.map(

@@ -10,6 +10,7 @@ import { stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
 import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
+import { gateStepErrors } from './gate-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from '../load/value-path.js';
@@ -55,6 +56,7 @@ export function checkPipelineReferences(
     ...childPipelineCycleErrors(root, view, locator),
   ];
   const byId = new Map<string, StepEntry>();
+  const stepIds = root.steps.flatMap((s) => (isRecord(s) && typeof s.id === 'string' ? [s.id] : []));
   root.steps.forEach((raw, index) => {
     if (!isRecord(raw)) return;
     errors.push(...checkStepReferences(raw, index, view, locator));
@@ -64,6 +66,7 @@ export function checkPipelineReferences(
     if (!execTaken) errors.push(...childPipelineStepErrors(raw, index, view, locator));
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
     errors.push(...pipelineArtifactRefErrors(raw, index, view, locator));
+    if (raw.gate !== undefined) errors.push(...gateStepErrors(raw, index, stepIds, locator));
     errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
     if (typeof raw.id !== 'string') return;
     const first = byId.get(raw.id);

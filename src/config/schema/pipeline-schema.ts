@@ -3,6 +3,7 @@ import { Duration, EnvMap, StringList } from './common-schema.js';
 import { OutcomeSchema, PipelineOutputSchema } from './deliverable-schema.js';
 import { INPUT_SCHEMA_TYPES, IoTypeSchema } from './io-types.js';
 import { RequiresSchema } from './requires-schema.js';
+import { GateSchema } from './gate-schema.js';
 
 export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
 export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
@@ -192,10 +193,11 @@ export const StepSchema = z.strictObject({
   iterate: IterateSchema.optional(),
   aggregate: AggregateSchema.optional(),
   branch: BranchSchema.optional(),
+  gate: GateSchema.optional(),
   type: z
-    .enum(['command'])
+    .enum(['command', 'gate'])
     .optional()
-    .describe("Wave's step type: command makes a command step that runs `script` (Wave's gate, pipeline and conditional types are refused by name)."),
+    .describe("Wave's step type: command makes a command step that runs `script`; gate goes with `gate` (Wave's pipeline and conditional types are refused by name)."),
   script: z
     .string()
     .optional()

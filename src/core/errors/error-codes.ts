@@ -19,7 +19,8 @@ export const ERROR_TABLE = {
   manifest_invalid: { description: 'The manifest does not match its format.', kind: 'input' },
   pipeline_invalid: { description: 'The pipeline does not match its format.', kind: 'input' },
   unknown_key: { description: 'A key the format does not define.', kind: 'input' },
-  not_supported: { description: 'A Wave feature that is not built yet.', kind: 'input' },
+  // A step reaches one only at run time (a gate's choice that goes back): running it again would reach it again.
+  not_supported: { description: 'A Wave feature that is not built yet.', kind: 'input', attempt: 'final' },
   missing_field: { description: 'A required field is absent.', kind: 'input' },
   wrong_type: { description: 'A value of the wrong type or outside the allowed values.', kind: 'input' },
   unknown_adapter: { description: 'A persona or step names an adapter the manifest does not declare.', kind: 'input' },
@@ -79,6 +80,7 @@ export const ERROR_TABLE = {
     description: "A step injects another pipeline's artifact, and no parent run or earlier `wave compose` stage hands that pipeline's artifacts over.",
     kind: 'failure',
   },
+  gate_rejected: { description: 'A gate was answered with a choice that fails the run, or rejected.', kind: 'failure', attempt: 'final' },
   // Run by run the same nesting would come again.
   pipeline_too_deep: { description: 'A child pipeline would start deeper than the limit of nested child runs.', kind: 'failure', attempt: 'final' },
   limit_exceeded: {

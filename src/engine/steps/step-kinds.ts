@@ -5,6 +5,7 @@ import { runSubPipelineStep } from './pipeline-step.js';
 import { runIterateStep } from './iterate-step.js';
 import { runAggregateStep } from './aggregate-step.js';
 import { runBranchStep } from './branch-step.js';
+import { runGateStep } from './gate-step.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The runner of each kind of step: a new kind is its file, its member of PlannedStep, and one line here (the type asks for it). */
@@ -15,6 +16,7 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   iterate: runIterateStep,
   aggregate: runAggregateStep,
   branch: runBranchStep,
+  gate: runGateStep,
 };
 
 /** Runs a step to its end with the runner of its kind. */

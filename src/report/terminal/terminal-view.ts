@@ -2,6 +2,7 @@ import type { RunEvent } from '../../events.js';
 import { describeFailure, describeToolUse, oneLine } from '../describe.js';
 import { formatCost, formatDuration } from '../format.js';
 import { childTreeOf, stepOf, type RunTree, type RunView, type StepView } from './run-tree.js';
+import { gateResolvedText, gateWaitingText } from '../gate-text.js';
 
 /** Events about the run as a whole, drawn in the footer. */
 const RUN_EVENT_TYPES = ['run_created', 'run_started', 'steps_reset', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
@@ -149,6 +150,12 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
     case 'child_run_started':
     case 'child_run_finished':
       return applyChildEvent(event, tree);
+    case 'gate_waiting':
+      view(event.stepId).activity = gateWaitingText(event, event.runId, event.stepId);
+      return;
+    case 'gate_resolved':
+      view(event.stepId).activity = gateResolvedText(event);
+      return;
     case 'step_started': {
       const step = view(event.stepId);
       Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });

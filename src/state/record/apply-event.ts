@@ -179,6 +179,25 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   },
   step_completed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'completed', durationMs: e.durationMs }, e.ts),
   step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  gate_waiting: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s)
+      s.gate = {
+        status: 'waiting',
+        gate: e.gate,
+        since: e.ts,
+        ...(e.message !== undefined ? { message: e.message } : {}),
+        ...(e.choices ? { choices: e.choices } : {}),
+        ...(e.defaultChoice !== undefined ? { defaultChoice: e.defaultChoice } : {}),
+        ...(e.freeform ? { freeform: true } : {}),
+      };
+  },
+  gate_resolved: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (!s) return;
+    const { type: _type, v: _v, ts, runId: _runId, stepId: _stepId, ...decision } = e;
+    s.gate = { ...(s.gate ?? { gate: 'approval', since: ts }), status: 'resolved', decision: { ...decision, at: ts } };
+  },
   // Each item's child is recorded by its own child_run_started; the count is for the live views.
   iterate_items: () => undefined,
   child_run_started: (r, e) => {

@@ -3,7 +3,7 @@ import type { Outcome, RunOutput } from '../../core/deliverables.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
 import type { TokenUsage } from '../../core/models/tokens.js';
-import type { ChildKind, RunOptions, RunStatus, StepStatus } from '../../events.js';
+import type { ChildKind, GateChoiceEntry, GateKind, GateResolver, RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -90,6 +90,22 @@ export interface StepRecord {
   outcomeWarnings?: string[];
   /** The child runs it started, in the order they started (each has its own run folder). */
   children?: ChildRunRecord[];
+  /** A gate step's wait, and its decision once resolved. */
+  gate?: GateRecord;
+}
+
+/** A gate step's wait as its record keeps it. */
+export interface GateRecord {
+  status: 'waiting' | 'resolved';
+  gate: GateKind;
+  /** When it began to wait. */
+  since: string;
+  message?: string;
+  choices?: GateChoiceEntry[];
+  defaultChoice?: string;
+  /** A person may add text to the answer. */
+  freeform?: boolean;
+  decision?: { by: GateResolver; key?: string; label?: string; text?: string; target?: string; at: string };
 }
 
 /** A run a step started, as its parent records it. */

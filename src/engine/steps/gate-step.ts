@@ -1,0 +1,110 @@
+import { FAIL_TARGET } from '../../config/schema/gate-schema.js';
+import { SYSTEM_CLOCK } from '../../core/clock.js';
+import type { Failure } from '../../core/errors/failure.js';
+import type { GateResolver } from '../../events.js';
+import type { GateChoice, GateStep } from '../../plan/plan-types.js';
+import { readGateAnswer, removeGateAnswer } from '../../state/gate-answer.js';
+import { reasonOf } from '../attempt/attempt.js';
+import { emit } from '../run/context.js';
+import { endChildStep } from './child-step-end.js';
+import type { StepRun, StepRunner } from './step-run.js';
+
+/** How often a waiting approval gate looks for a person's answer. */
+const ANSWER_POLL_MS = 250;
+
+/** How a gate was resolved: by whom, with which choice (none for a gate without choices) and text; or why it could not be. */
+type GateDecision = { by: GateResolver; choice?: GateChoice; text?: string } | { failure: Failure };
+
+/**
+ * Wave's `gate`: the run waits at this step. A timer waits its `timeout`; an approval gate is resolved by its `auto`,
+ * by `wave run --auto-approve` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
+ * run folder, so an answer given while the run was down is taken on resume), or by its timeout (its default; none:
+ * the step fails). A choice whose target is `_fail`, or a rejection, fails the step.
+ */
+export const runGateStep: StepRunner<GateStep> = async (run) => {
+  const { context, step } = run;
+  const started = Date.now();
+  emit(context, { type: 'step_began', stepId: step.id });
+  const choices = step.choices.map((c) => ({ ...c }));
+  emit(context, {
+    type: 'gate_waiting',
+    stepId: step.id,
+    gate: step.gateType,
+    ...(step.message !== undefined ? { message: step.message } : {}),
+    ...(choices.length ? { choices } : {}),
+    ...(step.defaultChoice !== undefined ? { defaultChoice: step.defaultChoice } : {}),
+    ...(step.freeform ? { freeform: true } : {}),
+    ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
+  });
+  const decision = step.gateType === 'timer' ? await waitTimer(run) : await decideApproval(run);
+  if ('failure' in decision) return endChildStep(run, started, { failure: decision.failure });
+  const { by, choice, text } = decision;
+  const resolved = {
+    ...(choice ? { key: choice.key, label: choice.label, ...(choice.target !== undefined ? { target: choice.target } : {}) } : {}),
+    ...(text !== undefined ? { text } : {}),
+  };
+  emit(context, { type: 'gate_resolved', stepId: step.id, by, ...resolved });
+  removeGateAnswer(context.store.dir, step.id);
+  const refused = refusal(run, choice);
+  if (refused) return endChildStep(run, started, { failure: refused });
+  return endChildStep(run, started, { output: choice?.key ?? '' });
+};
+
+async function waitTimer(run: StepRun<GateStep>): Promise<GateDecision> {
+  const clock = run.context.clock ?? SYSTEM_CLOCK;
+  if (!(await clock.sleep(run.step.timeoutMs ?? 0, run.signal))) return { failure: reasonOf(run.signal) };
+  return { by: 'timer' };
+}
+
+/** The default choice, else (for `auto`) the first; none for a gate without choices. */
+function defaultOf(step: GateStep, orFirst: boolean): GateChoice | undefined {
+  return step.choices.find((c) => c.key === step.defaultChoice) ?? (orFirst ? step.choices[0] : undefined);
+}
+
+async function decideApproval(run: StepRun<GateStep>): Promise<GateDecision> {
+  const { context, step, signal } = run;
+  if (step.auto) return { by: 'auto', ...optional(defaultOf(step, true)) };
+  if (context.store.record.options.autoApprove) {
+    const choice = defaultOf(step, false);
+    if (step.choices.length && !choice) return { failure: { class: 'gate_rejected', message: `--auto-approve takes a gate's default choice, and gate \`${step.id}\` has none` } };
+    return { by: 'auto_approve', ...optional(choice) };
+  }
+  const clock = context.clock ?? SYSTEM_CLOCK;
+  const deadline = step.timeoutMs !== undefined ? clock.now() + step.timeoutMs : Infinity;
+  for (;;) {
+    const answer = readGateAnswer(context.store.dir, step.id);
+    if (answer) return answered(step, answer);
+    if (clock.now() >= deadline) {
+      const choice = defaultOf(step, false);
+      if (choice) return { by: 'timeout', choice };
+      return { failure: { class: 'timeout', message: `no one resolved gate \`${step.id}\` within ${step.timeoutMs! / 1000} s, and it has no default choice` } };
+    }
+    if (!(await clock.sleep(Math.min(ANSWER_POLL_MS, deadline - clock.now()), signal))) return { failure: reasonOf(signal) };
+  }
+}
+
+function optional(choice: GateChoice | undefined): { choice?: GateChoice } {
+  return choice ? { choice } : {};
+}
+
+/** A person's answer as a decision: their choice (a rejection takes the `_fail` choice when there is one). */
+function answered(step: GateStep, answer: { key?: string; reject?: boolean; text?: string }): GateDecision {
+  const text = answer.text !== undefined ? { text: answer.text } : {};
+  if (answer.reject) return { by: 'person', ...optional(step.choices.find((c) => c.target === FAIL_TARGET) ?? { key: 'reject', label: 'Rejected', target: FAIL_TARGET }), ...text };
+  const choice = answer.key !== undefined ? step.choices.find((c) => c.key === answer.key) : defaultOf(step, false);
+  if (answer.key !== undefined && !choice) return { failure: { class: 'gate_rejected', message: `the answer to gate \`${step.id}\` names no choice of it: \`${answer.key}\`` } };
+  return { by: 'person', ...optional(choice), ...text };
+}
+
+/** Why the decision stops the run here: a `_fail` target, or a target that already ran (going back is not built yet). */
+function refusal(run: StepRun<GateStep>, choice: GateChoice | undefined): Failure | undefined {
+  const target = choice?.target;
+  if (target === undefined) return undefined;
+  if (target === FAIL_TARGET) return { class: 'gate_rejected', message: `gate \`${run.step.id}\` was answered "${choice!.label}", which fails the run` };
+  const status = run.context.store.record.steps[target]?.status;
+  if (status === undefined || status === 'pending') return undefined;
+  return {
+    class: 'not_supported',
+    message: `gate \`${run.step.id}\` was answered "${choice!.label}", which goes back to step \`${target}\`; going back is not built yet: run \`wave resume ${run.context.store.record.id} --from-step ${target}\``,
+  };
+}

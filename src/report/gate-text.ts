@@ -1,0 +1,39 @@
+import type { RunEvent } from '../events.js';
+import type { GateRecord } from '../state/record/run-record.js';
+import { formatDuration } from './format.js';
+
+type GateWaiting = Pick<Extract<RunEvent, { type: 'gate_waiting' }>, 'gate' | 'message' | 'choices' | 'defaultChoice' | 'timeoutMs'>;
+type GateResolved = Omit<Extract<RunEvent, { type: 'gate_resolved' }>, 'type' | 'v' | 'ts' | 'runId' | 'stepId'>;
+
+/** What a waiting gate waits for, and (for a person) how to answer it: `wave approve <run> <step> …`. */
+export function gateWaitingText(gate: GateWaiting, runId: string, stepId: string): string {
+  if (gate.gate === 'timer') return `waiting ${gate.timeoutMs !== undefined ? formatDuration(gate.timeoutMs) : ''} (timer gate)${gate.message ? `: ${gate.message}` : ''}`;
+  const keys = (gate.choices ?? []).map((c) => `${c.key}${c.key === gate.defaultChoice ? '*' : ''} ${c.label}${c.target ? ` → ${c.target}` : ''}`);
+  const limit = gate.timeoutMs !== undefined ? ` (after ${formatDuration(gate.timeoutMs)}: ${gate.defaultChoice ?? 'fail'})` : '';
+  const answer = `wave approve ${runId} ${stepId}${keys.length ? ' --choice KEY' : ''} | wave reject ${runId} ${stepId}`;
+  return `waiting for approval${gate.message ? `: ${firstLine(gate.message)}` : ''}${keys.length ? ` [${keys.join('; ')}]` : ''}${limit} — ${answer}`;
+}
+
+const BY: Record<GateResolved['by'], string> = {
+  auto: 'by auto',
+  auto_approve: 'by --auto-approve',
+  person: 'by a person',
+  timeout: 'by its timeout (the default)',
+  timer: 'its timer elapsed',
+};
+
+/** How a gate was resolved: by whom, with which choice, and the person's text. */
+export function gateResolvedText(decision: GateResolved): string {
+  const choice = decision.key !== undefined ? ` ${decision.key} "${decision.label ?? decision.key}"${decision.target ? ` → ${decision.target}` : ''}` : '';
+  return `gate resolved ${BY[decision.by]}${choice}${decision.text !== undefined ? `: ${firstLine(decision.text)}` : ''}`;
+}
+
+/** A gate as `wave status` shows it under its step: waiting (and how to answer), or its decision. */
+export function gateStatusText(gate: GateRecord, runId: string, stepId: string): string {
+  return gate.status === 'waiting' || !gate.decision ? gateWaitingText(gate, runId, stepId) : gateResolvedText(gate.decision);
+}
+
+function firstLine(text: string): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  return rest.length ? `${first} …` : first;
+}

@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/events.js';
+import type { RunRecord } from '../../src/state/record/run-record.js';
+import { runWave, startWave } from '../support/cli.js';
+import { makeProject } from '../support/project.js';
+import { runDirs } from '../support/runs.js';
+import { waitFor } from '../support/wait.js';
+
+// Gate steps (Wave's `gate:`), run by the CLI as a user runs them: no TTY, so an approval gate waits for `wave approve`.
+
+/** A gate between two command steps; `gate` is its YAML body (indented 6). */
+const gated = (gate: string) => `kind: WavePipeline
+metadata: { name: gated }
+steps:
+  - id: prep
+    exec: { type: command, source: "echo prepared" }
+  - id: approve
+    type: gate
+    dependencies: [prep]
+    gate:
+${gate}
+  - id: ship
+    dependencies: [approve]
+    exec: { type: command, source: "echo shipped {{ steps.approve.output }}" }
+`;
+
+const CHOICES = `      type: approval
+      message: Ship it?
+      freeform: true
+      choices:
+        - { key: y, label: Ship, target: ship }
+        - { key: n, label: Abort, target: _fail }
+        - { key: back, label: Again, target: prep }
+      default: y`;
+
+function runRecord(project: string): RunRecord {
+  const [dir] = runDirs(project);
+  return JSON.parse(readFileSync(join(dir!, 'run.json'), 'utf8')) as RunRecord;
+}
+
+function events(project: string): RunEvent[] {
+  const [dir] = runDirs(project);
+  return readFileSync(join(dir!, 'events.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as RunEvent);
+}
+
+/** Starts `wave run gated` and waits until its gate waits; returns the process and the run id. */
+async function untilWaiting(project: string, extra: string[] = []) {
+  const wave = startWave(['run', 'gated', '--output', 'text', ...extra], { cwd: project });
+  const id = await waitFor(() => runDirs(project).length === 1 && events(project).some((e) => e.type === 'gate_waiting') && runRecord(project).id, 'the gate to wait');
+  return { wave, id };
+}
+
+describe('a gate step', () => {
+  it('waits with no terminal until `wave approve` from another shell; the choice and text are recorded and the run goes on', async () => {
+    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    const { wave, id } = await untilWaiting(project);
+    const status = await runWave(['status', id], { cwd: project });
+    expect(status.stdout).toContain(
+      `waiting for approval: Ship it? [y* Ship → ship; n Abort → _fail; back Again → prep] — wave approve ${id} approve --choice KEY | wave reject ${id} approve`,
+    );
+    const wrong = await runWave(['approve', id, 'approve', '--choice', 'maybe'], { cwd: project });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('`maybe` is not a choice of the gate of step `approve`');
+    const approved = await runWave(['approve', id, 'approve', '--choice', 'y', '--text', 'fine by me'], { cwd: project });
+    expect(approved.stdout).toBe(`gate approve of run ${id} approved with \`y\``);
+    const done = await wave;
+    expect(done.exitCode, String(done.stdout)).toBe(0);
+    expect(String(done.stdout)).toContain('approve gate resolved by a person y "Ship" → ship: fine by me');
+    const record = runRecord(project);
+    expect(record.steps.approve!.gate).toMatchObject({ status: 'resolved', decision: { by: 'person', key: 'y', label: 'Ship', text: 'fine by me', target: 'ship' } });
+    expect(readFileSync(join(runDirs(project)[0]!, 'steps', 'ship', 'attempt-1', 'stdout'), 'utf8')).toBe('shipped y\n');
+    // The answer is taken: it would not answer the gate a second time.
+    expect(existsSync(join(runDirs(project)[0]!, 'gates', 'approve.json'))).toBe(false);
+    const again = await runWave(['approve', id, 'approve'], { cwd: project });
+    expect(again.stderr).toContain('is already resolved');
+  });
+
+  it('takes an answer given while the run was down: kill -9 while waiting, approve, then `wave resume`', async () => {
+    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES.replace('freeform: true', 'freeform: false')) });
+    const { wave, id } = await untilWaiting(project);
+    wave.kill('SIGKILL');
+    await wave;
+    const worded = await runWave(['approve', id, 'approve', '--text', 'words'], { cwd: project });
+    expect(worded.stderr).toContain('invalid_argument: the gate of step `approve` takes no text');
+    const approved = await runWave(['approve', id, 'approve'], { cwd: project });
+    expect(approved.stdout).toContain(`the run is not running: \`wave resume ${id}\` goes on with this answer`);
+    const resumed = await runWave(['resume', id, '--output', 'text'], { cwd: project });
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(runRecord(project).steps.approve!.gate!.decision).toMatchObject({ by: 'person', key: 'y' });
+    expect(runRecord(project).steps.prep!.attempts).toHaveLength(1);
+  });
+
+  it('rejected, or answered with a `_fail` choice, fails the run (gate_rejected); a choice going back is refused by name', async () => {
+    for (const [verb, args, message] of [
+      ['reject', ['--text', 'not today'], 'gate `approve` was answered "Abort", which fails the run'],
+      ['approve', ['--choice', 'n'], 'gate `approve` was answered "Abort", which fails the run'],
+      ['approve', ['--choice', 'back'], 'goes back to step `prep`; going back is not built yet: run `wave resume'],
+    ] as const) {
+      const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+      const { wave, id } = await untilWaiting(project);
+      await runWave([verb, id, 'approve', ...args], { cwd: project });
+      const done = await wave;
+      expect(done.exitCode).toBe(1);
+      expect(runRecord(project).steps.approve!.failure!.message).toContain(message);
+      expect(runRecord(project).steps.ship!.status).not.toBe('completed');
+    }
+  });
+
+  it('resolves at once with `auto` (the default, else the first choice) or `--auto-approve` (the default); times out to the default', async () => {
+    const auto = makeProject({
+      'pipelines/gated.yaml': gated(CHOICES.replace('      default: y', '      auto: true').replace('{ key: y', '{ key: z').replace('{ key: n', '{ key: y')),
+    });
+    const autoRun = await runWave(['run', 'gated'], { cwd: auto });
+    expect(autoRun.code).toBe(0);
+    expect(runRecord(auto).steps.approve!.gate!.decision).toMatchObject({ by: 'auto', key: 'z' });
+
+    const flagged = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    expect((await runWave(['run', 'gated', '--auto-approve'], { cwd: flagged })).code).toBe(0);
+    expect(runRecord(flagged).steps.approve!.gate!.decision).toMatchObject({ by: 'auto_approve', key: 'y' });
+    expect(runRecord(flagged).options.autoApprove).toBe(true);
+
+    const noDefault = makeProject({ 'pipelines/gated.yaml': gated(CHOICES.replace('      default: y\n', '').replace(/default: y$/, '')) });
+    const refused = await runWave(['run', 'gated', '--auto-approve'], { cwd: noDefault });
+    expect(refused.code).toBe(1);
+    expect(runRecord(noDefault).steps.approve!.failure).toMatchObject({
+      class: 'gate_rejected',
+      message: "--auto-approve takes a gate's default choice, and gate `approve` has none",
+    });
+
+    const timed = makeProject({ 'pipelines/gated.yaml': gated(`${CHOICES}\n      timeout: 1s`) });
+    expect((await runWave(['run', 'gated'], { cwd: timed })).code).toBe(0);
+    expect(runRecord(timed).steps.approve!.gate!.decision).toMatchObject({ by: 'timeout', key: 'y' });
+    const plain = makeProject({ 'pipelines/gated.yaml': gated('      type: approval\n      timeout: 500ms') });
+    expect((await runWave(['run', 'gated'], { cwd: plain })).code).toBe(1);
+    expect(runRecord(plain).steps.approve!.failure).toMatchObject({ class: 'timeout', message: 'no one resolved gate `approve` within 0.5 s, and it has no default choice' });
+  });
+
+  it('a timer gate waits its time, and Ctrl-C stops the wait at once', async () => {
+    const short = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 300ms\n      message: cooling down') });
+    const run = await runWave(['run', 'gated', '--output', 'text'], { cwd: short });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('approve waiting 0.3s (timer gate): cooling down');
+    expect(runRecord(short).steps.approve!.gate!.decision).toMatchObject({ by: 'timer' });
+
+    const long = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 1h') });
+    const { wave } = await untilWaiting(long);
+    const stoppedAt = Date.now();
+    wave.kill('SIGINT');
+    const done = await wave;
+    expect(done.exitCode).toBe(130);
+    expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+    expect(runRecord(long).steps.approve!.status).toBe('cancelled');
+  });
+
+  it('`wave validate` checks the choices, the default, the targets and a timer’s timeout; polling gates are refused by name', async () => {
+    const bad = gated(`      type: approval
+      choices:
+        - { key: y, label: Yes, target: shipp }
+        - { key: y, label: Also yes }
+      default: x`).replace('  - id: ship', '  - id: wait\n    dependencies: [prep]\n    gate: { type: timer }\n  - id: ship');
+    const project = makeProject({ 'pipelines/gated.yaml': bad, 'pipelines/poll.yaml': gated('      type: pr_merge\n      pr_number: 7') });
+    const checked = await runWave(['validate', 'pipelines/gated.yaml'], { cwd: project });
+    expect(checked.code).toBe(2);
+    const text = checked.stdout + checked.stderr;
+    expect(text).toContain('unknown_dependency: step `approve`: the choice `y` goes to `shipp`, which is not a step of this pipeline');
+    expect(text).toContain('Did you mean `ship`?');
+    expect(text).toContain('wrong_type: step `approve`: the gate has two choices with the key `y`');
+    expect(text).toContain("wrong_type: step `approve`: the gate's default `x` is not the key of one of its choices");
+    expect(text).toContain('missing_field: step `wait`: a timer gate needs `timeout`, how long it waits');
+    const compiled = await runWave(['compile', 'gated'], { cwd: makeProject({ 'pipelines/gated.yaml': gated(CHOICES) }) });
+    expect(compiled.stderr).toContain('not_supported: step `approve` is a gate, which `wave compile` does not turn into jobs yet');
+    const poll = await runWave(['validate', 'pipelines/poll.yaml'], { cwd: project });
+    expect(poll.stdout + poll.stderr).toContain('not_supported: `gate.type: pr_merge` (gates that poll the forge) is not supported yet');
+  });
+});
