@@ -43,6 +43,12 @@ describe("Wave's artifact sections before an agent step's prompt", () => {
     );
   });
 
+  it('names the pipeline an artifact of another pipeline comes from', () => {
+    const step = stepWith({ injectArtifacts: [{ pipeline: 'ops-pr-review', artifact: 'verdict', as: 'review_verdict' }], outputArtifacts: [] });
+    const prompt = withArtifactSections('Publish it.', step, { review_verdict: join(WORKSPACE, '.agents', 'artifacts', 'review_verdict') }, WORKSPACE);
+    expect(prompt).toContain('- `.agents/artifacts/review_verdict` (from pipeline `ops-pr-review`, artifact `verdict`)\n');
+  });
+
   it('leaves a prompt without artifacts, or with an optional injection that was not placed, as it is', () => {
     const step = stepWith({ injectArtifacts: [{ step: 'scan', artifact: 'findings', optional: true }], outputArtifacts: [] });
     expect(withArtifactSections('Just answer.', step, {}, WORKSPACE)).toBe('Just answer.');

@@ -13,7 +13,10 @@ export function withArtifactSections(prompt: string, step: AttemptStep, injected
   let text = prompt;
   const inputs = step.injectArtifacts.filter((ref) => injected[ref.as ?? ref.artifact] !== undefined);
   if (inputs.length) {
-    const lines = inputs.map((ref) => `- \`${shown(workspace, injected[ref.as ?? ref.artifact]!)}\` (from step \`${ref.step}\`, artifact \`${ref.artifact}\`)`);
+    const lines = inputs.map((ref) => {
+      const from = ref.pipeline !== undefined ? `pipeline \`${ref.pipeline}\`` : `step \`${ref.step ?? ''}\``;
+      return `- \`${shown(workspace, injected[ref.as ?? ref.artifact]!)}\` (from ${from}, artifact \`${ref.artifact}\`)`;
+    });
     text = `\n## Input Artifacts\n\nUpstream artifacts have been placed in your workspace at these paths:\n\n${lines.join('\n')}\n\nRead these files at the paths shown. They are guaranteed to exist before this step runs.\n\n${text}`;
   }
   // An artifact taken from the step's output is no file the agent writes.
