@@ -47,12 +47,15 @@ const NOT_OFFLINE = {
     'requires gh: fetch-issue (github-analyst, issues:read) runs `gh issue view`, file-each-followup runs `gh issue create`, create-pr opens a pull request; its child audit-webui-shots needs the browser adapter',
   'impl-recinq':
     'gather (github-analyst) runs `gh issue view`/`gh pr view`, publish runs `gh issue comment` and opens a pull request; simplify has a must-pass test_suite `go test ./...` and no Go toolchain is here',
+  'impl-finding':
+    "requires gh: apply-fix injects ops-pr-respond's pr-context (it runs only as that pipeline's child, and ops-pr-respond needs loops and gh) and pushes to the pull request's branch",
   'inception-bugfix': 'requires gh; child impl-issue-core is not supported (rework, rejected) and child ops-pr-review needs gh',
   'inception-feature': 'requires gh; child plan-scope runs `gh issue create`, plan-research needs the issue and web search, impl-issue is not supported (rework)',
   'inception-harden': 'child wave-test-hardening is not supported (graph-mode conditional steps and edges); child wave-audit needs gh',
   'ops-epic-runner': 'child plan-scope runs `gh issue list`/`gh issue create`; child impl-issue is not supported (rework)',
   'ops-issue-quality': 'requires gh: scan (github-analyst) runs `gh issue list`, enhance (github-commenter, issues:write) runs `gh issue comment`',
-  'ops-pr-review': 'diff-analysis runs `gh pr view`/`gh pr checkout` on a pull request URL; publish branches to ops-pr-review-publish (not supported: cross-pipeline artifacts)',
+  'ops-pr-review': 'diff-analysis runs `gh pr view`/`gh pr checkout` on a pull request URL; publish branches to ops-pr-review-publish, which runs `gh pr comment`',
+  'ops-pr-review-publish': "requires gh: publish (github-commenter, pulls:write) injects ops-pr-review's verdict and diff and runs `gh pr comment` on the pull request",
   'plan-research': 'fetch-issue (github-analyst) runs `gh issue view`, research-topics searches the web, post-comment (github-commenter) runs `gh issue comment`',
   'plan-scope': 'fetch-epic (github-analyst) runs `gh issue list`, scope-and-create (github-scoper, issues:write) runs `gh issue create`, verify-report `gh issue view`',
   'wave-audit': 'collect-inventory (github-analyst) runs `gh repo view`, `gh issue list` and `gh pr list`; publish runs `gh issue create`',
