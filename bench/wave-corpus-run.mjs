@@ -1,6 +1,7 @@
-// Runs Wave's own simple pipelines end to end, unmodified, with the real Claude Code against the scripted model
-// server (its `author` scenario writes the file each task names): ops-hello-world and the local-* pipelines.
-// Usage: node bench/wave-corpus-run.mjs <path of a re-cinq/wave checkout>
+// Runs every one of Wave's own valid pipelines that needs no network, forge token or missing tool end to end,
+// unmodified with Wave's own manifest, with the real Claude Code against the scripted model server (its `wavestep`
+// scenario writes what each step's requirements ask, in a way its contracts pass), and lists why the others cannot.
+// Usage: node bench/wave-corpus-run.mjs <path of a re-cinq/wave checkout> [--only name,name]
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,34 +11,83 @@ import { fileURLToPath } from 'node:url';
 import { startModelServer } from '../test/support/model-server.mjs';
 
 const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
-const PIPELINES = {
+
+/** The valid pipelines that can run offline, each with its own example input. */
+const RUNNABLE = {
   'ops-hello-world': 'testing Wave',
   'local-file-explain': 'wave.yaml',
   'local-naming-check': '.agents',
   'local-test-gen': 'wave.yaml:Load',
+  'audit-architecture': 'audit the architecture of the pipeline package',
+  'audit-code-walk': 'internal/webui/composition.go:513-578',
+  'audit-db-trace': 'SELECT id, pipeline, parent_run_id FROM pipeline_run WHERE parent_run_id IS NULL LIMIT 5',
+  'audit-dead-code-scan': 'internal/',
+  'audit-doc-scan': 'docs/',
+  'audit-duplicates': 'internal/',
+  'audit-event-trace': 'run-2026-04-27-abcd1234',
+  'audit-security': 'audit the authentication module for vulnerabilities',
+  'audit-tests': 'audit test quality for the pipeline package',
+  'doc-explain': 'explain the pipeline execution system and how steps are scheduled',
+  'doc-onboard': 'create an onboarding guide for this project',
+  'gap-analyze':
+    '{"id":"g1","title":"Path A bug","severity":"high","axis":"code","citation":"internal/webui/composition.go:520","recommendation":"Replace ranges with append loop"}',
+  'plan-task': 'add webhook support for pipeline completion events',
+  'wave-security-audit': 'audit persona permission enforcement and sandbox isolation',
+  'wave-smoke-contracts': 'verify contract validation works',
+  // Its scaffold step's test_suite (`go test ./...`, must_pass false, on_failure warn) only warns without a Go toolchain.
+  'ops-bootstrap': 'Rust CLI tool for processing CSV files',
+  'inception-audit': 'internal/',
+  'inception-doc': 'docs/',
+  'ops-parallel-audit': 'internal/pipeline',
 };
 
-const checkout = process.argv[2];
+/** The valid pipelines that cannot run offline, and why: the step and the command or tool that needs more. */
+const NOT_OFFLINE = {
+  'audit-issue':
+    'requires gh: fetch-issue (github-analyst, issues:read) runs `gh issue view`, file-each-followup runs `gh issue create`, create-pr opens a pull request; its child audit-webui-shots needs the browser adapter',
+  'impl-recinq':
+    'gather (github-analyst) runs `gh issue view`/`gh pr view`, publish runs `gh issue comment` and opens a pull request; simplify has a must-pass test_suite `go test ./...` and no Go toolchain is here',
+  'impl-finding':
+    "requires gh: apply-fix injects ops-pr-respond's pr-context (it runs only as that pipeline's child, and ops-pr-respond needs loops and gh) and pushes to the pull request's branch",
+  'inception-bugfix': 'requires gh; child impl-issue-core is not supported (rework, rejected) and child ops-pr-review needs gh',
+  'inception-feature': 'requires gh; child plan-scope runs `gh issue create`, plan-research needs the issue and web search, impl-issue is not supported (rework)',
+  'inception-harden': 'child wave-test-hardening is not supported (graph-mode conditional steps and edges); child wave-audit needs gh',
+  'ops-epic-runner': 'child plan-scope runs `gh issue list`/`gh issue create`; child impl-issue is not supported (rework)',
+  'ops-issue-quality': 'requires gh: scan (github-analyst) runs `gh issue list`, enhance (github-commenter, issues:write) runs `gh issue comment`',
+  'ops-pr-review': 'diff-analysis runs `gh pr view`/`gh pr checkout` on a pull request URL; publish branches to ops-pr-review-publish, which runs `gh pr comment`',
+  'ops-pr-review-publish': "requires gh: publish (github-commenter, pulls:write) injects ops-pr-review's verdict and diff and runs `gh pr comment` on the pull request",
+  'plan-research': 'fetch-issue (github-analyst) runs `gh issue view`, research-topics searches the web, post-comment (github-commenter) runs `gh issue comment`',
+  'plan-scope': 'fetch-epic (github-analyst) runs `gh issue list`, scope-and-create (github-scoper, issues:write) runs `gh issue create`, verify-report `gh issue view`',
+  'wave-audit': 'collect-inventory (github-analyst) runs `gh repo view`, `gh issue list` and `gh pr list`; publish runs `gh issue create`',
+};
+
+/** Whether this machine's /bin/sh takes `set -o pipefail` (dash before 0.5.13 does not; Wave runs scripts with `sh -c` too). */
+const SH_PIPEFAIL = spawnSync('/bin/sh', ['-c', 'set -o pipefail']).status === 0;
+/** The runnable pipelines this machine lacks something for, and what. */
+const NOT_HERE = SH_PIPEFAIL ? {} : { 'audit-db-trace': "its command step's script starts `set -o pipefail`, which this machine's /bin/sh refuses" };
+
+const [checkout, flag, value] = process.argv.slice(2);
 if (!checkout) {
-  process.stderr.write('usage: node bench/wave-corpus-run.mjs <re-cinq/wave checkout>\n');
+  process.stderr.write('usage: node bench/wave-corpus-run.mjs <re-cinq/wave checkout> [--only name,name]\n');
   process.exit(2);
 }
-// A copy, so the runs' folders and workspaces stay out of the checkout; a git repository, as Wave's projects are.
-const project = mkdtempSync(join(tmpdir(), 'wave-corpus-'));
-cpSync(checkout, project, { recursive: true, filter: (path) => !path.includes(`${checkout}/.git/`) });
-spawnSync('git', ['init', '-q'], { cwd: project });
-spawnSync('git', ['remote', 'add', 'origin', 'https://github.com/re-cinq/wave.git'], { cwd: project });
+const names = flag === '--only' ? value.split(',') : Object.keys(RUNNABLE).filter((name) => !NOT_HERE[name]);
 
-const server = await startModelServer();
-// The manifest stays as it is: Claude finds the model server through the user's own settings, as a user's Claude would.
-const home = mkdtempSync(join(tmpdir(), 'wave-corpus-home-'));
-mkdirSync(join(home, '.claude'));
-writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: `${server.url}/s/author`, ANTHROPIC_API_KEY: 'scripted-key' } }));
+/** A copy of the checkout with one commit, as Wave's projects are: worktree workspaces start from HEAD. */
+function projectCopy() {
+  const project = mkdtempSync(join(tmpdir(), 'wave-corpus-'));
+  cpSync(checkout, project, { recursive: true, filter: (path) => !path.includes(`${checkout}/.git/`) });
+  const git = (...args) => spawnSync('git', ['-c', 'user.name=Wave corpus', '-c', 'user.email=corpus@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: project });
+  git('init', '-q');
+  git('remote', 'add', 'origin', 'https://github.com/re-cinq/wave.git');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'The checkout as it is');
+  return project;
+}
 
-let failed = 0;
-for (const [name, input] of Object.entries(PIPELINES)) {
-  // Asynchronous: the model server answers from this process, so it must not be blocked while wave runs.
-  const run = await promisify(execFile)(process.execPath, [WAVE, 'run', name, '--input', input, '--output', 'text'], {
+/** One `wave run`, asynchronous: the model server answers from this process, so it must not be blocked meanwhile. */
+function runPipeline(project, home, name) {
+  return promisify(execFile)(process.execPath, [WAVE, 'run', name, '--input', RUNNABLE[name], '--output', 'text'], {
     cwd: project,
     env: { ...process.env, HOME: home, NO_COLOR: '1' },
     encoding: 'utf8',
@@ -46,12 +96,54 @@ for (const [name, input] of Object.entries(PIPELINES)) {
     (done) => ({ status: 0, stdout: done.stdout, stderr: done.stderr }),
     (error) => ({ status: error.code, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
   );
+}
+
+/** Lines of the manifest's not_supported warnings, which every run repeats: left out of a failure's excerpt. */
+const MANIFEST_WARNING = /^(warning: | {2}hint: Remove it)/;
+
+/** The end of the run's summary and its errors: what a reader needs to see why it failed. */
+const failureLines = (run) => [...run.stdout.split('\n').slice(-40), ...run.stderr.split('\n')].filter((line) => !MANIFEST_WARNING.test(line)).join('\n') + '\n';
+
+/** How the run's contracts ended, by type: `json_schema passed ×3, test_suite failed (warn)`. */
+function contractTally(stdout) {
+  const counts = new Map();
+  for (const [, type, outcome] of stdout.matchAll(/ contract \d+:(\w+)[^\n]* (passed|failed \(\w+\))$/gm)) {
+    const key = `${type} ${outcome}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => (n > 1 ? `${key} ×${n}` : key)).join(', ');
+}
+
+const project = projectCopy();
+const server = await startModelServer();
+// The manifest stays as it is: Claude finds the model server through the user's own settings, as a user's Claude would.
+const home = mkdtempSync(join(tmpdir(), 'wave-corpus-home-'));
+mkdirSync(join(home, '.claude'));
+writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ env: { ANTHROPIC_BASE_URL: `${server.url}/s/wavestep`, ANTHROPIC_API_KEY: 'scripted-key' } }));
+
+let failed = 0;
+for (const name of names) {
+  const started = Date.now();
+  const run = await runPipeline(project, home, name);
   const ok = run.status === 0;
   if (!ok) failed++;
-  const contracts = (run.stdout.match(/contract \S+ (passed|failed)/g) ?? []).join(', ');
-  process.stdout.write(`${ok ? 'completed' : `failed (exit ${run.status})`}  ${name}${contracts ? `  [${contracts}]` : ''}\n`);
-  if (!ok) process.stdout.write(`${run.stdout.split('\n').slice(-25).join('\n')}\n${run.stderr}\n`);
+  const contracts = contractTally(run.stdout);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  process.stdout.write(`${ok ? 'completed' : `failed (exit ${run.status})`}  ${name}  ${seconds}s${contracts ? `  [${contracts}]` : ''}\n`);
+  if (!ok) process.stdout.write(failureLines(run));
 }
 await server.close();
-process.stdout.write(`${Object.keys(PIPELINES).length - failed} of ${Object.keys(PIPELINES).length} ran end to end (project copy: ${project})\n`);
+process.stdout.write(`${names.length - failed} of ${names.length} ran end to end (project copy: ${project})\n`);
+/** Prints a table of pipeline -> reason under its heading, when it has any row. */
+function printReasons(heading, table) {
+  const rows = Object.entries(table);
+  if (!rows.length) return;
+  process.stdout.write(`${rows.length} ${heading}:\n`);
+  for (const [name, reason] of rows) process.stdout.write(`  ${name}: ${reason}\n`);
+}
+
+if (flag !== '--only') {
+  printReasons('cannot run on this machine', NOT_HERE);
+  printReasons('valid pipelines cannot run offline', NOT_OFFLINE);
+}
 process.exitCode = failed ? 1 : 0;

@@ -1,6 +1,8 @@
 // Agent scenarios shared by the Anthropic, Chat Completions, Responses and Gemini handlers: the model asks the CLI to run one of
 // its own tools (write a file, run a shell command), then answers once the tool's result comes back.
 import { replyFor } from './scenarios.mjs';
+import { authoredContent } from './authored-content.mjs';
+import { waveStepReply } from './wave-step-scenario.mjs';
 
 /** The command of the `shellfail` scenario: prints to stderr and exits 3. */
 export const FAILING_COMMAND = 'echo oops >&2; exit 3';
@@ -19,6 +21,8 @@ export function encodeParam(text) {
  *   copy/<file>                         the same, writing the text the task quotes between << and >>
  *   shell/<command base64url>           a shell tool call, then an answer quoting its output
  *   shellfail                           a shell command that exits 3, then an answer saying so
+ *   author                              writes the first file the task names, of the kind its extension asks for
+ *   wavestep                            does what a Wave step asks so that its contracts pass (wave-step-scenario.mjs)
  * Every other scenario is the shared one (text, seq, http401/429/500, hang, stall, truncated).
  * Returns { tool: { kind: 'write', path, content } | { kind: 'shell', command } } or a replyFor() reply.
  */
@@ -47,6 +51,8 @@ export function agentReplyFor(ctx, toolResult) {
       if (!toolResult) return { tool: { kind: 'write', path, content: authoredContent(path) } };
       return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
     }
+    case 'wavestep':
+      return waveStepReply(ctx, toolResult);
     default:
       return replyFor(ctx);
   }
@@ -68,12 +74,4 @@ export function textOf(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
-}
-
-/** What the `author` scenario writes: JSON carrying the fields of the usual review and findings reports, else text of the file's kind. */
-function authoredContent(path) {
-  if (path.endsWith('.json')) return `${JSON.stringify({ success: true, message: 'written by the scripted model', scanned_dir: '.', findings: [] })}\n`;
-  if (path.endsWith('.go')) return 'package example_test\n\nimport "testing"\n\nfunc TestExample(t *testing.T) {}\n';
-  if (path.endsWith('.md')) return '# Summary\n\nWritten by the scripted model.\n';
-  return 'Hello from the scripted model.\n';
 }
