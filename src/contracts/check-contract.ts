@@ -2,6 +2,8 @@ import { checkAgentReview } from './agent-review/agent-review-check.js';
 import { checkJsonSchema } from './json-schema-check.js';
 import { checkLlmJudge } from './llm-judge-check.js';
 import { checkNonEmptyFile } from './non-empty-file-check.js';
+import { checkTestCountBaseline } from './test-count-baseline-check.js';
+import { checkTestDiff } from './test-diff-check.js';
 import { checkTestSuite } from './test-suite-check.js';
 import type { CheckEnvironment, CheckResult, PlannedContract } from './types.js';
 
@@ -19,6 +21,10 @@ export async function checkContract(contract: PlannedContract, env: CheckEnviron
         return await checkLlmJudge(contract, env);
       case 'agent_review':
         return await checkAgentReview(contract, env);
+      case 'test_diff':
+        return await checkTestDiff(contract, env);
+      case 'test_count_baseline':
+        return await checkTestCountBaseline(contract, env);
     }
   } catch (error) {
     return { passed: false, errors: [`the ${contract.type} check failed to run: ${error instanceof Error ? error.message : String(error)}`] };

@@ -2,6 +2,7 @@ import type { ResolvedAdapter, ResolvedPersona } from '../core/resolved-adapter.
 import type { Contract } from '../config/schema/pipeline-schema.js';
 import type { ReviewMaterial } from './agent-review/review-context.js';
 import type { ReviewVerdict } from './agent-review/review-verdict.js';
+import type { StepGit } from './step-git.js';
 
 /** Where a contract's target is: a file of the step's workspace (relative to it), or the step's output (its answer). */
 export type TargetRef = { kind: 'file'; path: string } | { kind: 'output' };
@@ -69,6 +70,8 @@ export interface CheckEnvironment {
   ask: AskModel;
   /** agent_review: the step's git diff and the run's artifacts. */
   review?: ReviewMaterial;
+  /** test_diff, test_count_baseline: a worktree step's git, read through Wave's repositories; absent for a plain folder. */
+  git?: StepGit;
 }
 
 /** The outcome of one check. */
@@ -106,6 +109,8 @@ export function contractLabel(contract: PlannedContract, index: number): string 
         ? undefined
         : contract.type === 'agent_review'
           ? contract.persona
-          : targetLabel(contract.target);
+          : contract.type === 'test_diff' || contract.type === 'test_count_baseline'
+            ? contract.base_ref
+            : targetLabel(contract.target);
   return `${index + 1}:${contract.type}${what ? ` ${what}` : ''}`;
 }

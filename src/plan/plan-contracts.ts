@@ -10,6 +10,7 @@ import { planReviewer } from './plan-reviewer.js';
 import { resolveAdapter } from './resolve-step.js';
 import { fillContractCommand } from './contract-commands.js';
 import { projectFacts } from '../config/load/project-placeholders.js';
+import { withTestDeclarations } from './plan-test-declarations.js';
 
 /** What a contract checks by default: its `source`, else the step's first file artifact, else the step's output. */
 export function contractTarget(contract: Contract, artifacts: readonly ArtifactDef[]): TargetRef {
@@ -53,7 +54,7 @@ export function planContracts(step: Step, manifest: Manifest, manifestDir: strin
     }
     const judgeName = contract.type === 'llm_judge' ? (contract.adapter ?? manifest.extract?.adapter) : undefined;
     return {
-      ...contract,
+      ...withTestDeclarations(contract, manifest.project, where),
       ...(contract.type === 'test_suite' && contract.command !== undefined ? { command: fillContractCommand(contract.command, projectFacts(manifest.project)) } : {}),
       ...(schemaObject ? { schemaObject } : {}),
       ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),

@@ -120,7 +120,7 @@ describe('wave list personas and adapters', () => {
 describe('wave list contracts and skills', () => {
   it('lists the contract types this version runs, each with what it checks', async () => {
     const contracts = await listed<{ type: string; checks: string }>('contracts');
-    expect(contracts.map((c) => c.type)).toEqual(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review']);
+    expect(contracts.map((c) => c.type)).toEqual(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review', 'test_diff', 'test_count_baseline']);
     for (const contract of contracts) expect(contract.checks.length).toBeGreaterThan(20);
   });
 

@@ -32,8 +32,6 @@ const DOCUMENTATION_ONLY = new Set([
   'input.source',
   // `fresh`, the only strategy accepted: every step starts with a new agent context.
   'steps[].memory.strategy',
-  // Wave declares it (internal/manifest/types.go) but reads it nowhere: its test_diff / test_count_baseline contracts take their own test_file_pattern.
-  'project.test_file_pattern',
 ]);
 
 describe('every configuration key has a reader', () => {

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globFiles, segmentPattern } from '../../src/engine/workspace/path-glob.js';
+import { globFiles } from '../../src/engine/workspace/path-glob.js';
+import { segmentPattern } from '../../src/core/glob-segment.js';
 
 /** A folder holding the given files (path → text). */
 function tree(files: Record<string, string>): string {

@@ -109,4 +109,20 @@ describe('agent_review checks when the pipeline is read', () => {
       ['wrong_type', 'step `a` contract 1 (non_empty_file) sets `token_budget`, which only an agent_review contract reads'],
     ]);
   });
+
+  it('refuses a test_diff or test_count_baseline key on a contract of another type', async () => {
+    const problems = await problemsOf('{ type: test_diff, base_ref: main }, { type: non_empty_file, max_test_deletions: 1 }, { type: test_count_baseline, base_ref: main }');
+    expect(problems.map((p) => [p[0], p[3], p[4]])).toEqual([
+      [
+        'wrong_type',
+        'step `a` contract 1 (test_diff) sets `base_ref`, which only a test_count_baseline contract reads',
+        'Remove it, or set `type: test_count_baseline` if the contract counts test declarations.',
+      ],
+      [
+        'wrong_type',
+        'step `a` contract 2 (non_empty_file) sets `max_test_deletions`, which only a test_diff or test_count_baseline contract reads',
+        'Remove it, or set `type: test_diff` if the contract counts test declarations.',
+      ],
+    ]);
+  });
 });

@@ -9,6 +9,8 @@ const WHAT: Record<ContractType, string> = {
   non_empty_file: 'the file (or the output) exists and is not empty',
   llm_judge: 'a model scores the output against criteria; it passes at or above the threshold (default 0.7)',
   agent_review: "a reviewer persona reads criteria, the step's diff and artifacts, and gives a verdict: pass and warn pass, fail fails",
+  test_diff: "the step's uncommitted changes to its test files remove no more test declarations than they add (max_test_deletions allows some)",
+  test_count_baseline: "the step's branch holds no fewer test declarations than base_ref (default HEAD~1; max_test_deletions allows some)",
 };
 
 /** One contract type as `wave list contracts` shows it. */

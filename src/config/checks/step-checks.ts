@@ -7,6 +7,7 @@ import { runsCommand } from '../schema/script-step.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { checkSchemaSource, type SchemaInspector } from './schema-checks.js';
 import { reviewContractErrors } from './review-checks.js';
+import { strayTestKeys } from './test-contract-checks.js';
 import type { Locator } from '../load/locator.js';
 import { everyForge, personaRefErrors, type ForgeResolution } from '../load/forge-personas.js';
 import { didYouMean } from './suggest.js';
@@ -73,7 +74,8 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     const isExtract = path.at(-1) === 'extract';
     if (!isExtract) {
       const scope = { stepPersona: step.persona, ...(view.personas && !view.noManifest ? { personas: view.personas } : {}), projectRoot: view.dir, locator };
-      errors.push(...reviewContractErrors(contract, path, `${label} contract ${contractNumber(path)}`, scope));
+      const who = `${label} contract ${contractNumber(path)}`;
+      errors.push(...reviewContractErrors(contract, path, who, scope), ...strayTestKeys(contract, path, who, locator));
     }
     // Wave's `validate: false` switches a contract off; its schema is never read.
     if (view.inspectSchema && (isExtract || (contract.type === 'json_schema' && contract.validate !== false))) {

@@ -28,18 +28,8 @@ interface UnsupportedFeature {
 }
 
 const STEP = ['steps', '*'];
-const WAVE_ONLY_CONTRACT_TYPES = new Set([
-  'typescript_interface',
-  'markdown_spec',
-  'format',
-  'spec_derived_test',
-  'source_diff',
-  'test_diff',
-  'event_contains',
-  'quality_gate',
-  'test_count_baseline',
-]);
-const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file, llm_judge and agent_review';
+const WAVE_ONLY_CONTRACT_TYPES = new Set(['typescript_interface', 'markdown_spec', 'format', 'spec_derived_test', 'source_diff', 'event_contains', 'quality_gate']);
+const CONTRACTS_WE_RUN = 'the contract types run here are json_schema, test_suite, non_empty_file, llm_judge, agent_review, test_diff and test_count_baseline';
 const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_ONLY_CONTRACT_TYPES.has(value);
 
 const COMPACTION = 'context compaction: Wave writes a summary of a long step that nothing reads, so no step would get a different input';

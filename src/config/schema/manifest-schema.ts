@@ -170,8 +170,12 @@ export const ManifestSchema = z
     project: z
       .object({
         test_file_pattern: StringList.optional().describe(
-          "Pathspecs of the project's test files (Wave's test_diff / test_count_baseline contracts take their own); information only, not a template value.",
+          "The project's test files (git pathspecs), for test_diff and test_count_baseline contracts that name none; not a template value.",
         ),
+        test_func_pattern: z
+          .string()
+          .optional()
+          .describe('A regular expression matching one test declaration per line, for test_diff and test_count_baseline contracts that give none.'),
       })
       .catchall(z.union([z.string(), z.number(), z.boolean()]))
       .optional()

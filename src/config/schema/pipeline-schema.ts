@@ -5,6 +5,9 @@ import { INPUT_SCHEMA_TYPES, IoTypeSchema } from './io-types.js';
 import { RequiresSchema } from './requires-schema.js';
 import { GateSchema } from './gate-schema.js';
 
+/** The contract types this version runs. */
+export const CONTRACT_TYPES = ['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review', 'test_diff', 'test_count_baseline'] as const;
+
 export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
 export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
 export type Fidelity = (typeof FIDELITIES)[number];
@@ -29,9 +32,9 @@ const ReviewContextSchema = z.discriminatedUnion('source', [
 export const ContractSchema = z
   .strictObject({
     type: z
-      .enum(['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review'])
+      .enum(CONTRACT_TYPES)
       .describe(
-        'json_schema (the file parses and matches a schema), test_suite (a command exits 0), non_empty_file, llm_judge (a model scores the output), or agent_review (another persona reviews the work).',
+        "json_schema (the file parses and matches a schema), test_suite (a command exits 0), non_empty_file, llm_judge (a model scores the output), agent_review (another persona reviews the work), test_diff (the step's uncommitted changes delete no more test declarations than they add) or test_count_baseline (the step's branch has no fewer test declarations than base_ref).",
       ),
     schema: InlineJsonSchema.optional().describe('json_schema: an inline JSON Schema (a mapping, or a JSON string).'),
     schema_path: z.string().optional().describe('json_schema: a JSON Schema file, relative to the manifest.'),
@@ -56,6 +59,17 @@ export const ContractSchema = z
       .nonnegative()
       .optional()
       .describe('agent_review: the most tokens the review may use; a review over it fails the contract; 0 (default): no limit.'),
+    max_test_deletions: z.number().int().nonnegative().optional().describe('test_diff, test_count_baseline: how many more test declarations may be removed than added; default 0.'),
+    test_file_pattern: StringList.optional().describe(
+      "test_diff, test_count_baseline: the test files (git pathspecs; globs matched against a file's path or name); default the manifest's project.test_file_pattern, else `*_test.go`.",
+    ),
+    test_func_pattern: z
+      .string()
+      .optional()
+      .describe(
+        "test_diff, test_count_baseline: a regular expression matching one test declaration per line; default the manifest's project.test_func_pattern, else Go's test functions.",
+      ),
+    base_ref: z.string().optional().describe("test_count_baseline: the commit the step's branch is compared with (`HEAD` is the branch); default HEAD~1."),
   })
   .describe("A check on a step's output.");
 

@@ -11,6 +11,7 @@ import { modelAsker } from '../attempt/ask-model.js';
 import { emit, type RunContext } from '../run/context.js';
 import type { PreparedStep } from '../workspace/step-files.js';
 import { resolveInside } from '../workspace/workspace-paths.js';
+import { stepGitReader } from '../workspace/git/step-git-reader.js';
 import { reviewEnded, reviewMaterial, reviewStarted } from './step-review.js';
 
 /** What the step's contracts decided about one attempt. */
@@ -63,13 +64,14 @@ export async function checkStepContracts(
   const env = attemptEnv(context, step, step.adapter, prepared);
   const ask = modelAsker(context, step, attempt, prepared, signal);
   const review = reviewMaterial(context, step, prepared);
+  const git = prepared.git && stepGitReader(prepared.git);
   for (const [index, contract] of step.contracts.entries()) {
     const label = contractLabel(contract, index);
     // A command's contracts read its files where it ran (Wave's contract dir): the copy of a `./` mount, else the workspace.
     const target = await readTarget(contract.target, prepared.workdir, output);
     const check = { context, step, attempt, contract, label };
     reviewStarted(check);
-    const result = await checkContract(contract, { target, workspace: prepared.workdir, projectRoot: context.plan.projectRoot, env, signal, ask, review });
+    const result = await checkContract(contract, { target, workspace: prepared.workdir, projectRoot: context.plan.projectRoot, env, signal, ask, review, git });
     reviewEnded(check, result);
     if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
     if (result.recovered !== undefined) {

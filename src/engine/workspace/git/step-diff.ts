@@ -11,7 +11,7 @@ const DEFAULT_BASES = ['origin/main', 'origin/master', 'main', 'master'];
 const PLAIN_DIFF = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 /** The commit `ref` names in the project repository; undefined when it names none. */
-async function commitOf(worktree: WorktreeGit, ref: string): Promise<string | undefined> {
+export async function commitOf(worktree: WorktreeGit, ref: string): Promise<string | undefined> {
   const result = await isolatedGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { gitDir: worktree.repository, cwd: worktree.repository });
   return result.code === 0 ? result.stdout.trim() : undefined;
 }
@@ -29,8 +29,7 @@ function diffText(result: { code: number; stdout: string; stderr: string }): str
  * repository. git runs in Wave's or the project's repository, never in the workspace, whose `.git` the step can rewrite.
  */
 export async function stepBranchDiff(worktree: WorktreeGit, base: string | undefined): Promise<{ base: string; diff: string }> {
-  const head = await commitOf(worktree, `refs/heads/${worktree.branch}`);
-  if (head === undefined) throw new Error(`the step's branch \`${worktree.branch}\` has no commit`);
+  const head = await branchCommit(worktree);
   if (base !== undefined) {
     const from = await commitOf(worktree, base);
     if (from === undefined) throw new Error(`diff_base \`${base}\` names no commit of the repository`);
@@ -43,17 +42,25 @@ export async function stepBranchDiff(worktree: WorktreeGit, base: string | undef
   return { base: 'HEAD', diff: await worktreeDiffFrom(worktree, head) };
 }
 
+/** The commit of the step's branch in the project repository (taken back there after each attempt). */
+export async function branchCommit(worktree: WorktreeGit): Promise<string> {
+  const head = await commitOf(worktree, `refs/heads/${worktree.branch}`);
+  if (head === undefined) throw new Error(`the step's branch \`${worktree.branch}\` has no commit`);
+  return head;
+}
+
 function commitDiff(worktree: WorktreeGit, from: string, to: string): Promise<string> {
   return isolatedGit([...PLAIN_DIFF, from, to], { gitDir: worktree.repository, cwd: worktree.repository }).then(diffText);
 }
 
-/** The worktree's files (tracked and untracked, `.wave/` left out) against commit `head`. */
-async function worktreeDiffFrom(worktree: WorktreeGit, head: string): Promise<string> {
+/** The worktree's files (tracked and untracked, `.wave/` left out) against commit `head`, of `pathspecs` only when given. */
+export async function worktreeDiffFrom(worktree: WorktreeGit, head: string, pathspecs: readonly string[] = []): Promise<string> {
   await mkdir(worktree.snapshotGitDir, { recursive: true });
   const scratch = await mkdtemp(join(worktree.snapshotGitDir, 'review-'));
   try {
     const tree = await snapshotWorktree(worktree, join(scratch, 'index'));
-    return diffText(await isolatedGit([...PLAIN_DIFF, head, tree], { gitDir: worktree.snapshotGitDir, cwd: worktree.snapshotGitDir }));
+    const only = pathspecs.length ? ['--', ...pathspecs] : [];
+    return diffText(await isolatedGit([...PLAIN_DIFF, head, tree, ...only], { gitDir: worktree.snapshotGitDir, cwd: worktree.snapshotGitDir }));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
