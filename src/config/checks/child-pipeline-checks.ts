@@ -4,6 +4,8 @@ import type { Locator } from '../load/locator.js';
 import { resolvePipelinePath } from '../load/paths.js';
 import { isRecord } from '../load/value-path.js';
 import { readRawPipeline } from './pipeline-artifact-checks.js';
+import { stripUnsupportedFeatures } from './unsupported-features.js';
+import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
 import { stepLabel } from './raw-step.js';
 import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
@@ -82,10 +84,48 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
     hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,
   }));
   for (const name of childNames(step)) {
-    const missing = missingChild(name, label, view, locator.locate([...at, 'pipeline']));
-    if (missing) errors.push(missing);
+    const problem = missingChild(name, label, view, locator.locate([...at, 'pipeline'])) ?? refusedChild(name, label, view, locator.locate([...at, 'pipeline']));
+    if (problem) errors.push(problem);
   }
   return errors;
+}
+
+/**
+ * A child (or a child of it) that uses a feature this version refuses: the parent cannot run to its end either, so it is
+ * refused before anything runs, naming the features; undefined when the whole chain loads.
+ */
+function refusedChild(name: string, label: string, view: ManifestView, location: SourceLocation): WaveError | undefined {
+  const file = childFile(name, view.dir);
+  const refused = file ? refusedFeatures(file, view, new Set([file])) : [];
+  if (!refused.length) return undefined;
+  return new WaveError('not_supported', `${label} runs the child pipeline \`${name}\`, which uses what this version does not run yet: ${[...new Set(refused)].join('; ')}`, {
+    location,
+    hint: 'Validate the child pipeline to see where; the section "Wave compatibility" of docs/pipelines.md lists what this version runs.',
+  });
+}
+
+/** The refused features of a pipeline file and of the children it names (each file once), as their messages name them. */
+function refusedFeatures(file: string, view: ManifestView, seen: Set<string>): string[] {
+  const raw = readRawPipeline(file);
+  const at = { file };
+  const own = stripUnsupportedFeatures(structuredClone(raw), 'pipeline', { locate: () => at, locateKey: () => at }).errors.map((e) =>
+    e.message.replace(/ is not supported yet$/, ''),
+  );
+  const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps.filter(isRecord) : [];
+  // A step on Wave's built-in browser adapter the manifest does not declare cannot start.
+  const adapters = steps.flatMap((step) => {
+    const name = step.adapter;
+    if (typeof name !== 'string' || view.adapters?.includes(name)) return [];
+    const refused = waveBuiltinAdapterError(name, `step \`${String(step.id)}\``, at);
+    return refused ? [refused.message.replace(/, which is not supported yet$/, '')] : [];
+  });
+  const below = steps.flatMap((step) => {
+    const child = childFile(step.pipeline, view.dir);
+    if (!child || seen.has(child)) return [];
+    seen.add(child);
+    return refusedFeatures(child, view, seen);
+  });
+  return [...own, ...adapters, ...below];
 }
 
 /** A child pipeline name that resolves to no file: the error, at `location`; undefined when it resolves. */
@@ -113,8 +153,9 @@ function branchStepErrors(step: Record<string, unknown>, at: readonly (string | 
   const cases = isRecord(step.branch) && isRecord(step.branch.cases) ? step.branch.cases : {};
   for (const [value, name] of Object.entries(cases)) {
     if (typeof name !== 'string' || name === 'skip' || isTemplatedName(name)) continue;
-    const missing = missingChild(name, label, view, locator.locate([...at, 'branch', 'cases', value]));
-    if (missing) errors.push(missing);
+    const where = locator.locate([...at, 'branch', 'cases', value]);
+    const problem = missingChild(name, label, view, where) ?? refusedChild(name, label, view, where);
+    if (problem) errors.push(problem);
   }
   return errors;
 }
