@@ -1,4 +1,4 @@
-import { WaveError } from './errors.js';
+import { WaveError, WaveErrors } from './errors.js';
 import { isFailureClass, type FailureClass } from './error-codes.js';
 
 /** Why an attempt (or a step) failed, as run.json and the events record it. */
@@ -19,6 +19,9 @@ export function failureOfError(error: unknown, otherwise: FailureClass): Failure
     const failureClass = isFailureClass(error.code) ? error.code : 'internal';
     return { class: failureClass, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
   }
+  // A file that does not load (a child pipeline's) fails as its first problem does, each problem in the message.
+  if (error instanceof WaveErrors && error.errors.length > 0)
+    return { ...failureOfError(error.errors[0], otherwise), message: error.errors.map((e) => `${e.code}: ${e.message}`).join('\n') };
   return { class: otherwise, message: error instanceof Error ? error.message : String(error) };
 }
 
