@@ -76,7 +76,7 @@ describe('wave complete -- <words>', () => {
     expect(result.values).toEqual(expect.arrayContaining(['init', 'run', 'status', 'logs', 'completion']));
     expect(result.values).not.toContain('complete');
     expect(result.stdout).toContain('runs\tList recent runs, newest first.');
-    expect((await complete(['re'])).values).toEqual(['resume']);
+    expect((await complete(['res'])).values).toEqual(['resume']);
   });
 
   it("offers a command's flags", async () => {

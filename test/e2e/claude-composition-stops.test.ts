@@ -62,9 +62,8 @@ steps:
     expect(firstAsked).toBeGreaterThan(0);
     const orphans = attemptPids(project, second.id, 'work');
     expect(orphans).toHaveLength(1);
-    // The kill -9 reached only `wave run`: the second child's Claude and its sleep live on.
-    expect(processesOfRun(second.id).length).toBeGreaterThan(0);
-    expect(sleeping(sleep)).toHaveLength(1);
+    // The kill -9 reached only `wave run`: the second child's Claude and its sleep may live on (Claude stops by itself
+    // once it writes to the pipe nobody reads, sooner on a loaded machine); the resume must leave none either way.
 
     writeFileSync(join(project, 'go'), '');
     const resumed = await runWave(['resume', runOf(project, 'parent').id, '--output', 'text'], { cwd: project, timeout: 280_000 });

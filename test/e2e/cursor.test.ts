@@ -29,7 +29,9 @@ describe('cursor: runs through wave against a stand-in replaying the documented 
     const run = await runAgentPipeline(cursorManifest('success', log), oneStepPipeline('dev', OUTPUT));
     expect(run.code, run.stderr).toBe(0);
     const argv = (JSON.parse(readFileSync(log, 'utf8').trim()) as { argv: string[] }).argv;
-    expect(argv).toEqual(['-p', '--output-format', 'stream-json', '--force', '--trust', '--model', 'gpt-5', 'Do the task.']);
+    expect(argv.slice(0, -1)).toEqual(['-p', '--output-format', 'stream-json', '--force', '--trust', '--model', 'gpt-5']);
+    // The prompt, after Wave's section saying where the step's artifact goes.
+    expect(argv.at(-1)).toMatch(/^\n## Output Artifacts\n[\s\S]*- `notes\.txt` \(as: notes\)[\s\S]*\n\nDo the task\.$/);
     const tools = run.events.filter((e) => e.type === 'step_event' && e.event.kind === 'tool_use').map((e) => [e.event.name, e.event.target]);
     expect(tools).toEqual([
       ['write', 'notes.txt'],

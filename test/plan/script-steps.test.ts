@@ -93,7 +93,7 @@ steps:
     const problems = await problemsOf(pipelineOf('{ id: s, script: "true", max_concurrent_agents: 2 }', '{ id: g, type: gate, exec: { type: command, source: "true" } }'));
     expect(problems.map(([code, , message]) => [code, message.split(' (')[0]])).toEqual([
       ['conflicting_fields', 'step `s` sets `max_concurrent_agents`, but it is a command step: no agent runs to receive it'],
-      ['not_supported', 'step `type: gate`'],
+      ['missing_field', 'step `g` is `type: gate` but has no `gate`'],
     ]);
   });
 });

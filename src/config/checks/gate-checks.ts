@@ -6,6 +6,17 @@ import { ATTEMPT_KEYS, idleKeyErrors } from './child-pipeline-checks.js';
 import { stepLabel } from './raw-step.js';
 import { didYouMean } from './suggest.js';
 
+/** `type: gate` without a `gate` would make an ordinary step of it: refused, so the wait is never lost. */
+export function gateTypeErrors(step: Record<string, unknown>, index: number, locator: Locator): WaveError[] {
+  if (step.type !== 'gate' || step.gate !== undefined) return [];
+  return [
+    new WaveError('missing_field', `${stepLabel(step, index)} is \`type: gate\` but has no \`gate\``, {
+      location: locator.locate(['steps', index, 'type']),
+      hint: 'Add `gate: { type: approval }` (or timer) to say what it waits for, or remove `type: gate`.',
+    }),
+  ];
+}
+
 /**
  * A gate step waits and runs nothing: keys of another kind of step would do nothing; its choices' keys are its own,
  * its default is one of them, each target is a step of the pipeline (or `_fail`), and a timer says how long.
