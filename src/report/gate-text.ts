@@ -1,5 +1,6 @@
 import type { RunEvent } from '../events.js';
 import type { GateRecord } from '../state/record/run-record.js';
+import { oneLine } from './describe.js';
 import { formatDuration } from './format.js';
 
 type GateWaiting = Pick<Extract<RunEvent, { type: 'gate_waiting' }>, 'gate' | 'message' | 'choices' | 'defaultChoice' | 'timeoutMs'>;
@@ -33,7 +34,7 @@ export function gateStatusText(gate: GateRecord, runId: string, stepId: string):
   return gate.status === 'waiting' || !gate.decision ? gateWaitingText(gate, runId, stepId) : gateResolvedText(gate.decision);
 }
 
+/** The text's first line, made safe and cut as every one-line view does; ` …` says more lines follow. */
 function firstLine(text: string): string {
-  const [first = '', ...rest] = text.trim().split('\n');
-  return rest.length ? `${first} …` : first;
+  return /\n/.test(text.trim()) ? `${oneLine(text)} …` : oneLine(text);
 }

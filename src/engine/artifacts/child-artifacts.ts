@@ -25,6 +25,5 @@ export function artifactsForChildOf(plan: Plan, record: () => RunRecord, dir: st
   return {
     pipelines: [...sources.keys()],
     locate: (pipeline, artifact) => sources.get(pipeline)?.().get(artifact),
-    names: (pipeline) => [...(sources.get(pipeline)?.().keys() ?? [])],
   };
 }

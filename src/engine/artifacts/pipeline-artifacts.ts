@@ -15,8 +15,6 @@ export interface PipelineArtifacts {
   readonly pipelines: readonly string[];
   /** Where `artifact` of `pipeline` is, or undefined when that pipeline has produced none of that name. */
   locate(pipeline: string, artifact: string): ArtifactLocation | undefined;
-  /** The artifact names `pipeline` has produced, for a message. */
-  names(pipeline: string): string[];
 }
 
 /** The artifacts a run has saved by name (a later step's of the same name wins, as in Wave), then its pipeline_outputs by theirs. */
