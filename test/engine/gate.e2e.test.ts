@@ -147,12 +147,14 @@ describe('a gate step', () => {
     expect(run.stdout).toContain('approve waiting 0.3s (timer gate): cooling down');
     expect(runRecord(short).steps.approve!.gate!.decision).toMatchObject({ by: 'timer' });
 
-    const long = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 1h') });
+    const long = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 1h\n      prompt: Hold on') });
     const { wave } = await untilWaiting(long);
     const stoppedAt = Date.now();
     wave.kill('SIGINT');
     const done = await wave;
     expect(done.exitCode).toBe(130);
+    // With no message, the gate says its prompt.
+    expect(String(done.stdout)).toContain('approve waiting 1h00m (timer gate): Hold on');
     expect(Date.now() - stoppedAt).toBeLessThan(20_000);
     expect(runRecord(long).steps.approve!.status).toBe('cancelled');
   });
