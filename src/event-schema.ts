@@ -94,6 +94,7 @@ const RunOptionsSchema = z
     timeoutMinutes: z.number().positive().optional(),
     keepWorkspaces: z.boolean(),
     env: z.record(z.string(), z.string()).optional(),
+    parentArtifacts: z.strictObject({ pipeline: z.string(), names: z.array(z.string()) }).optional(),
   })
   .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 

@@ -165,6 +165,7 @@ function describeChildStep(step: SubPipelineStep | IterateStep): string[] {
   if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
   lines.push(`  input:     ${step.input ?? "{{ input }} (this run's)"}`);
   if (step.timeoutMs !== undefined) lines.push(`  timeout:   ${step.timeoutMs / 60_000} min for the whole child${step.optional ? '; optional' : ''}`);
+  for (const name of step.inject) lines.push(`  hands:     ${name} ({{ artifacts.${name} }} in the child)`);
   for (const name of step.extract) lines.push(`  keeps:     the child's ${name}`);
   for (const [key, value] of Object.entries(step.env)) lines.push(`  env:       ${key}=${value} ({{ env.${key} }} in the child)`);
   return lines;

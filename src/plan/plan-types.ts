@@ -104,6 +104,8 @@ interface ChildPipelineFields extends StepBase {
   readonly pipeline: string;
   /** The child's input, a template resolved as Wave resolves it (unknown references stay as written); absent: this run's input. */
   readonly input?: string;
+  /** This run's artifacts the child's steps may name as `{{ artifacts.<name> }}` (config.inject); a missing one fails the step. */
+  readonly inject: readonly string[];
   /** Child artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step. */
   readonly extract: readonly string[];
   /** The whole child's time limit; absent: none beyond its own steps'. */

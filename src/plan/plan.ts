@@ -26,6 +26,7 @@ import { planInjections } from './plan-injections.js';
 import { planInjectedArtifactsDir } from './injected-artifacts-dir.js';
 import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
+import { withParentArtifacts, type ParentArtifacts } from './parent-artifacts.js';
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
@@ -37,6 +38,8 @@ const DEFAULT_MAX_STDOUT_BYTES = 10 * 1024 * 1024;
 export interface PlanOptions {
   input: string;
   timeoutMinutes?: number;
+  /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}`. */
+  parentArtifacts?: ParentArtifacts;
 }
 
 /** Manifest + pipeline + input -> an immutable Plan; every template is checked before anything runs. */
@@ -46,15 +49,18 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
-  const steps = pipeline.value.steps.map((step, index): PlannedStep => {
-    if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
-    if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
-    if (step.gate) return { ...planGateStep(step, step.gate), location: pipeline.locate(['steps', index]) };
-    if (step.branch) return { ...planBranchStep(step, step.branch), location: pipeline.locate(['steps', index]) };
-    const source = readTemplate(step, index, pipeline, projectRoot);
+  const steps = pipeline.value.steps.map((declared, index): PlannedStep => {
+    const at = pipeline.locate(['steps', index]);
+    if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
+    if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
+    if (declared.gate) return { ...planGateStep(declared, declared.gate), location: at };
+    if (declared.branch) return { ...planBranchStep(declared, declared.branch), location: at };
+    const source = readTemplate(declared, index, pipeline, projectRoot);
     const { template, location } = source;
-    const ancestors = ancestorsOf(step.id, stepsById);
     const refs = templateReferences(template);
+    const branchRefs = declared.workspace?.branch ? templateReferences(declared.workspace.branch) : [];
+    const step = withParentArtifacts(declared, [...refs, ...branchRefs], options.parentArtifacts);
+    const ancestors = ancestorsOf(step.id, stepsById);
     for (const ref of refs) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
       if (why) problems.push(templateError(why, template, ref, location));
@@ -67,7 +73,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       });
     }
     if (step.workspace?.branch) {
-      for (const ref of templateReferences(step.workspace.branch)) {
+      for (const ref of branchRefs) {
         const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
         if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
       }
@@ -190,6 +196,7 @@ function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'locati
     optional: step.optional ?? false,
     pipeline: child,
     ...(step.input !== undefined ? { input: step.input } : {}),
+    inject: config.inject ?? [],
     extract: config.extract ?? [],
     ...(config.timeout !== undefined ? { timeoutMs: durationMs(config.timeout) } : {}),
     env: stringRecord(config.env),

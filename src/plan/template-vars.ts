@@ -60,7 +60,7 @@ export function explainUnknownVariable(name: string, step: Step, ancestors: Read
     const names = (step.memory?.inject_artifacts ?? []).map((a) => a.as ?? a.artifact);
     // An artifact's `as` may itself contain dots (report.json).
     if (names.includes(name.slice('artifacts.'.length))) return undefined;
-    return `\`${name}\` is not an artifact this step injects (known: ${list(names.map((n) => `artifacts.${n}`))})`;
+    return `\`${name}\` is not an artifact this step injects (known: ${list(names.map((n) => `artifacts.${n}`))}; run as a child, it gets those its parent's step hands over with \`config.inject\`)`;
   }
   if (head === 'steps') {
     if (second && ancestors.has(second) && third === 'output') return undefined;

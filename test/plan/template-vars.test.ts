@@ -26,7 +26,10 @@ describe('explainUnknownVariable', () => {
   it.each([
     ['project.test_command', "`project.test_command` is not in the manifest's project block (known: project.language)"],
     ['project.language.x', "`project.language.x` is not in the manifest's project block (known: project.language)"],
-    ['artifacts.report', '`artifacts.report` is not an artifact this step injects (known: artifacts.plan, artifacts.report.json)'],
+    [
+      'artifacts.report',
+      "`artifacts.report` is not an artifact this step injects (known: artifacts.plan, artifacts.report.json; run as a child, it gets those its parent's step hands over with `config.inject`)",
+    ],
     ['steps.gen', '`steps.gen`: use `steps.gen.output` or `steps.gen.output.<field>`'],
     ['steps.gen.stdout', '`steps.gen.stdout`: use `steps.gen.output` or `steps.gen.output.<field>`'],
     ['steps.later.output', '`steps.later.output` refers to a step that is not a dependency of `review` (dependencies: gen, fetch)'],
