@@ -27,6 +27,7 @@ function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | 
     artifact: (as) => `<workspace>/${plan.runtime.injectedArtifactsDir}/${as}`,
     stepOutput: (id, fieldPath) => `<${['steps', id, 'output', ...fieldPath].join('.')}>`,
     forge: (name) => plan.forgeVariables[name],
+    gate: (id, field) => `<gate.${id}.${field}>`,
   };
   return (name) => templateValue(name, source);
 }

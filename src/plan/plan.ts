@@ -48,6 +48,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const projectRoot = manifest.dir;
   const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
+  const gateIds = new Set(pipeline.value.steps.flatMap((s) => (s.gate ? [s.id] : [])));
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((declared, index): PlannedStep => {
     const at = pipeline.locate(['steps', index]);
@@ -62,7 +63,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const step = withParentArtifacts(declared, [...refs, ...branchRefs], options.parentArtifacts);
     const ancestors = ancestorsOf(step.id, stepsById);
     for (const ref of refs) {
-      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
+      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(templateError(why, template, ref, location));
     }
     if (execOf(step).type === 'command') {
@@ -72,18 +73,16 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
         if (isUnexpanded(context)) problems.push(unexpandedReferenceError(step.id, context, template, ref, location));
       });
     }
-    if (step.workspace?.branch) {
-      for (const ref of branchRefs) {
-        const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
-        if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
-      }
+    for (const ref of branchRefs) {
+      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
+      if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
     }
     problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
-    return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
+    return { ...planned, ...(thread ? { thread } : {}), location: at };
   });
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
@@ -272,7 +271,7 @@ function templateError(why: string, template: string, ref: TemplateReference, st
 function unknownVariableError(why: string, location: SourceLocation): WaveError {
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
     location,
-    hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
+    hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }}, {{ steps.<dependency>.output }} and {{ gate.<gate step>.choice|key|text|timestamp|target }}.',
   });
 }
 
