@@ -12,10 +12,10 @@ export const EVENT_VERSION = 1;
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 /** What a gate step waits for. */
-export type GateKind = 'approval' | 'timer';
+export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 
-/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer. */
-export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer';
+/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
+export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer' | 'forge';
 
 /** A choice of an approval gate as its events show it. */
 export interface GateChoiceEntry {
@@ -150,7 +150,18 @@ export type RunEvent = Base &
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
     /** A gate step began to wait: for a person's decision (`wave approve`), or for its timer. */
-    | { type: 'gate_waiting'; stepId: string; gate: GateKind; message?: string; choices?: GateChoiceEntry[]; defaultChoice?: string; freeform?: boolean; timeoutMs?: number }
+    | {
+        type: 'gate_waiting';
+        stepId: string;
+        gate: GateKind;
+        message?: string;
+        choices?: GateChoiceEntry[];
+        defaultChoice?: string;
+        freeform?: boolean;
+        timeoutMs?: number;
+        /** pr_merge, ci_pass: what it polls the forge for (`pull request #12 of o/r to merge`). */
+        polls?: string;
+      }
     /** A gate was resolved: by whom or what, with which choice and text. */
     | { type: 'gate_resolved'; stepId: string; by: GateResolver; key?: string; label?: string; text?: string; target?: string }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */

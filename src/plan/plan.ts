@@ -30,6 +30,9 @@ import { withParentArtifacts, type ParentArtifacts } from './parent-artifacts.js
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
 
+/** The manifest's `runtime.timeouts`. */
+type Timeouts = NonNullable<NonNullable<Manifest['runtime']>['timeouts']>;
+
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_DRAIN_SECONDS = 5;
 /** Wave's default runtime.artifacts.max_stdout_size. */
@@ -54,7 +57,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const at = pipeline.locate(['steps', index]);
     if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
     if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
-    if (declared.gate) return { ...planGateStep(declared, declared.gate), location: at };
+    if (declared.gate) return { ...planGateStep(declared, declared.gate, m.runtime?.timeouts), location: at };
     if (declared.branch) return { ...planBranchStep(declared, declared.branch), location: at };
     const source = readTemplate(declared, index, pipeline, projectRoot);
     const { template, location } = source;
@@ -144,21 +147,39 @@ function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<B
 }
 
 /** A gate step: its kind of wait, its choices and limits. */
-function planGateStep(step: Step, gate: Gate): Omit<GateStep, 'location'> {
+function planGateStep(step: Step, gate: Gate, timeouts: Timeouts | undefined): Omit<GateStep, 'location'> {
   const text = gate.message ?? gate.prompt;
+  const polls = gate.type === 'pr_merge' || gate.type === 'ci_pass';
+  const timeout =
+    gate.timeout !== undefined
+      ? durationMs(gate.timeout)
+      : polls
+        ? (timeouts?.gate_poll_timeout_minutes ?? 60) * 60_000
+        : gate.type === 'approval' && timeouts?.gate_approval_hours !== undefined
+          ? timeouts.gate_approval_hours * 3_600_000
+          : undefined;
   return {
     id: step.id,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     kind: 'gate',
-    // The polling types are refused when the pipeline loads.
-    gateType: gate.type as GateStep['gateType'],
+    gateType: gate.type,
     auto: gate.auto ?? false,
-    ...(gate.timeout !== undefined ? { timeoutMs: durationMs(gate.timeout) } : {}),
+    ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
     ...(text !== undefined ? { message: text.trim() } : {}),
     choices: (gate.choices ?? []).map((c) => ({ key: c.key, label: c.label, ...(c.target !== undefined ? { target: c.target } : {}) })),
     ...(gate.default !== undefined ? { defaultChoice: gate.default } : {}),
     freeform: gate.freeform ?? false,
+    ...(polls
+      ? {
+          poll: {
+            ...(gate.pr_number !== undefined ? { prNumber: gate.pr_number } : {}),
+            ...(gate.repo !== undefined ? { repo: gate.repo } : {}),
+            ...(gate.branch !== undefined ? { branch: gate.branch } : {}),
+            intervalMs: gate.interval !== undefined ? durationMs(gate.interval) : (timeouts?.gate_poll_interval_seconds ?? 30) * 1000,
+          },
+        }
+      : {}),
   };
 }
 
