@@ -28,6 +28,7 @@ import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
+import { planConditionalStep, planGraph, planRouting } from './plan-graph.js';
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_DRAIN_SECONDS = 5;
@@ -46,7 +47,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
-  const steps = pipeline.value.steps.map((step, index): PlannedStep => {
+  const planStepOfKind = (step: Step, index: number): PlannedStep => {
+    if (step.type === 'conditional') return { ...planConditionalStep(step), location: pipeline.locate(['steps', index]) };
     if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
     if (step.gate) return { ...planGateStep(step, step.gate), location: pipeline.locate(['steps', index]) };
@@ -78,7 +80,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
     return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
-  });
+  };
+  const steps = pipeline.value.steps.map((step, index): PlannedStep => ({ ...planStepOfKind(step, index), ...planRouting(step) }));
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
   if (problems.length) throw new WaveErrors(problems);
@@ -115,6 +118,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     ...(pipeline.value.pipeline_outputs ? { outputs: pipeline.value.pipeline_outputs } : {}),
     requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project),
     forge: planForge(manifest, pipeline),
+    ...planGraph(pipeline.value),
   });
 }
 

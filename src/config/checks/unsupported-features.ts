@@ -85,7 +85,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['requires', 'skills', '*'], key: 'install', name: '`requires.skills.<name>.install`', what: 'installing a missing skill by running its install command' },
   { at: ['requires', 'skills', '*'], key: 'init', name: '`requires.skills.<name>.init`', what: "running a skill's init command in each new worktree" },
   { at: [], key: 'chat_context', name: '`chat_context`', what: 'post-run chat sessions', unused: true },
-  { at: [], key: 'max_step_visits', name: '`max_step_visits`', what: 'graph-mode visit limits', unused: true },
   { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },
   { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
   { at: ['input'], key: 'source', name: '`input.source: {value}`', what: 'input read from a file or stdin (use --input-file)', value: (v) => v !== 'cli', example: 'file | stdin' },
@@ -101,7 +100,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   ...(['pr_number', 'repo', 'branch', 'interval'] as const).map((key) => ({ at: [...STEP, 'gate'], key, name: `\`gate.${key}\``, what: 'gates that poll the forge' })),
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
-  { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
   // `config.inject` makes parent artifacts `{{ artifacts.<name> }}` paths in every child step; a child here injects them itself (`inject_artifacts[].pipeline`).
@@ -115,19 +113,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     unused: true,
   },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
-  // `type: command` is a command step and `type: gate` goes with `gate`; Wave ignores pipeline (its pipeline key decides) and routes conditional in graph mode.
-  {
-    at: STEP,
-    key: 'type',
-    name: 'step `type: {value}`',
-    what: 'graph-mode step types',
-    value: (v) => v !== 'command' && v !== 'gate',
-    example: 'conditional | pipeline',
-    moot: ['exec'],
-    opaqueStep: true,
-  },
   { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
-  { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits', unused: true },
   { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
   { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters', unused: true },
   { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
