@@ -37,7 +37,8 @@ export function graphStepErrors(step: Record<string, unknown>, index: number, st
       );
   });
   if (step.type === 'conditional') errors.push(...conditionalStepErrors(step, at, label, locator));
-  if (step.type === 'pipeline' && step.pipeline === undefined)
+  // Without `exec` either, the step's own check says it has nothing to run.
+  if (step.type === 'pipeline' && step.pipeline === undefined && (step.exec !== undefined || step.script !== undefined))
     errors.push(
       new WaveError('missing_field', `${label} is \`type: pipeline\` but has no \`pipeline\``, {
         location: locator.locateKey([...at, 'type']),
