@@ -382,6 +382,17 @@ export const RunEventSchema = z
       })
       .describe('A gate was resolved: by its `auto`, `--auto-approve`, a person, its timeout (the default choice) or its timer; with which choice and text.'),
     z
+      .strictObject({
+        ...base,
+        type: z.literal('step_routed'),
+        stepId: z.string(),
+        target: z.string(),
+        outcome: z.enum(['success', 'failure']),
+        when: z.string().optional(),
+        requeued: z.array(z.string()),
+      })
+      .describe('The walk goes on from the step to `target` (a step, or `_complete`) by an edge or a gate choice; `requeued` steps go back to pending to run again.'),
+    z
       .strictObject({ ...base, type: z.literal('iterate_items'), stepId: z.string(), items: z.number().int().nonnegative(), reused: z.number().int().nonnegative() })
       .describe('An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again).'),
     z

@@ -17,6 +17,9 @@ export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 /** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
 export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer' | 'forge';
 
+/** The outcome a step's edges are read against: its own, or (a conditional step's) the step's before it. */
+export type RouteOutcome = 'success' | 'failure';
+
 /** A choice of an approval gate as its events show it. */
 export interface GateChoiceEntry {
   key: string;
@@ -164,6 +167,8 @@ export type RunEvent = Base &
       }
     /** A gate was resolved: by whom or what, with which choice and text. */
     | { type: 'gate_resolved'; stepId: string; by: GateResolver; key?: string; label?: string; text?: string; target?: string }
+    /** The walk goes on from the step to `target` (a step, or `_complete`) by an edge or a gate choice; `requeued` steps go back to pending to run again. */
+    | { type: 'step_routed'; stepId: string; target: string; outcome: RouteOutcome; when?: string; requeued: string[] }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
     | { type: 'iterate_items'; stepId: string; items: number; reused: number }
     /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */

@@ -29,6 +29,7 @@ describe('error codes', () => {
         'gate_rejected',
         'not_supported',
         'pipeline_too_deep',
+        'route_stopped',
         'spawn_failed',
         'template_invalid',
         'workspace_failed',

@@ -207,6 +207,12 @@ type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly AttemptSt
 
 /** The plan with every step one job can run; a child pipeline's step is refused by name. */
 function compilablePlan(plan: Plan): CompilablePlan {
+  const routed = plan.steps.find((step) => step.edges?.length || step.kind === 'conditional');
+  if (routed)
+    throw new WaveError('not_supported', `step \`${routed.id}\` routes the run by edges (graph mode), which \`wave compile\` does not turn into jobs yet`, {
+      location: routed.location,
+      hint: 'Run this pipeline with `wave run` or the Wave GitHub Action, where one job runs it whole.',
+    });
   const child = plan.steps.find((step) => !isAttemptStep(step));
   if (child)
     throw new WaveError(

@@ -116,8 +116,15 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
 /** The value a branch step looks at and the child each case runs. */
 /** A step's lines, by its kind. */
 function describeStep(plan: Plan, step: PlannedStep): string[] {
+  return [...describeStepWork(plan, step), ...describeRouting(step)];
+}
+
+/** What the step does, by its kind. */
+function describeStepWork(plan: Plan, step: PlannedStep): string[] {
   if (isAttemptStep(step)) return describeAttemptStep(plan, step);
   switch (step.kind) {
+    case 'conditional':
+      return [`  routes:    on the outcome of the step before it${step.dependencies.length ? ` (after ${step.dependencies.join(', ')})` : ''}`];
     case 'aggregate':
       return describeAggregateStep(step);
     case 'branch':
@@ -127,6 +134,13 @@ function describeStep(plan: Plan, step: PlannedStep): string[] {
     default:
       return describeChildStep(step);
   }
+}
+
+/** Where the walk goes after the step (its edges), and how often it may run. */
+function describeRouting(step: PlannedStep): string[] {
+  const lines = (step.edges ?? []).map((e) => `  edge:      → ${e.target}${e.when ? ` when ${e.when}` : ''}`);
+  if (step.maxVisits !== undefined) lines.push(`  visits:    at most ${step.maxVisits}`);
+  return lines;
 }
 
 /** What a gate step waits for and where each answer goes. */

@@ -9,6 +9,7 @@ import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { PlannedRequires } from './plan-requires.js';
 import type { RunBudgetLimits } from './plan-budget.js';
 import type { PlannedForge } from './plan-token-scopes.js';
+import type { EdgeCondition } from '../config/schema/graph-schema.js';
 
 /** A step's extract: its schema read, the model that is asked when recovery is not enough. */
 export interface PlannedExtract {
@@ -49,6 +50,18 @@ interface StepBase {
   readonly optional: boolean;
   /** Where the step's entry starts in the pipeline file (GitHub annotations point there). */
   readonly location: SourceLocation;
+  /** Graph routing: where the walk goes after the step, the first edge whose condition holds; absent: on to its dependents. */
+  readonly edges?: readonly PlannedEdge[];
+  /** How many times the step may run in one run (Wave's max_visits); absent: 10. */
+  readonly maxVisits?: number;
+}
+
+/** An edge of graph routing: its target (a step, or `_complete`) and when it is taken. */
+export interface PlannedEdge {
+  readonly target: string;
+  readonly condition: EdgeCondition;
+  /** The condition as written, for events and messages; empty: always. */
+  readonly when: string;
 }
 
 /** A step run as attempts of one adapter, in a workspace of its own, its outputs checked. */
@@ -192,7 +205,12 @@ export interface GatePoll {
   readonly intervalMs: number;
 }
 
-export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep;
+/** A step that only routes (Wave's `type: conditional`): its edges read the outcome and context of the step before it. */
+export interface ConditionalStep extends StepBase {
+  readonly kind: 'conditional';
+}
+
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep | ConditionalStep;
 
 /** A step that runs no attempts of its own: a child pipeline's, an iterate's, an aggregate's, a branch's. */
 export type CompositionStep = Exclude<PlannedStep, AttemptStep>;
@@ -263,4 +281,6 @@ export interface Plan {
   readonly requires: PlannedRequires;
   /** The forge and the token scopes of the personas the steps run as, checked before the run (src/forge). */
   readonly forge: PlannedForge;
+  /** Set when a step has edges or is conditional (Wave's graph mode): the limit of all step runs. */
+  readonly graph?: { readonly maxStepVisits: number };
 }

@@ -29,6 +29,7 @@ import { explainUnknownVariable } from './template-vars.js';
 import { withParentArtifacts, type ParentArtifacts } from './parent-artifacts.js';
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
+import { planConditionalStep, planGraph, planRouting } from './plan-graph.js';
 
 /** The manifest's `runtime.timeouts`. */
 type Timeouts = NonNullable<NonNullable<Manifest['runtime']>['timeouts']>;
@@ -53,8 +54,9 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const gateIds = new Set(pipeline.value.steps.flatMap((s) => (s.gate ? [s.id] : [])));
   const problems: WaveError[] = [];
-  const steps = pipeline.value.steps.map((declared, index): PlannedStep => {
+  const planStepOfKind = (declared: Step, index: number): PlannedStep => {
     const at = pipeline.locate(['steps', index]);
+    if (declared.type === 'conditional') return { ...planConditionalStep(declared), location: at };
     if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
     if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
     if (declared.gate) return { ...planGateStep(declared, declared.gate, m.runtime?.timeouts), location: at };
@@ -69,13 +71,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(templateError(why, template, ref, location));
     }
-    if (execOf(step).type === 'command') {
-      const contexts = shellContexts(template, refs);
-      refs.forEach((ref, i) => {
-        const context = contexts[i];
-        if (isUnexpanded(context)) problems.push(unexpandedReferenceError(step.id, context, template, ref, location));
-      });
-    }
+    if (execOf(step).type === 'command') problems.push(...unexpandedReferenceErrors(step.id, template, refs, location));
     for (const ref of branchRefs) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
@@ -86,7 +82,8 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
     return { ...planned, ...(thread ? { thread } : {}), location: at };
-  });
+  };
+  const steps = pipeline.value.steps.map((step, index): PlannedStep => ({ ...planStepOfKind(step, index), ...planRouting(step) }));
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
   if (problems.length) throw new WaveErrors(problems);
@@ -123,6 +120,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     ...(pipeline.value.pipeline_outputs ? { outputs: pipeline.value.pipeline_outputs } : {}),
     requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project),
     forge: planForge(manifest, pipeline),
+    ...planGraph(pipeline.value),
   });
 }
 
@@ -293,6 +291,15 @@ function unknownVariableError(why: string, location: SourceLocation): WaveError 
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
     location,
     hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }}, {{ steps.<dependency>.output }} and {{ gate.<gate step>.choice|key|text|timestamp|target }}.',
+  });
+}
+
+/** Each of a command's references where the shell expands nothing. */
+function unexpandedReferenceErrors(stepId: string, template: string, refs: readonly TemplateReference[], start: SourceLocation): WaveError[] {
+  const contexts = shellContexts(template, [...refs]);
+  return refs.flatMap((ref, i) => {
+    const context = contexts[i];
+    return isUnexpanded(context) ? [unexpandedReferenceError(stepId, context, template, ref, start)] : [];
   });
 }
 

@@ -81,6 +81,7 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   if (hasTokens(step.tokens)) cells.push(formatTokens(step.tokens));
   if (step.costUsd !== undefined) cells.push(formatCost(step.costUsd));
   if (step.attempts.length > 1) cells.push(`${step.attempts.length} attempts`);
+  if ((step.visits ?? 0) > 1) cells.push(`visited ${step.visits}×`);
   if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
   // Its first line; the rest (a command's stderr) goes under the step.
   if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));

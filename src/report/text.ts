@@ -9,6 +9,7 @@ import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
 import { gateResolvedText, gateWaitingText } from './gate-text.js';
+import { routeText } from './route-text.js';
 import { safeValues } from './safe-values.js';
 import { RunFamily } from './run-family.js';
 
@@ -54,6 +55,7 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'attempt_interrupted':
     case 'model_request':
     case 'step_output': // the live view's: the output itself is in `wave logs`
+    case 'attempt_finished': // the step's own completed, failed and retrying lines say the same; it feeds `wave thread`
       return undefined;
     case 'step_tokens':
       return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
@@ -85,9 +87,6 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
         : `${step(event.stepId)} contract ${event.contract} failed (${event.action})${indented(event.errors)}`;
     case 'thread_context':
       return `${step(event.stepId)} thread ${event.thread}: ${event.steps.length ? `receives ${event.steps.join(', ')} (${event.fidelity}, ${event.chars} characters)` : 'nothing to receive yet'}${event.omitted.length ? `; left out to fit: ${event.omitted.join(', ')}` : ''}${event.note ? `; ${event.note}` : ''}`;
-    case 'attempt_finished':
-      // The step's own completed, failed and retrying lines say the same; the event feeds `wave thread`.
-      return undefined;
     case 'step_completed':
       return `${step(event.stepId)} completed in ${formatDuration(event.durationMs)}${usage(event)}`;
     case 'step_failed':
@@ -115,6 +114,7 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'child_run_finished':
     case 'gate_waiting':
     case 'gate_resolved':
+    case 'step_routed':
       return describeCompositionEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
@@ -141,12 +141,14 @@ function describeBudgetEvent(event: Extract<RunEvent, { type: 'budget_warning' |
   }
 }
 
-/** The line of a step's iterate list, child run or gate. */
+/** The line of a step's iterate list, child run, gate or route. */
 function describeCompositionEvent(
-  event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' }>,
+  event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' | 'step_routed' }>,
   step: (id: string) => string,
 ): string {
   switch (event.type) {
+    case 'step_routed':
+      return `${step(event.stepId)} ${routeText(event)}`;
     case 'gate_waiting':
       return `${step(event.stepId)} ${gateWaitingText(event, event.runId, event.stepId)}`;
     case 'gate_resolved':

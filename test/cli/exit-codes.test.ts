@@ -57,6 +57,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   token_scope_missing: 1,
   requirement_missing: 1,
   gate_rejected: 1,
+  route_stopped: 1,
   artifact_source_missing: 1,
   pipeline_too_deep: 1,
   limit_exceeded: 1,

@@ -241,28 +241,15 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
     'pipeline/unsupported-step-keys.yaml',
     [
       ['not_supported', 8, 5],
-      ['not_supported', 12, 11],
-      ['not_supported', 13, 5],
       ['not_supported', 18, 5],
       ['not_supported', 23, 5],
       ['not_supported', 24, 5],
       ['not_supported', 25, 5],
     ],
-    ['`strategy` (', 'step `type: conditional` (', '`edges` (', '`max_visits` (', '`loop` (', '`validation` (', '`rework_only` (', '`concurrency` (', '`contexts` ('],
-    [
-      ['not_supported', 15, 5],
-      ['not_supported', 27, 5],
-    ],
+    ['`strategy` (', '`loop` (', '`validation` (', '`rework_only` (', '`concurrency` (', '`contexts` ('],
+    [['not_supported', 27, 5]],
   ],
-  [
-    'pipeline/unsupported-top-level.yaml',
-    [['not_supported', 14, 3]],
-    ['`chat_context`', '`max_step_visits`', '`input.label_filter`'],
-    [
-      ['not_supported', 7, 1],
-      ['not_supported', 11, 1],
-    ],
-  ],
+  ['pipeline/unsupported-top-level.yaml', [['not_supported', 14, 3]], ['`chat_context`', '`input.label_filter`'], [['not_supported', 7, 1]]],
   [
     'pipeline/wrong-shapes.yaml',
     [

@@ -18,11 +18,11 @@ const PIPELINE = `kind: WavePipeline
 metadata: { name: warned }
 chat_context:
   focus_areas: [findings]
-max_step_visits: 20
+# max_step_visits is built now (test/engine/graph.e2e.test.ts)
 steps:
   - id: hello
     contexts: [execution]
-    max_visits: 3
+    # max_visits is built now
     exec: { type: command, source: "printf hello > out.txt" }
     output_artifacts: [{ name: out, path: out.txt }]
     handover:
@@ -62,9 +62,7 @@ describe('settings of Wave features nothing in a run uses', () => {
     expect(pipeline.value?.steps[0]?.id).toBe('hello');
     expect(pipeline.warnings.map((w) => [w.location?.line, w.message.split(' (')[0]])).toEqual([
       [3, '`chat_context`'],
-      [5, '`max_step_visits`'],
       [8, '`contexts`'],
-      [9, '`max_visits`'],
       [13, '`handover.on_review_fail`'],
       [14, '`handover.target_step`'],
     ]);
@@ -117,7 +115,7 @@ steps:
     const refused = unsupportedFeatures()
       .filter((f) => !f.unused)
       .map((f) => f.name);
-    for (const name of ['step `type: conditional | pipeline`', 'event_contains']) {
+    for (const name of ['event_contains']) {
       expect(refused.some((r) => r.includes(name))).toBe(true);
     }
   });
@@ -135,14 +133,14 @@ describe('wave validate and warnings', () => {
     expect(lines).toContain(
       'warning: pipelines/warned.yaml:3:1: not_supported: `chat_context` (post-run chat sessions) is not supported yet and is ignored: nothing in a run here uses it',
     );
-    expect(lines.at(-1)).toBe('2 files valid, 10 warnings');
+    expect(lines.at(-1)).toBe('2 files valid, 8 warnings');
   });
 
   it('gives each problem a severity in --json', async () => {
     const result = await runWave(['validate', '--json'], { cwd: project() });
     expect(result.code).toBe(0);
     const problems = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-    expect(problems).toHaveLength(10);
+    expect(problems).toHaveLength(8);
     expect(problems[0]).toEqual({
       code: 'not_supported',
       severity: 'warning',
@@ -161,10 +159,10 @@ describe('wave validate and warnings', () => {
     expect(text.code).toBe(2);
     expect(text.stdout).toContain('✗ wave.yaml\nwave.yaml:10:3: not_supported: `runtime.audit`');
     expect(text.stdout).not.toContain('warning:');
-    expect(text.stdout.split('\n').at(-1)).toBe('10 problems in 2 of 2 files');
+    expect(text.stdout.split('\n').at(-1)).toBe('8 problems in 2 of 2 files');
     const json = await runWave(['validate', '--strict', '--json'], { cwd: dir });
     expect(json.code).toBe(2);
-    expect((JSON.parse(json.stdout) as Array<{ severity: string }>).map((p) => p.severity)).toEqual(Array(10).fill('error'));
+    expect((JSON.parse(json.stdout) as Array<{ severity: string }>).map((p) => p.severity)).toEqual(Array(8).fill('error'));
   });
 });
 
@@ -174,8 +172,8 @@ describe('wave run and warnings', () => {
     const result = await runWave(['run', 'warned', '--output', 'text'], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
-    expect(warnings).toHaveLength(10);
-    expect(new Set(warnings).size).toBe(10);
+    expect(warnings).toHaveLength(8);
+    expect(new Set(warnings).size).toBe(8);
     expect(warnings[0]).toBe(
       `warning: ${join(dir, 'wave.yaml')}:10:3: not_supported: \`runtime.audit\` (audit logs) is not supported yet and is ignored: nothing in a run here uses it`,
     );

@@ -95,11 +95,10 @@ describe('a gate step', () => {
     expect(runRecord(project).steps.prep!.attempts).toHaveLength(1);
   });
 
-  it('rejected, or answered with a `_fail` choice, fails the run (gate_rejected); a choice going back is refused by name', async () => {
+  it('rejected, or answered with a `_fail` choice, fails the run (gate_rejected)', async () => {
     for (const [verb, args, message] of [
       ['reject', ['--text', 'not today'], 'gate `approve` was answered "Abort", which fails the run'],
       ['approve', ['--choice', 'n'], 'gate `approve` was answered "Abort", which fails the run'],
-      ['approve', ['--choice', 'back'], 'goes back to step `prep`; going back is not built yet: run `wave resume'],
     ] as const) {
       const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
       const { wave, id } = await untilWaiting(project);
@@ -109,6 +108,36 @@ describe('a gate step', () => {
       expect(runRecord(project).steps.approve!.failure!.message).toContain(message);
       expect(runRecord(project).steps.ship!.status).not.toBe('completed');
     }
+  });
+
+  it('runs the target of a choice going back again, with the steps after it, and the gate waits again', async () => {
+    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    const { wave, id } = await untilWaiting(project);
+    await runWave(['approve', id, 'approve', '--choice', 'back'], { cwd: project });
+    // The gate is requeued with its target: it waits for a second answer.
+    await waitFor(() => events(project).filter((e) => e.type === 'gate_waiting').length === 2, 'the gate to wait again');
+    await runWave(['approve', id, 'approve', '--choice', 'y'], { cwd: project });
+    const done = await wave;
+    expect(done.exitCode, String(done.stdout)).toBe(0);
+    const steps = runRecord(project).steps;
+    expect([steps.prep!.visits, steps.approve!.visits, steps.ship!.visits]).toEqual([2, 2, 1]);
+    expect(steps.prep!.attempts.map((a) => a.visit)).toEqual([1, 2]);
+    expect(events(project).find((e) => e.type === 'step_routed')).toMatchObject({ stepId: 'approve', target: 'prep', requeued: ['prep', 'approve'] });
+    expect(String(done.stdout)).toContain('approve → prep, outcome success; again: prep, approve');
+  });
+
+  it('stops a choice that keeps going back at the visit limit of its target (route_stopped)', async () => {
+    const looping = gated(CHOICES.replace('      default: y', '      default: back\n      auto: true')).replace(
+      '    exec: { type: command, source: "echo prepared" }',
+      '    max_visits: 3\n    exec: { type: command, source: "echo prepared" }',
+    );
+    const project = makeProject({ 'pipelines/gated.yaml': looping });
+    const result = await runWave(['run', 'gated'], { cwd: project });
+    expect(result.code).toBe(1);
+    const prep = runRecord(project).steps.prep!;
+    expect(prep.visits).toBe(3);
+    expect(prep.failure).toMatchObject({ class: 'route_stopped', message: 'step `prep` reached its limit of 3 visits (max_visits)' });
+    expect(runRecord(project).steps.ship!.status).not.toBe('completed');
   });
 
   it('resolves at once with `auto` (the default, else the first choice) or `--auto-approve` (the default); times out to the default', async () => {

@@ -58,8 +58,8 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const label = stepLabel(step, index);
   if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
   if (step.branch !== undefined) return branchStepErrors(step, at, label, view, locator);
-  // A gate runs nothing: gate-checks.ts checks it with the pipeline's step ids.
-  if (step.gate !== undefined) return [];
+  // A gate and a conditional step run nothing: gate-checks.ts and graph-checks.ts check them with the pipeline's step ids.
+  if (step.gate !== undefined || step.type === 'conditional') return [];
   if (step.pipeline === undefined) {
     const childKeys = (['input', 'config', 'iterate'] as const).filter((key) => step[key] !== undefined);
     const orphans = childKeys.map(
@@ -78,7 +78,9 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
       }),
     ];
   }
-  const errors = idleKeyErrors(step, ATTEMPT_KEYS, (key) => ({
+  // Wave's `type: pipeline` says what the `pipeline` key does.
+  const idle = step.type === 'pipeline' ? ATTEMPT_KEYS.filter((key) => key !== 'type') : ATTEMPT_KEYS;
+  const errors = idleKeyErrors(step, idle, (key) => ({
     location: locator.locateKey([...at, key]),
     message: `${label} runs the child pipeline \`${String(step.pipeline)}\`, so its \`${key}\` would do nothing`,
     hint: `Remove \`${key}\`: the child's own steps say how they run. To run a prompt or command instead, remove \`pipeline\`.`,

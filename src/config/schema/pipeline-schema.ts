@@ -4,6 +4,7 @@ import { OutcomeSchema, PipelineOutputSchema } from './deliverable-schema.js';
 import { INPUT_SCHEMA_TYPES, IoTypeSchema } from './io-types.js';
 import { RequiresSchema } from './requires-schema.js';
 import { GateSchema } from './gate-schema.js';
+import { EdgeSchema } from './graph-schema.js';
 
 /** The contract types this version runs. */
 export const CONTRACT_TYPES = ['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review', 'test_diff', 'test_count_baseline'] as const;
@@ -212,9 +213,13 @@ export const StepSchema = z.strictObject({
   branch: BranchSchema.optional(),
   gate: GateSchema.optional(),
   type: z
-    .enum(['command', 'gate'])
+    .enum(['command', 'gate', 'conditional', 'pipeline'])
     .optional()
-    .describe("Wave's step type: command makes a command step that runs `script`; gate goes with `gate` (Wave's pipeline and conditional types are refused by name)."),
+    .describe(
+      "Wave's step type: command makes a command step that runs `script`; conditional a step that only routes (its `edges`) on the outcome of the step before it; gate goes with `gate`, pipeline with `pipeline`.",
+    ),
+  edges: z.array(EdgeSchema).optional().describe('Graph routing: where the walk goes after this step, the first edge whose condition holds; a pipeline with edges may loop back.'),
+  max_visits: z.number().int().nonnegative().optional().describe('How many times the step may run in one run (loops, gate choices that go back); 0 or unset: 10.'),
   script: z
     .string()
     .optional()
@@ -317,6 +322,7 @@ export const PipelineSchema = z
       .describe("The pipeline's input ({{ input }} in templates): its type, example and default."),
     pipeline_outputs: z.record(z.string(), PipelineOutputSchema).optional().describe("Named outputs of the pipeline, taken from steps' artifacts after the run."),
     steps: z.array(StepSchema).min(1).describe('The steps, run as a dependency graph.'),
+    max_step_visits: z.number().int().nonnegative().optional().describe('Graph routing: how many step runs one run may make in all; 0 or unset: 50.'),
     skills: StringList.optional().describe("Skills given to every agent step, added to its persona's ({{ project.<key> }} allowed)."),
     requires: RequiresSchema.optional(),
   })

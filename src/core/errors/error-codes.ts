@@ -81,6 +81,13 @@ export const ERROR_TABLE = {
     kind: 'failure',
   },
   gate_rejected: { description: 'A gate was answered with a choice that fails the run, or rejected.', kind: 'failure', attempt: 'final' },
+  // The walk would only come back the same way.
+  route_stopped: {
+    description:
+      'A loop of graph routing or gate choices was stopped: a step reached max_visits, the run max_step_visits, a step failed the same way three times, or no edge matched.',
+    kind: 'failure',
+    attempt: 'final',
+  },
   // Run by run the same nesting would come again.
   pipeline_too_deep: { description: 'A child pipeline would start deeper than the limit of nested child runs.', kind: 'failure', attempt: 'final' },
   limit_exceeded: {

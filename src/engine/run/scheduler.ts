@@ -5,6 +5,7 @@ import { onFailureOf, type PlannedStep } from '../../plan/plan-types.js';
 import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { runStep } from '../steps/step-kinds.js';
 import { emit, type RunContext } from './context.js';
+import { StepRouter } from './step-router.js';
 
 /** Where a step stands for scheduling its dependents. */
 type Gate = 'waiting' | 'satisfied' | 'blocked';
@@ -37,6 +38,8 @@ export class Scheduler {
   failed = false;
   /** What ended the run from outside its steps' own outcomes: the run folder cannot be written, or a step crashed. */
   fatal: unknown;
+  /** Graph routing and gate choices that go back: visits, edges, requeues. */
+  private readonly router: StepRouter;
 
   constructor(
     private readonly context: RunContext,
@@ -45,6 +48,7 @@ export class Scheduler {
   ) {
     this.queue = new PQueue({ concurrency: context.plan.runtime.maxConcurrency });
     this.unscheduled = context.plan.steps;
+    this.router = new StepRouter(context);
   }
 
   /** Stops the run for a reason outside a step's outcome; the first one is kept. */
@@ -59,16 +63,26 @@ export class Scheduler {
     if (!this.halt.signal.aborted) this.halt.abort(failure);
   }
 
-  /** Runs every step that can run, until none is running. */
+  /** Runs every step that can run, until none is running; then the steps no route reached are skipped (and those after them). */
   async drain(): Promise<void> {
-    this.schedule();
-    while (this.inFlight.size) {
+    for (;;) {
+      this.schedule();
+      if (!this.inFlight.size) {
+        if (this.halt.signal.aborted || !this.skipUnreached()) return;
+        continue;
+      }
       // One waiter, not a race of every queued step: each race adds a reaction to all of them, which the thousands
       // a long run queues turn into memory and time growing with the square of its size.
       await new Promise<void>((resolve) => (this.wake = resolve));
       if (this.crash) throw this.crash.error;
-      this.schedule();
     }
+  }
+
+  /** Records the steps no route reached as skipped; false when there are none. */
+  private skipUnreached(): boolean {
+    const unreached = this.router.unreached((id) => !this.options.selected || this.options.selected.has(id));
+    for (const { id, reason } of unreached) emit(this.context, { type: 'step_skipped', stepId: id, reason });
+    return unreached.length > 0;
   }
 
   /** A queued step settled: it leaves the in-flight set and drain() looks again. */
@@ -78,9 +92,10 @@ export class Scheduler {
     this.wake?.();
   }
 
-  private gateOf(id: string): Gate {
+  private gateOf(id: string, dependent: PlannedStep): Gate {
     const s = this.context.store.record.steps[id]!;
     if (letsDependentsRun(s)) return 'satisfied';
+    if (s.status === 'failed' && this.router.takesFailureOf(dependent)) return 'satisfied';
     // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
     if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
     if (this.options.selected && !this.options.selected.has(id)) return 'satisfied';
@@ -90,13 +105,17 @@ export class Scheduler {
   private schedule(): void {
     const { store } = this.context;
     let changed = true;
-    while (changed && !this.halt.signal.aborted) {
+    while (changed && !this.halt.signal.aborted && this.router.completedAt === undefined) {
       changed = false;
       const left: PlannedStep[] = [];
       for (const step of this.unscheduled) {
         if (store.record.steps[step.id]!.status !== 'pending') continue;
         if (this.options.selected && !this.options.selected.has(step.id)) continue;
-        const gates = step.dependencies.map((d) => [d, this.gateOf(d)] as const);
+        if (this.router.waitsForRoute(step) || this.inFlight.has(step.id)) {
+          left.push(step);
+          continue;
+        }
+        const gates = step.dependencies.map((d) => [d, this.gateOf(d, step)] as const);
         const blocker = gates.find(([, g]) => g === 'blocked');
         if (blocker) {
           const reason = `dependency \`${blocker[0]}\` ${store.record.steps[blocker[0]]!.status}`;
@@ -118,6 +137,8 @@ export class Scheduler {
 
   private async start(step: PlannedStep): Promise<void> {
     if (this.halt.signal.aborted) return;
+    const refused = this.router.visitRefusal(step);
+    if (refused) return this.stop(refused);
     let outcome;
     try {
       outcome = await runStep({ context: this.context, step, outputs: this.outputs, signal: this.halt.signal });
@@ -127,7 +148,11 @@ export class Scheduler {
       return;
     }
     if (outcome.status === 'completed' || outcome.dependentsRun) this.outputs.set(step.id, outcome.output ?? '');
-    if (outcome.status !== 'failed' || step.optional) return;
+    const route = this.router.afterStep(step, outcome, (id) => id !== step.id && this.inFlight.has(id));
+    // Requeued steps are looked at again (this one too, once it has settled).
+    if (route.requeued) this.unscheduled = this.context.plan.steps.filter((s) => this.context.store.record.steps[s.id]!.status === 'pending');
+    if (route.stop) return this.stop(route.stop);
+    if (outcome.status !== 'failed' || step.optional || route.failureRouted) return;
     this.failed = true;
     // A contract's `continue`, or the step's `retry.on_failure: continue`: the run fails, but goes on.
     if (outcome.dependentsRun || onFailureOf(step) === 'continue') return;

@@ -20,7 +20,8 @@ type GateDecision = { by: GateResolver; choice?: GateChoice; text?: string } | {
  * Wave's `gate`: the run waits at this step. A timer waits its `timeout`; an approval gate is resolved by its `auto`,
  * by `wave run --auto-approve` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
  * run folder, so an answer given while the run was down is taken on resume), or by its timeout (its default; none:
- * the step fails). A choice whose target is `_fail`, or a rejection, fails the step.
+ * the step fails). A choice whose target is `_fail`, or a rejection, fails the step; a choice with another target sends
+ * the walk there (engine/run/step-router.ts: a target that already ran runs again, with the steps after it).
  */
 export const runGateStep: StepRunner<GateStep> = async (run) => {
   const { context, step } = run;
@@ -51,7 +52,9 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   removeGateAnswer(context.store.dir, step.id);
   const refused = refusal(run, choice);
   if (refused) return endChildStep(run, started, { failure: refused });
-  return endChildStep(run, started, { output: choice?.key ?? '' });
+  // The scheduler's router takes the walk to the target, running it again (and what follows it) when it already ran.
+  const route = choice?.target !== undefined ? { route: choice.target } : {};
+  return { ...endChildStep(run, started, { output: choice?.key ?? '' }), ...route };
 };
 
 async function askForge(run: StepRun<GateStep>, target: ForgeGateTarget): Promise<GateDecision> {
@@ -105,15 +108,8 @@ function answered(step: GateStep, answer: { key?: string; reject?: boolean; text
   return { by: 'person', ...optional(choice), ...text };
 }
 
-/** Why the decision stops the run here: a `_fail` target, or a target that already ran (going back is not built yet). */
+/** Why the decision stops the run here: a `_fail` target. */
 function refusal(run: StepRun<GateStep>, choice: GateChoice | undefined): Failure | undefined {
-  const target = choice?.target;
-  if (target === undefined) return undefined;
-  if (target === FAIL_TARGET) return { class: 'gate_rejected', message: `gate \`${run.step.id}\` was answered "${choice!.label}", which fails the run` };
-  const status = run.context.store.record.steps[target]?.status;
-  if (status === undefined || status === 'pending') return undefined;
-  return {
-    class: 'not_supported',
-    message: `gate \`${run.step.id}\` was answered "${choice!.label}", which goes back to step \`${target}\`; going back is not built yet: run \`wave resume ${run.context.store.record.id} --from-step ${target}\``,
-  };
+  if (choice?.target !== FAIL_TARGET) return undefined;
+  return { class: 'gate_rejected', message: `gate \`${run.step.id}\` was answered "${choice.label}", which fails the run` };
 }

@@ -8,6 +8,7 @@ import { extractJson } from '../attempt/extract.js';
 import { emit, type RunContext } from '../run/context.js';
 import { returnStepBranch } from '../workspace/git/branch-return.js';
 import { collectStepArtifacts, type PreparedStep } from '../workspace/step-files.js';
+import { saveContextArtifacts } from '../workspace/context-artifacts.js';
 import { checkStepContracts, type ContractsVerdict } from './step-contracts.js';
 import type { StepRun } from './step-run.js';
 
@@ -38,6 +39,7 @@ export async function judgeAttempt(
     : undefined;
   failure ??= returned;
   if (!failure) failure = await collectStepArtifacts(context, step, prepared, attempt);
+  else await saveContextArtifacts(context, step, prepared, attempt);
   let output = result.text;
   if (!failure && step.extract) {
     const extracted = await extractJson(step.id, step.extract, output, modelAsker(context, step, attempt, prepared, run.signal));

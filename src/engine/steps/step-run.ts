@@ -20,6 +20,8 @@ export interface StepOutcome {
   failure?: Failure;
   /** A contract with on_failure: continue failed the step; its dependents still run. */
   dependentsRun?: boolean;
+  /** A gate choice's target: the step the walk goes to next (engine/run/step-router.ts runs it again when it already ran). */
+  route?: string;
 }
 
 /** Runs one kind of step to its end and records it; never throws for the step's own failures. */

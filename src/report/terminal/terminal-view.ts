@@ -3,6 +3,7 @@ import { describeFailure, describeToolUse, oneLine } from '../describe.js';
 import { formatCost, formatDuration } from '../format.js';
 import { childTreeOf, stepOf, type RunTree, type RunView, type StepView } from './run-tree.js';
 import { gateResolvedText, gateWaitingText } from '../gate-text.js';
+import { routeText } from '../route-text.js';
 
 /** Events about the run as a whole, drawn in the footer. */
 const RUN_EVENT_TYPES = ['run_created', 'run_started', 'steps_reset', 'run_finished', 'budget_warning', 'budget_exhausted', 'token_scopes_unchecked'] as const;
@@ -155,6 +156,11 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     case 'gate_resolved':
       view(event.stepId).activity = gateResolvedText(event);
+      return;
+    case 'step_routed':
+      // The steps a route sends the walk back to run again: drawn waiting once more.
+      for (const id of event.requeued) Object.assign(view(id), { status: 'pending', activity: undefined, note: undefined, durationMs: undefined });
+      view(event.stepId).activity = routeText(event);
       return;
     case 'step_started': {
       const step = view(event.stepId);

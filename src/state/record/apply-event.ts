@@ -81,17 +81,24 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   run_created: ignore,
   run_started: (r, e) => Object.assign(r, { status: 'running', pid: e.pid, finishedAt: undefined, failure: undefined }),
   steps_reset: (r, e) => {
-    // Its attempts and child runs stay on record: a resumed step numbers on after them, and finishes an unfinished child.
+    // Its attempts and child runs stay on record: a resumed step numbers on after them, and finishes an unfinished child;
+    // its visits and the route that sent the walk there too: a resumed walk goes on with them.
     for (const entry of e.steps) {
-      const children = r.steps[entry.id]?.children;
-      r.steps[entry.id] = { ...pendingStep(entry), attempts: r.steps[entry.id]?.attempts ?? [], ...(children ? { children } : {}) };
+      const { children, visits, routedBy, status, failure } = r.steps[entry.id] ?? {};
+      // One that began goes on with the same visit when it begins again (one its visit limit refused never began).
+      const began = status !== 'pending' && failure?.class !== 'route_stopped';
+      const visit = visits !== undefined ? { visits, ...(began ? { resumedVisit: true } : {}) } : {};
+      const kept = { ...(children ? { children } : {}), ...visit, ...(routedBy !== undefined ? { routedBy } : {}) };
+      r.steps[entry.id] = { ...pendingStep(entry), attempts: r.steps[entry.id]?.attempts ?? [], ...kept };
     }
     Object.assign(r, { status: 'pending', finishedAt: undefined });
   },
   step_began: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (!s) return;
-    Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, tokens: { ...NO_TOKENS }, artifacts: [], contracts: [] });
+    const visits = s.resumedVisit ? (s.visits ?? 1) : (s.visits ?? 0) + 1;
+    Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, tokens: { ...NO_TOKENS }, artifacts: [], contracts: [], visits });
+    delete s.resumedVisit;
     delete s.outcomes;
     delete s.outcomeWarnings;
     delete s.result;
@@ -104,6 +111,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const attempt: AttemptRecord = { attempt: e.attempt, adapter: e.adapter, startedAt: e.ts, tokens: { ...NO_TOKENS } };
     if (e.adapterType !== undefined) attempt.adapterType = e.adapterType;
     if (e.model !== undefined) attempt.model = e.model;
+    if (s.visits !== undefined) attempt.visit = s.visits;
     s.attempts = [...s.attempts.filter((a) => a.attempt !== e.attempt), attempt];
   },
   attempt_spawned: (r, e) => {
@@ -198,6 +206,15 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (!s) return;
     const { type: _type, v: _v, ts, runId: _runId, stepId: _stepId, ...decision } = e;
     s.gate = { ...(s.gate ?? { gate: 'approval', since: ts }), status: 'resolved', decision: { ...decision, at: ts } };
+  },
+  step_routed: (r, e) => {
+    // A requeued step runs afresh (its child runs too): pending, its attempts and visits kept; the route that sent it here is gone.
+    for (const id of e.requeued) {
+      const s = stepOf(r, id);
+      if (s) r.steps[id] = { ...pendingStep(s), attempts: s.attempts, ...(s.visits !== undefined ? { visits: s.visits } : {}) };
+    }
+    const target = stepOf(r, e.target);
+    if (target) target.routedBy = e.stepId;
   },
   // Each item's child is recorded by its own child_run_started; the count is for the live views.
   iterate_items: () => undefined,

@@ -27,6 +27,8 @@ export interface AttemptRecord {
   sessionId?: string;
   /** The earlier attempt whose session this one continued (retry.continue_session). */
   continuedFrom?: number;
+  /** Which run of its step it belongs to (1 the first; a loop or a gate choice that goes back runs a step again). */
+  visit?: number;
 }
 
 export interface ArtifactRecord {
@@ -92,6 +94,12 @@ export interface StepRecord {
   children?: ChildRunRecord[];
   /** A gate step's wait, and its decision once resolved. */
   gate?: GateRecord;
+  /** How many times it began in this run (kept when it is requeued or resumed). */
+  visits?: number;
+  /** The step whose edge or gate choice last sent the walk here; cleared when it is requeued. */
+  routedBy?: string;
+  /** Put back to pending by a resume after it began: its next begin goes on with the same visit. */
+  resumedVisit?: boolean;
 }
 
 /** A gate step's wait as its record keeps it. */
