@@ -8,6 +8,7 @@ import { durationMs } from '../config/schema/common-schema.js';
 import { execOf, isScriptStep } from '../config/schema/script-step.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../core/errors/errors.js';
 import { ancestorsOf, topologicalLayers } from '../core/dag.js';
+import { reworkAncestors } from './rework-targets.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
@@ -53,7 +54,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     if (step.branch) return { ...planBranchStep(step, step.branch), location: pipeline.locate(['steps', index]) };
     const source = readTemplate(step, index, pipeline, projectRoot);
     const { template, location } = source;
-    const ancestors = ancestorsOf(step.id, stepsById);
+    const ancestors = step.rework_only ? reworkAncestors(step.id, pipeline.value.steps, stepsById) : ancestorsOf(step.id, stepsById);
     const refs = templateReferences(template);
     for (const ref of refs) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
@@ -216,6 +217,7 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     optional: step.optional ?? false,
     kind,
     ...(kind === 'command' && isScriptStep(step) ? { runsInProjectCopy: true } : {}),
+    ...(step.rework_only ? { reworkOnly: true } : {}),
     // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
     template: kind === 'agent' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,

@@ -82,7 +82,7 @@ export class Scheduler {
     const s = this.context.store.record.steps[id]!;
     if (letsDependentsRun(s)) return 'satisfied';
     // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
-    if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
+    if (s.status === 'failed' || s.status === 'skipped' || s.status === 'rejected') return 'blocked';
     if (this.options.selected && !this.options.selected.has(id)) return 'satisfied';
     return 'waiting';
   }

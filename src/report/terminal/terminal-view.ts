@@ -106,7 +106,7 @@ function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'chi
 }
 
 /** Folds how a step ended into its view. */
-function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_failed' | 'step_skipped' | 'step_cancelled' }>, step: StepView): void {
+function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_failed' | 'step_rejected' | 'step_skipped' | 'step_cancelled' }>, step: StepView): void {
   switch (event.type) {
     case 'step_completed':
       Object.assign(step, {
@@ -124,6 +124,9 @@ function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_
         activity: undefined,
         note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
       });
+      return;
+    case 'step_rejected':
+      Object.assign(step, { status: 'rejected', durationMs: event.durationMs, activity: undefined, note: `nothing to do: ${describeFailure(event.failure)}` });
       return;
     case 'step_skipped':
       Object.assign(step, { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
@@ -158,10 +161,16 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     case 'step_started': {
       const step = view(event.stepId);
-      Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
+      Object.assign(step, { status: 'running', attempt: event.attempt, activity: event.reworkOf !== undefined ? `rework of ${event.reworkOf}` : undefined, note: undefined });
       step.startedAt ??= Date.parse(event.ts);
       return;
     }
+    case 'step_reworking':
+      Object.assign(view(event.stepId), {
+        status: 'reworking',
+        activity: `${event.target} fixing its work (round ${event.round}) after ${describeFailure(event.failure)}`,
+      });
+      return;
     case 'step_event': {
       const step = view(event.stepId);
       const e = event.event;
@@ -194,6 +203,7 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     case 'step_completed':
     case 'step_failed':
+    case 'step_rejected':
     case 'step_skipped':
     case 'step_cancelled':
       return applyStepEnd(event, view(event.stepId));

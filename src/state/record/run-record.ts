@@ -27,6 +27,9 @@ export interface AttemptRecord {
   sessionId?: string;
   /** The earlier attempt whose session this one continued (retry.continue_session). */
   continuedFrom?: number;
+  /** `rework`: the attempt fixed the work of the failed step `reworkOf` (the step is its rework_step). */
+  kind?: 'rework';
+  reworkOf?: string;
 }
 
 export interface ArtifactRecord {
@@ -44,6 +47,8 @@ export interface ContractRecord {
   passed: boolean;
   action: string;
   errors: string[];
+  /** Checked again after this rework round. */
+  round?: number;
 }
 
 /** An agent_review of one attempt: running, or how it ended (review_started, review_completed, review_failed). */
@@ -92,6 +97,8 @@ export interface StepRecord {
   children?: ChildRunRecord[];
   /** A gate step's wait, and its decision once resolved. */
   gate?: GateRecord;
+  /** Its work was given to its rework step: which, in how many rounds, after what failure. */
+  rework?: { target: string; rounds: number; failure: Failure };
 }
 
 /** A gate step's wait as its record keeps it. */
