@@ -34,7 +34,7 @@ export function reworkErrors(steps: readonly ReworkStepEntry[], locator: Locator
     const refs = reworkRefs(step, locator, errors);
     for (const ref of refs) {
       errors.push(...targetErrors(step, ref, byId, locator));
-      if (!ref.byRetry) continue;
+      if (!ref.byRetry || ref.target === step.id) continue;
       const other = retryTargets.get(ref.target);
       if (other !== undefined)
         errors.push(
