@@ -132,5 +132,8 @@ ${FIX}`);
     expect(validate.code).toBe(2);
     expect(validate.stdout).toContain("the rework step `ship` of step `build` is not `rework_only`, so it would also run in the run's order");
     expect(validate.stdout).toContain("step `after` depends on the rework step `fix`, which runs only when a step's work needs fixing");
+    const compiled = await runWave(['compile', 'fixing'], { cwd: projectWith(contractRework(1, 1)) });
+    expect(compiled.code).toBe(2);
+    expect(compiled.stderr).toContain('not_supported: step `fix` is a rework step, which `wave compile` does not turn into jobs yet');
   });
 });

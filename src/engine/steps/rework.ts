@@ -35,7 +35,8 @@ export async function runReworkStep(run: StepRun<AttemptStep>, round: ReworkRoun
   const rework = { of: step.id, round: round.round, context: reworkContext(step, round.round, failure, round.work), env: reworkEnv(step, round.round, failure) };
   // The rework step reads the failed step's output as a dependency's ({{ steps.<id>.output }}).
   const outputs = new Map(run.outputs).set(step.id, round.work.output);
-  const outcome = await run.runRework({ step: target, rework, outputs });
+  const runRework = run.runRework;
+  const outcome = await oneAtATime(context, target.id, () => runRework({ step: target, rework, outputs }));
   if (outcome.status === 'completed') {
     adoptArtifacts(context, step.id, target.id);
     return undefined;
@@ -49,6 +50,22 @@ export async function runReworkStep(run: StepRun<AttemptStep>, round: ReworkRoun
       hint: `See why with \`wave logs <run> ${target.id}\`; fix the rework step, then \`wave resume\` runs \`${step.id}\` again.`,
     },
   });
+}
+
+/** The rework steps running in each run: two steps naming the same one (contracts may share it) take turns, so its record is one run's at a time. */
+const RUNNING = new WeakMap<RunContext['store'], Map<string, Promise<unknown>>>();
+
+/** Runs `work` once the rework step `id` of this run is not running for another step. */
+async function oneAtATime<T>(context: RunContext, id: string, work: () => Promise<T>): Promise<T> {
+  const running = RUNNING.get(context.store) ?? new Map<string, Promise<unknown>>();
+  RUNNING.set(context.store, running);
+  const before = running.get(id) ?? Promise.resolve();
+  const turn = before.then(work);
+  running.set(
+    id,
+    turn.catch(() => undefined),
+  );
+  return turn;
 }
 
 /** The rework step's artifacts, saved again as the failed step's (Wave registers them under its keys): its dependents read them. */
