@@ -94,6 +94,7 @@ const RunOptionsSchema = z
     timeoutMinutes: z.number().positive().optional(),
     keepWorkspaces: z.boolean(),
     env: z.record(z.string(), z.string()).optional(),
+    parentArtifacts: z.strictObject({ pipeline: z.string(), names: z.array(z.string()) }).optional(),
   })
   .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 
@@ -368,20 +369,21 @@ export const RunEventSchema = z
         ...base,
         type: z.literal('gate_waiting'),
         stepId: z.string(),
-        gate: z.enum(['approval', 'timer']),
+        gate: z.enum(['approval', 'timer', 'pr_merge', 'ci_pass']),
         message: z.string().optional(),
         choices: z.array(z.strictObject({ key: z.string(), label: z.string(), target: z.string().optional() })).optional(),
         defaultChoice: z.string().optional(),
         freeform: z.boolean().optional(),
         timeoutMs: Duration.optional(),
+        polls: z.string().optional(),
       })
-      .describe("A gate step began to wait: for a person's decision (`wave approve`), or for its timer."),
+      .describe("A gate step began to wait: for a person's decision (`wave approve`), for its timer, or for the forge (a pull request's merge, a branch's CI)."),
     z
       .strictObject({
         ...base,
         type: z.literal('gate_resolved'),
         stepId: z.string(),
-        by: z.enum(['auto', 'auto_approve', 'person', 'timeout', 'timer']),
+        by: z.enum(['auto', 'auto_approve', 'person', 'timeout', 'timer', 'forge']),
         key: z.string().optional(),
         label: z.string().optional(),
         text: z.string().optional(),

@@ -13,10 +13,10 @@ export const EVENT_VERSION = 1;
 /** `rejected`: a step's contract found nothing to do (on_failure: rejected) and the run stopped there: not a failure. */
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'rejected';
 /** What a gate step waits for. */
-export type GateKind = 'approval' | 'timer';
+export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 
-/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer. */
-export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer';
+/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
+export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer' | 'forge';
 
 /** A choice of an approval gate as its events show it. */
 export interface GateChoiceEntry {
@@ -168,7 +168,18 @@ export type RunEvent = Base &
     | { type: 'step_skipped'; stepId: string; reason: string; failure?: Failure; durationMs?: number }
     | { type: 'step_cancelled'; stepId: string; failure?: Failure; durationMs?: number }
     /** A gate step began to wait: for a person's decision (`wave approve`), or for its timer. */
-    | { type: 'gate_waiting'; stepId: string; gate: GateKind; message?: string; choices?: GateChoiceEntry[]; defaultChoice?: string; freeform?: boolean; timeoutMs?: number }
+    | {
+        type: 'gate_waiting';
+        stepId: string;
+        gate: GateKind;
+        message?: string;
+        choices?: GateChoiceEntry[];
+        defaultChoice?: string;
+        freeform?: boolean;
+        timeoutMs?: number;
+        /** pr_merge, ci_pass: what it polls the forge for (`pull request #12 of o/r to merge`). */
+        polls?: string;
+      }
     /** A gate was resolved: by whom or what, with which choice and text. */
     | { type: 'gate_resolved'; stepId: string; by: GateResolver; key?: string; label?: string; text?: string; target?: string }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
@@ -201,6 +212,8 @@ export interface RunOptions {
   autoApprove?: boolean;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
+  /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */
+  parentArtifacts?: { pipeline: string; names: string[] };
 }
 
 /** A step as the run record first knows it. */

@@ -44,24 +44,23 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
       throw error;
     }
   }
-  const parentOf = (request: ChildRunRequest | ChildResumeRequest, kind?: ParentRun['kind'], env?: ParentRun['env']): ParentRun => ({
+  const parentOf = (request: ChildRunRequest | ChildResumeRequest, started?: ChildRunRequest): ParentRun => ({
     runId: base.runId,
     stepId: request.stepId,
-    kind,
+    kind: started?.kind,
     bus: base.bus,
     sandbox: base.sandbox,
     signal: request.signal,
     depth,
     ...(base.show ? { show: base.show } : {}),
-    ...(env ? { env } : {}),
+    ...(started?.env ? { env: started.env } : {}),
+    ...(started?.parentArtifacts ? { parentArtifacts: started.parentArtifacts } : {}),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
   });
   return {
     run(request) {
       if (depth > MAX_CHILD_DEPTH) return Promise.reject(tooDeep(request.pipeline));
-      return recorded(request.stepId, request.item, (onRecorded) =>
-        starters.start({ ...childRequest(base, request), parent: parentOf(request, request.kind, request.env), onRecorded }),
-      );
+      return recorded(request.stepId, request.item, (onRecorded) => starters.start({ ...childRequest(base, request), parent: parentOf(request, request), onRecorded }));
     },
     resume(request) {
       const { plan } = base;

@@ -17,6 +17,7 @@ import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
 import type { ChildRunBase, SharedRunParts } from './run-request.js';
 import type { TextWriter } from './text-writer.js';
+import { promptAtGates, terminalIo } from './gate-prompt.js';
 
 /** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
 const STOP_REASONS: Record<StopSignal, string> = {
@@ -67,6 +68,9 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
+  // A run a person started on a terminal asks there at its (and its children's) approval gates.
+  const io = sink ? terminalIo() : undefined;
+  const stopPrompts = io ? promptAtGates({ ...io, bus, runsRoot: plan.runtime.runsRoot, hold: (held) => sink?.hold?.(held) }) : undefined;
   if (options.stoppedBy) stop.interrupt(options.stoppedBy);
   let status: RunStatus;
   try {
@@ -102,6 +106,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     }
   } finally {
     stop.release();
+    stopPrompts?.();
     unsubscribe();
     for (const detach of extraSinks) detach();
     sink?.close();

@@ -30,7 +30,8 @@ export async function prepareRun(request: StartRunRequest): Promise<PreparedRun>
   else (request.err ?? process.stderr).write(configWarningsText([manifest, pipeline, worktrees]));
   const input = request.readInput?.() ?? pipeline.value.input?.default ?? '';
   checkRunInput(pipeline, input);
-  const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: request.timeoutMinutes });
+  const parentArtifacts = request.parent?.parentArtifacts;
+  const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: request.timeoutMinutes, ...(parentArtifacts ? { parentArtifacts } : {}) });
   await request.withPlan?.(plan);
   // Steps another job ran (compiled workflows) are there for the selected ones: their parts decide.
   const done = request.runId ? partSteps(plan, request.runId) : undefined;

@@ -57,7 +57,8 @@ async function resumeOwned(owned: {
   const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
   // A child's parent already said its manifest's warnings.
   if (!request.parent) err.write(configWarningsText([manifest, pipeline]));
-  const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes });
+  const { timeoutMinutes, parentArtifacts } = recorded.options;
+  const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes, ...(parentArtifacts ? { parentArtifacts } : {}) });
   const redactor = runRedactor(plan);
   const store = RunStore.open(runsRoot, recorded.id, redactor);
   const { pid, status } = store.record;

@@ -2,6 +2,7 @@ import type { PipelineArtifacts } from '../engine/artifacts/pipeline-artifacts.j
 import type { WaveError } from '../core/errors/errors.js';
 import type { StopSignal } from '../core/errors/exit-codes.js';
 import type { ForgeInfo } from '../core/forge/forge.js';
+import type { ParentArtifacts } from '../plan/parent-artifacts.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { OutputMode } from '../report/sink.js';
 import type { RunSink } from '../report/sink-types.js';
@@ -55,6 +56,8 @@ export interface ParentRun extends SharedRunParts {
   kind?: ChildKind;
   /** The child's `{{ env.<key> }}` values, recorded in its options so a resume has them too. */
   env?: Readonly<Record<string, string>>;
+  /** The parent's artifacts the child's steps may name as `{{ artifacts.<name> }}`, recorded in its options so a resume plans the same. */
+  parentArtifacts?: ParentArtifacts;
 }
 
 /** A recorded run as the extra sinks are made for it. */

@@ -39,6 +39,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     keepWorkspaces,
     ...(request.autoApprove ? { autoApprove: true } : {}),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
+    ...(request.parent?.parentArtifacts ? { parentArtifacts: request.parent.parentArtifacts } : {}),
   };
   const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent);
   const parts = request.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();

@@ -27,6 +27,7 @@ function placeholder(plan: Plan, step: PlannedStep): (name: string) => string | 
     artifact: (as) => `<workspace>/${plan.runtime.injectedArtifactsDir}/${as}`,
     stepOutput: (id, fieldPath) => `<${['steps', id, 'output', ...fieldPath].join('.')}>`,
     forge: (name) => plan.forgeVariables[name],
+    gate: (id, field) => `<gate.${id}.${field}>`,
   };
   return (name) => templateValue(name, source);
 }
@@ -167,6 +168,7 @@ function describeChildStep(step: SubPipelineStep | IterateStep): string[] {
   if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
   lines.push(`  input:     ${step.input ?? "{{ input }} (this run's)"}`);
   if (step.timeoutMs !== undefined) lines.push(`  timeout:   ${step.timeoutMs / 60_000} min for the whole child${step.optional ? '; optional' : ''}`);
+  for (const name of step.inject) lines.push(`  hands:     ${name} ({{ artifacts.${name} }} in the child)`);
   for (const name of step.extract) lines.push(`  keeps:     the child's ${name}`);
   for (const [key, value] of Object.entries(step.env)) lines.push(`  env:       ${key}=${value} ({{ env.${key} }} in the child)`);
   return lines;

@@ -108,6 +108,8 @@ interface ChildPipelineFields extends StepBase {
   readonly pipeline: string;
   /** The child's input, a template resolved as Wave resolves it (unknown references stay as written); absent: this run's input. */
   readonly input?: string;
+  /** This run's artifacts the child's steps may name as `{{ artifacts.<name> }}` (config.inject); a missing one fails the step. */
+  readonly inject: readonly string[];
   /** Child artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step. */
   readonly extract: readonly string[];
   /** The whole child's time limit; absent: none beyond its own steps'. */
@@ -170,7 +172,7 @@ export interface GateChoice {
 /** A step where the run waits until the gate is resolved (Wave's `gate`): a person's approval, or a timer. */
 export interface GateStep extends StepBase {
   readonly kind: 'gate';
-  readonly gateType: 'approval' | 'timer';
+  readonly gateType: 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
   readonly auto: boolean;
   /** timer: how long it waits; approval: how long before the default is taken (no default: the step fails). */
   readonly timeoutMs?: number;
@@ -180,6 +182,18 @@ export interface GateStep extends StepBase {
   /** The key of the choice auto, --auto-approve and the timeout take. */
   readonly defaultChoice?: string;
   readonly freeform: boolean;
+  /** pr_merge, ci_pass: what the forge is asked and how often. */
+  readonly poll?: GatePoll;
+}
+
+/** What a pr_merge or ci_pass gate polls: GitHub, through `gh`. */
+export interface GatePoll {
+  readonly prNumber?: number;
+  /** `owner/repo`; absent: the project's. */
+  readonly repo?: string;
+  /** ci_pass: absent: the project's checked-out branch. */
+  readonly branch?: string;
+  readonly intervalMs: number;
 }
 
 export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep;

@@ -27,8 +27,12 @@ import { planInjections } from './plan-injections.js';
 import { planInjectedArtifactsDir } from './injected-artifacts-dir.js';
 import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
+import { withParentArtifacts, type ParentArtifacts } from './parent-artifacts.js';
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
 import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
+
+/** The manifest's `runtime.timeouts`. */
+type Timeouts = NonNullable<NonNullable<Manifest['runtime']>['timeouts']>;
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_DRAIN_SECONDS = 5;
@@ -38,6 +42,8 @@ const DEFAULT_MAX_STDOUT_BYTES = 10 * 1024 * 1024;
 export interface PlanOptions {
   input: string;
   timeoutMinutes?: number;
+  /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}`. */
+  parentArtifacts?: ParentArtifacts;
 }
 
 /** Manifest + pipeline + input -> an immutable Plan; every template is checked before anything runs. */
@@ -46,18 +52,22 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const projectRoot = manifest.dir;
   const project = projectFacts(m.project);
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
+  const gateIds = new Set(pipeline.value.steps.flatMap((s) => (s.gate ? [s.id] : [])));
   const problems: WaveError[] = [];
-  const steps = pipeline.value.steps.map((step, index): PlannedStep => {
-    if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
-    if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
-    if (step.gate) return { ...planGateStep(step, step.gate), location: pipeline.locate(['steps', index]) };
-    if (step.branch) return { ...planBranchStep(step, step.branch), location: pipeline.locate(['steps', index]) };
-    const source = readTemplate(step, index, pipeline, projectRoot);
+  const steps = pipeline.value.steps.map((declared, index): PlannedStep => {
+    const at = pipeline.locate(['steps', index]);
+    if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
+    if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
+    if (declared.gate) return { ...planGateStep(declared, declared.gate, m.runtime?.timeouts), location: at };
+    if (declared.branch) return { ...planBranchStep(declared, declared.branch), location: at };
+    const source = readTemplate(declared, index, pipeline, projectRoot);
     const { template, location } = source;
-    const ancestors = step.rework_only ? reworkAncestors(step.id, pipeline.value.steps, stepsById) : ancestorsOf(step.id, stepsById);
     const refs = templateReferences(template);
+    const branchRefs = declared.workspace?.branch ? templateReferences(declared.workspace.branch) : [];
+    const step = withParentArtifacts(declared, [...refs, ...branchRefs], options.parentArtifacts);
+    const ancestors = step.rework_only ? reworkAncestors(step.id, pipeline.value.steps, stepsById) : ancestorsOf(step.id, stepsById);
     for (const ref of refs) {
-      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
+      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(templateError(why, template, ref, location));
     }
     if (execOf(step).type === 'command') {
@@ -67,18 +77,16 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
         if (isUnexpanded(context)) problems.push(unexpandedReferenceError(step.id, context, template, ref, location));
       });
     }
-    if (step.workspace?.branch) {
-      for (const ref of templateReferences(step.workspace.branch)) {
-        const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
-        if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
-      }
+    for (const ref of branchRefs) {
+      const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
+      if (why) problems.push(unknownVariableError(why, pipeline.locate(['steps', index, 'workspace', 'branch'])));
     }
     problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
-    return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
+    return { ...planned, ...(thread ? { thread } : {}), location: at };
   });
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
@@ -140,21 +148,39 @@ function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<B
 }
 
 /** A gate step: its kind of wait, its choices and limits. */
-function planGateStep(step: Step, gate: Gate): Omit<GateStep, 'location'> {
+function planGateStep(step: Step, gate: Gate, timeouts: Timeouts | undefined): Omit<GateStep, 'location'> {
   const text = gate.message ?? gate.prompt;
+  const polls = gate.type === 'pr_merge' || gate.type === 'ci_pass';
+  const timeout =
+    gate.timeout !== undefined
+      ? durationMs(gate.timeout)
+      : polls
+        ? (timeouts?.gate_poll_timeout_minutes ?? 60) * 60_000
+        : gate.type === 'approval' && timeouts?.gate_approval_hours !== undefined
+          ? timeouts.gate_approval_hours * 3_600_000
+          : undefined;
   return {
     id: step.id,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     kind: 'gate',
-    // The polling types are refused when the pipeline loads.
-    gateType: gate.type as GateStep['gateType'],
+    gateType: gate.type,
     auto: gate.auto ?? false,
-    ...(gate.timeout !== undefined ? { timeoutMs: durationMs(gate.timeout) } : {}),
+    ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
     ...(text !== undefined ? { message: text.trim() } : {}),
     choices: (gate.choices ?? []).map((c) => ({ key: c.key, label: c.label, ...(c.target !== undefined ? { target: c.target } : {}) })),
     ...(gate.default !== undefined ? { defaultChoice: gate.default } : {}),
     freeform: gate.freeform ?? false,
+    ...(polls
+      ? {
+          poll: {
+            ...(gate.pr_number !== undefined ? { prNumber: gate.pr_number } : {}),
+            ...(gate.repo !== undefined ? { repo: gate.repo } : {}),
+            ...(gate.branch !== undefined ? { branch: gate.branch } : {}),
+            intervalMs: gate.interval !== undefined ? durationMs(gate.interval) : (timeouts?.gate_poll_interval_seconds ?? 30) * 1000,
+          },
+        }
+      : {}),
   };
 }
 
@@ -191,6 +217,7 @@ function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'locati
     optional: step.optional ?? false,
     pipeline: child,
     ...(step.input !== undefined ? { input: step.input } : {}),
+    inject: config.inject ?? [],
     extract: config.extract ?? [],
     ...(config.timeout !== undefined ? { timeoutMs: durationMs(config.timeout) } : {}),
     env: stringRecord(config.env),
@@ -267,7 +294,7 @@ function templateError(why: string, template: string, ref: TemplateReference, st
 function unknownVariableError(why: string, location: SourceLocation): WaveError {
   return new WaveError('template_invalid', `unknown template variable: ${why}`, {
     location,
-    hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }} and {{ steps.<dependency>.output }}.',
+    hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }}, {{ steps.<dependency>.output }} and {{ gate.<gate step>.choice|key|text|timestamp|target }}.',
   });
 }
 

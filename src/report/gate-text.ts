@@ -3,11 +3,12 @@ import type { GateRecord } from '../state/record/run-record.js';
 import { oneLine } from './describe.js';
 import { formatDuration } from './format.js';
 
-type GateWaiting = Pick<Extract<RunEvent, { type: 'gate_waiting' }>, 'gate' | 'message' | 'choices' | 'defaultChoice' | 'timeoutMs'>;
+type GateWaiting = Pick<Extract<RunEvent, { type: 'gate_waiting' }>, 'gate' | 'message' | 'choices' | 'defaultChoice' | 'timeoutMs' | 'polls'>;
 type GateResolved = Omit<Extract<RunEvent, { type: 'gate_resolved' }>, 'type' | 'v' | 'ts' | 'runId' | 'stepId'>;
 
 /** What a waiting gate waits for, and (for a person) how to answer it: `wave approve <run> <step> …`. */
 export function gateWaitingText(gate: GateWaiting, runId: string, stepId: string): string {
+  if (gate.polls !== undefined) return `waiting for ${gate.polls}${gate.message ? `: ${firstLine(gate.message)}` : ''}`;
   if (gate.gate === 'timer') return `waiting ${gate.timeoutMs !== undefined ? formatDuration(gate.timeoutMs) : ''} (timer gate)${gate.message ? `: ${gate.message}` : ''}`;
   const keys = (gate.choices ?? []).map((c) => `${c.key}${c.key === gate.defaultChoice ? '*' : ''} ${c.label}${c.target ? ` → ${c.target}` : ''}`);
   const limit = gate.timeoutMs !== undefined ? ` (after ${formatDuration(gate.timeoutMs)}: ${gate.defaultChoice ?? 'fail'})` : '';
@@ -21,6 +22,7 @@ const BY: Record<GateResolved['by'], string> = {
   person: 'by a person',
   timeout: 'by its timeout (the default)',
   timer: 'its timer elapsed',
+  forge: 'by the forge',
 };
 
 /** How a gate was resolved: by whom, with which choice, and the person's text. */

@@ -12,6 +12,8 @@ export interface RunSink {
   summarize(record: RunRecord, runDir: string): void;
   /** Stops timers and draws the last frame; safe to call twice. */
   close(): void;
+  /** Stops drawing in place while something else asks the person (true), then goes on below it (false): a live view's. */
+  hold?(held: boolean): void;
 }
 
 /** What every sink is built from. */

@@ -24,6 +24,7 @@ export function createSink(mode: OutputMode, options: CreateSinkOptions): RunSin
     ...sink,
     handle: (event: RunEvent) => sink.handle(redactValues(event, redactor)),
     summarize: (record, runDir) => sink.summarize(redactValues(record, redactor), runDir),
+    ...(sink.hold ? { hold: (held: boolean) => sink.hold!(held) } : {}),
   };
 }
 
@@ -43,6 +44,7 @@ function stopsWhenClosed(sink: RunSink, out: Output): RunSink {
     handle: (event) => void (open() && sink.handle(event)),
     summarize: (record, runDir) => void (open() && sink.summarize(record, runDir)),
     close: () => sink.close(),
+    ...(sink.hold ? { hold: (held: boolean) => sink.hold!(held) } : {}),
   };
 }
 

@@ -236,7 +236,6 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
   [
     'pipeline/unsupported-step-keys.yaml',
     [
-      ['not_supported', 6, 19],
       ['not_supported', 8, 5],
       ['not_supported', 12, 11],
       ['not_supported', 13, 5],
@@ -244,7 +243,7 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
       ['not_supported', 23, 5],
       ['not_supported', 25, 5],
     ],
-    ['`gate.type: ci_pass` (', '`strategy` (', 'step `type: conditional` (', '`edges` (', '`max_visits` (', '`loop` (', '`validation` (', '`concurrency` (', '`contexts` ('],
+    ['`strategy` (', 'step `type: conditional` (', '`edges` (', '`max_visits` (', '`loop` (', '`validation` (', '`concurrency` (', '`contexts` ('],
     [
       ['not_supported', 15, 5],
       ['not_supported', 27, 5],

@@ -117,7 +117,7 @@ steps:
     const refused = unsupportedFeatures()
       .filter((f) => !f.unused)
       .map((f) => f.name);
-    for (const name of ['`gate.type: pr_merge | ci_pass`', 'step `type: conditional | pipeline`', 'event_contains']) {
+    for (const name of ['step `type: conditional | pipeline`', 'event_contains']) {
       expect(refused.some((r) => r.includes(name))).toBe(true);
     }
   });

@@ -31,9 +31,6 @@ describe('Wave keys of features this version does not run', () => {
       'skill_http_seconds',
       'skill_http_header_seconds',
       'skill_publish_seconds',
-      'gate_approval_hours',
-      'gate_poll_interval_seconds',
-      'gate_poll_timeout_minutes',
       'git_command_seconds',
     ];
     const { errors, warnings } = await refusals('', `  timeouts:\n    stdout_drain_seconds: 1\n${keys.map((k) => `    ${k}: 1\n`).join('')}`);

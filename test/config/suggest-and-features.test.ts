@@ -29,8 +29,6 @@ describe('unsupportedFeatures', () => {
       .map((f) => f.name)
       .join('\n');
     for (const name of [
-      '`gate.type: pr_merge | ci_pass`',
-      '`gate.pr_number`',
       '`strategy`',
       '`edges`',
       '`loop`',

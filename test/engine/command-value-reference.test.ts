@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderStepCommand, type TemplateValues } from '../../src/engine/steps/render-prompt.js';
 import type { AttemptStep } from '../../src/plan/plan-types.js';
 
-const VALUES: TemplateValues = { runId: 'r', pipelineName: 'p', input: '$(touch PWNED)', project: {}, artifacts: {}, outputs: new Map(), forge: {} };
+const VALUES: TemplateValues = { runId: 'r', pipelineName: 'p', input: '$(touch PWNED)', project: {}, artifacts: {}, outputs: new Map(), forge: {}, gate: () => undefined };
 const render = (template: string) => renderStepCommand({ id: 's', kind: 'command' } as AttemptStep, template, VALUES);
 
 describe("a command's value reference, written for where it sits", () => {

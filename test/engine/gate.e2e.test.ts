@@ -159,13 +159,13 @@ describe('a gate step', () => {
     expect(runRecord(long).steps.approve!.status).toBe('cancelled');
   });
 
-  it('`wave validate` checks the choices, the default, the targets and a timer’s timeout; polling gates are refused by name', async () => {
+  it('`wave validate` checks the choices, the default, the targets, a timer’s timeout, a pr_merge’s pull request and keys another type of gate reads', async () => {
     const bad = gated(`      type: approval
       choices:
         - { key: y, label: Yes, target: shipp }
         - { key: y, label: Also yes }
       default: x`).replace('  - id: ship', '  - id: wait\n    dependencies: [prep]\n    gate: { type: timer }\n  - id: ship');
-    const project = makeProject({ 'pipelines/gated.yaml': bad, 'pipelines/poll.yaml': gated('      type: pr_merge\n      pr_number: 7') });
+    const project = makeProject({ 'pipelines/gated.yaml': bad, 'pipelines/poll.yaml': gated('      type: pr_merge\n      freeform: true\n      branch: main') });
     const checked = await runWave(['validate', 'pipelines/gated.yaml'], { cwd: project });
     expect(checked.code).toBe(2);
     const text = checked.stdout + checked.stderr;
@@ -177,6 +177,10 @@ describe('a gate step', () => {
     const compiled = await runWave(['compile', 'gated'], { cwd: makeProject({ 'pipelines/gated.yaml': gated(CHOICES) }) });
     expect(compiled.stderr).toContain('not_supported: step `approve` is a gate, which `wave compile` does not turn into jobs yet');
     const poll = await runWave(['validate', 'pipelines/poll.yaml'], { cwd: project });
-    expect(poll.stdout + poll.stderr).toContain('not_supported: `gate.type: pr_merge` (gates that poll the forge) is not supported yet');
+    const said = poll.stdout + poll.stderr;
+    expect(said).toContain('missing_field: step `approve`: a pr_merge gate needs `pr_number`, the pull request it waits for');
+    expect(said).toContain('conflicting_fields: step `approve`: a pr_merge gate does nothing with `freeform`');
+    expect(said).toContain('hint: Remove `freeform`: only approval gates read it.');
+    expect(said).toContain('conflicting_fields: step `approve`: a pr_merge gate does nothing with `branch`');
   });
 });

@@ -117,7 +117,7 @@ describe('values inside quotes and heredocs, through real shells', () => {
       for (const { name, command: quoted, expected } of QUOTED_COMMANDS) {
         for (const value of VALUES) {
           scratch = mkdtempSync(join(tmpdir(), 'wave-quoted-'));
-          const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: value, project: {}, artifacts: {}, outputs: new Map(), forge: {} };
+          const values: TemplateValues = { runId: 'r', pipelineName: 'p', input: value, project: {}, artifacts: {}, outputs: new Map(), forge: {}, gate: () => undefined };
           const rendered = renderStepCommand({ id: 'use', kind: 'command' } as AttemptStep, quoted('{{ input }}'), values);
           const shellValues = planShellValues(rendered.values);
           const written = await writeValueFiles(scratch, 'use', shellValues.files);

@@ -155,7 +155,7 @@ steps:
     exec: { type: command, source: "true" }
 `;
     expect(await planProblems(pipeline)).toEqual([
-      '8:30 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)',
+      '8:30 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*, gate.<step>.*)',
       "9:15 template_invalid unknown template variable: `project.missing` is not in the manifest's project block (known: none)",
       '12:26 template_invalid unknown template variable: `steps.a.output` refers to a step that is not a dependency of `b` (dependencies: none)',
       '12:51 template_invalid unknown template variable: `steps.c.output` refers to a step that is not a dependency of `b` (dependencies: none)',
@@ -169,7 +169,7 @@ steps:
     );
     expect(await planProblems(pipeline)).toEqual([
       "4:53 template_invalid `{{ input }}` is inside a $'…' string in the command of step `a`, where the shell expands nothing",
-      '5:51 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*)',
+      '5:51 template_invalid unknown template variable: `nope` is not a template variable (known: input, run.id, pipeline.name, step.id, project.*, artifacts.*, steps.<id>.output, forge.*, gate.<step>.*)',
     ]);
   });
 });

@@ -61,6 +61,14 @@ export function gateStepErrors(step: Record<string, unknown>, index: number, ste
       }),
     );
   });
+  if (gate.type === 'pr_merge' && gate.pr_number === undefined)
+    errors.push(
+      new WaveError('missing_field', `${label}: a pr_merge gate needs \`pr_number\`, the pull request it waits for`, {
+        location: locator.locate([...at, 'gate']),
+        hint: "Add `pr_number: 12` (and `repo: owner/repo` when it is not the project's).",
+      }),
+    );
+  errors.push(...idleGateKeyErrors(gate, label, at, locator));
   if (gate.type === 'timer' && gate.timeout === undefined)
     errors.push(
       new WaveError('missing_field', `${label}: a timer gate needs \`timeout\`, how long it waits`, {
@@ -69,4 +77,28 @@ export function gateStepErrors(step: Record<string, unknown>, index: number, ste
       }),
     );
   return errors;
+}
+
+/** The gate keys each type of gate reads. */
+const GATE_KEYS: Record<string, readonly string[]> = {
+  approval: ['type', 'auto', 'timeout', 'message', 'prompt', 'choices', 'default', 'freeform'],
+  timer: ['type', 'timeout', 'message', 'prompt'],
+  pr_merge: ['type', 'auto', 'timeout', 'message', 'prompt', 'pr_number', 'repo', 'interval'],
+  ci_pass: ['type', 'auto', 'timeout', 'message', 'prompt', 'repo', 'branch', 'interval'],
+};
+
+/** A key another type of gate reads would do nothing on this one: refused, so it is never silently ignored. */
+function idleGateKeyErrors(gate: Record<string, unknown>, label: string, at: readonly (string | number)[], locator: Locator): WaveError[] {
+  const reads = typeof gate.type === 'string' ? GATE_KEYS[gate.type] : undefined;
+  if (!reads) return [];
+  const readers = (key: string) => Object.keys(GATE_KEYS).filter((type) => GATE_KEYS[type]!.includes(key));
+  return Object.keys(gate)
+    .filter((key) => !reads.includes(key) && readers(key).length)
+    .map(
+      (key) =>
+        new WaveError('conflicting_fields', `${label}: a ${String(gate.type)} gate does nothing with \`${key}\``, {
+          location: locator.locateKey([...at, 'gate', key]),
+          hint: `Remove \`${key}\`: only ${readers(key).join(' and ')} gates read it.`,
+        }),
+    );
 }

@@ -6,7 +6,7 @@ import { checkDeliverables } from './deliverable-checks.js';
 import { mountSubsetErrors } from './mount-subset-checks.js';
 import { checkPipelineSkills } from './pipeline-skill-checks.js';
 import { checkRequires } from './requires-checks.js';
-import { stepLabel, undeclaredArtifactError } from './raw-step.js';
+import { declaredArtifacts, stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
 import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
@@ -101,7 +101,7 @@ export function checkPipelineReferences(
   const cycle = findCycle([...byId.values()]);
   if (cycle) errors.push(cycleError(cycle, byId, locator));
   else {
-    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque));
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque), ...checkChildInjections(step, byId, locator, opaque));
     for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, opaque));
     errors.push(...checkThreads([...byId.values()], byId, locator));
     errors.push(...reworkErrors([...byId.values()], locator));
@@ -158,6 +158,25 @@ function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Loca
     location: locator.locate(['steps', from.index, 'dependencies', entry]),
     hint: 'Remove one of these dependencies: a step can only use what runs before it.',
   });
+}
+
+/** Each artifact a child step hands its child (`config.inject`) must be declared by a step it depends on, unless one of them runs a child (whose artifacts only the run knows). */
+function checkChildInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
+  const config = step.raw.config;
+  if (!isRecord(config) || !Array.isArray(config.inject)) return [];
+  const ancestors = [...ancestorsOf(step.id, byId)];
+  if (ancestors.some((id) => opaque.has(id) || byId.get(id)?.raw.branch !== undefined)) return [];
+  const declared = ancestors.flatMap((id) => declaredArtifacts(byId.get(id)!.raw));
+  return config.inject.flatMap((name: unknown, i) =>
+    typeof name !== 'string' || declared.includes(name)
+      ? []
+      : [
+          new WaveError('unknown_artifact', `step \`${step.id}\` hands its child \`${name}\`, which no step it depends on declares`, {
+            location: locator.locate(['steps', step.index, 'config', 'inject', i]),
+            hint: didYouMean(name, declared, 'Artifacts of the steps it depends on'),
+          }),
+        ],
+  );
 }
 
 /** Each injected artifact must come from a (transitive) dependency that declares it. */

@@ -64,7 +64,6 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   ...timeoutsOf(['relay_compaction_minutes'], 'context relay and compaction'),
   ...timeoutsOf(['meta_default_minutes'], 'meta pipelines'),
   ...timeoutsOf(['skill_install_seconds', 'skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds'], 'skill installation and publishing'),
-  ...timeoutsOf(['gate_approval_hours', 'gate_poll_interval_seconds', 'gate_poll_timeout_minutes'], 'approval, timer and merge gates'),
   // Wave declares it (internal/manifest/timeouts.go) but no run of Wave reads it either.
   ...timeoutsOf(['git_command_seconds'], 'a limit on git commands that Wave declares but never applies'),
   { at: ['adapters', '*'], key: 'hooks_template', name: 'adapter `hooks_template`', what: 'hook templates' },
@@ -81,22 +80,11 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
   { at: ['input'], key: 'source', name: '`input.source: {value}`', what: 'input read from a file or stdin (use --input-file)', value: (v) => v !== 'cli', example: 'file | stdin' },
   { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
-  {
-    at: [...STEP, 'gate'],
-    key: 'type',
-    name: '`gate.type: {value}`',
-    what: 'gates that poll the forge',
-    value: (v) => v === 'pr_merge' || v === 'ci_pass',
-    example: 'pr_merge | ci_pass',
-  },
-  ...(['pr_number', 'repo', 'branch', 'interval'] as const).map((key) => ({ at: [...STEP, 'gate'], key, name: `\`gate.${key}\``, what: 'gates that poll the forge' })),
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
-  // `config.inject` makes parent artifacts `{{ artifacts.<name> }}` paths in every child step; a child here injects them itself (`inject_artifacts[].pipeline`).
-  { at: [...STEP, 'config'], key: 'inject', name: 'step `config.inject`', what: "artifacts handed to a child pipeline's steps" },
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {
     at: [...STEP, 'config'],

@@ -15,14 +15,26 @@ export const GateSchema = z
   .strictObject({
     type: z
       .enum(['approval', 'timer', 'pr_merge', 'ci_pass'])
-      .describe('approval: a person (or `auto`) decides; timer: waits `timeout`; pr_merge and ci_pass (poll the forge) are refused by name.'),
+      .describe(
+        "approval: a person (or `auto`) decides; timer: waits `timeout`; pr_merge: waits for a GitHub pull request to merge; ci_pass: for a branch's latest GitHub Actions run to pass.",
+      ),
     auto: z.boolean().optional().describe('approval: resolve at once with the `default` choice (else the first; approve when there are none).'),
-    timeout: Duration.optional().describe('timer: how long it waits; approval: how long it waits for a person before taking `default` (no default: the step fails).'),
+    timeout: Duration.optional().describe(
+      'timer: how long it waits; approval: how long it waits for a person before taking `default` (no default: the step fails); pr_merge, ci_pass: how long it polls (default runtime.timeouts.gate_poll_timeout_minutes, else 60m).',
+    ),
     message: z.string().optional().describe('What the waiting gate says.'),
     prompt: z.string().optional().describe('approval: the question put to the person.'),
     choices: z.array(GateChoiceSchema).optional().describe('approval: the answers a person picks from.'),
     default: z.string().optional().describe('approval: the key of the choice `auto`, `--auto-approve` and the timeout take.'),
     freeform: z.boolean().optional().describe('approval: the person may add text (`wave approve --text`), kept with the decision; without it the gate takes none.'),
+    pr_number: z.number().int().positive().optional().describe('pr_merge: the pull request it waits for (required).'),
+    repo: z
+      .string()
+      .regex(/^[^/\s]+\/[^/\s]+$/, 'owner/repo')
+      .optional()
+      .describe("pr_merge, ci_pass: the GitHub repository, `owner/repo`; default the project's, from its git remote."),
+    branch: z.string().optional().describe("ci_pass: the branch whose latest run it waits for; default the project's checked-out branch."),
+    interval: Duration.optional().describe('pr_merge, ci_pass: time between two looks; default runtime.timeouts.gate_poll_interval_seconds, else 30s.'),
   })
   .describe('The run waits at this step until the gate is resolved.');
 

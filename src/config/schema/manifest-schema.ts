@@ -87,6 +87,13 @@ export const TimeoutsSchema = z
       .optional()
       .describe("The longest wait between a step's attempts when its retry sets neither max_delay nor policy; default 60."),
     forge_api_seconds: z.number().positive().optional().describe('Time limit of each forge API request (the token scope check before a run); default 60.'),
+    gate_approval_hours: z
+      .number()
+      .positive()
+      .optional()
+      .describe('How long an approval gate without a `timeout` waits for a person before taking its default; default: no limit.'),
+    gate_poll_interval_seconds: z.number().positive().optional().describe('Time between two looks of a pr_merge or ci_pass gate without `interval`; default 30.'),
+    gate_poll_timeout_minutes: z.number().positive().optional().describe('How long a pr_merge or ci_pass gate without `timeout` polls; default 60.'),
   })
   .describe('Time limits; step_default_minutes defaults to 30, process_grace_seconds to 3, stdout_drain_seconds to 5.');
 

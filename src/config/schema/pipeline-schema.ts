@@ -142,6 +142,9 @@ export const RetrySchema = z.strictObject({
 /** A child pipeline step's `config`: what it hands the child and takes back (Wave's SubPipelineConfig). */
 export const SubPipelineConfigSchema = z
   .strictObject({
+    inject: StringList.optional().describe(
+      "Artifacts of this run's earlier steps the child's steps read as `{{ artifacts.<name> }}` (each placed in the workspace of a child step that names it).",
+    ),
     extract: StringList.optional().describe("The child's artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step."),
     timeout: Duration.optional().describe("The whole child run's time limit (a duration: 30s, 10m, 1h); past it the child is stopped and the step fails with `timeout`."),
     env: z

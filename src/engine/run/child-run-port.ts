@@ -1,4 +1,5 @@
 import type { PipelineArtifacts } from '../artifacts/pipeline-artifacts.js';
+import type { ParentArtifacts } from '../../plan/parent-artifacts.js';
 import type { Failure } from '../../core/errors/failure.js';
 import type { ChildKind, RunStatus } from '../../events.js';
 import type { RunRecord } from '../../state/record/run-record.js';
@@ -19,6 +20,8 @@ export interface ChildRunRequest {
   item?: number;
   /** Other pipelines' artifacts the child's steps may inject: this run's and its earlier children's. */
   artifacts?: PipelineArtifacts;
+  /** This run's artifacts the child's steps may name as `{{ artifacts.<name> }}` without injecting them. */
+  parentArtifacts?: ParentArtifacts;
 }
 
 /** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */

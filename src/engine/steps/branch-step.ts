@@ -24,6 +24,6 @@ export const runBranchStep: StepRunner<BranchStep> = async (run) => {
     return endChildStep(run, started, { failure: { class: 'template_invalid', message: `branch value "${value}" has no matching case (${known}) and no default` } });
   }
   if (arm === SKIP_CASE) return endChildStep(run, started, { output: '' });
-  const child: SubPipelineStep = { ...step, kind: 'pipeline', pipeline: arm, extract: [], env: {} };
+  const child: SubPipelineStep = { ...step, kind: 'pipeline', pipeline: arm, inject: [], extract: [], env: {} };
   return runChildPipeline({ ...run, step: child }, 'branch_arm', started);
 };

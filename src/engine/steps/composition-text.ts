@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isGateField } from '../../plan/template-vars.js';
 import { renderTemplate } from '../../plan/templates.js';
+import { gateValue } from './gate-values.js';
 import type { RunContext } from '../run/context.js';
 
 /**
@@ -36,6 +38,7 @@ export function resolveCompositionText(
     const [head, ...rest] = name.split('.');
     if (head === 'project' && rest.length === 1) return plan.project[rest[0]!];
     if (head === 'env' && rest.length === 1) return env[rest[0]!];
+    if (head === 'gate' && rest.length === 2 && isGateField(rest[1])) return gateValue(store.record, rest[0]!, rest[1]);
     if (head === 'steps' && rest[1] === 'output') return stepValue(context, rest[0]!, rest.slice(2), outputs);
     if (head && rest[0] === 'output') return stepValue(context, head, rest.slice(1), outputs);
     if (head && rest[0] === 'out') return artifactValue(context, head, rest.slice(1));

@@ -7,6 +7,7 @@ import { readGateAnswer, removeGateAnswer } from '../../state/gate-answer.js';
 import { reasonOf } from '../attempt/attempt.js';
 import { emit } from '../run/context.js';
 import { endChildStep } from './child-step-end.js';
+import { forgeGateTarget, pollForge, type ForgeGateTarget } from './forge-gate.js';
 import type { StepRun, StepRunner } from './step-run.js';
 
 /** How often a waiting approval gate looks for a person's answer. */
@@ -25,6 +26,8 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   const { context, step } = run;
   const started = Date.now();
   emit(context, { type: 'step_began', stepId: step.id });
+  const target = step.poll && !step.auto ? forgeGateTarget(context.plan, step, step.poll) : undefined;
+  if (target && 'failure' in target) return endChildStep(run, started, { failure: target.failure });
   const choices = step.choices.map((c) => ({ ...c }));
   emit(context, {
     type: 'gate_waiting',
@@ -35,8 +38,9 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
     ...(step.defaultChoice !== undefined ? { defaultChoice: step.defaultChoice } : {}),
     ...(step.freeform ? { freeform: true } : {}),
     ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
+    ...(target ? { polls: target.polls } : {}),
   });
-  const decision = step.gateType === 'timer' ? await waitTimer(run) : await decideApproval(run);
+  const decision = step.gateType === 'timer' ? await waitTimer(run) : target ? await askForge(run, target) : await decideApproval(run);
   if ('failure' in decision) return endChildStep(run, started, { failure: decision.failure });
   const { by, choice, text } = decision;
   const resolved = {
@@ -49,6 +53,11 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   if (refused) return endChildStep(run, started, { failure: refused });
   return endChildStep(run, started, { output: choice?.key ?? '' });
 };
+
+async function askForge(run: StepRun<GateStep>, target: ForgeGateTarget): Promise<GateDecision> {
+  const answer = await pollForge(run, target);
+  return 'failure' in answer ? answer : { by: 'forge', text: answer.passed };
+}
 
 async function waitTimer(run: StepRun<GateStep>): Promise<GateDecision> {
   const clock = run.context.clock ?? SYSTEM_CLOCK;

@@ -1,5 +1,5 @@
 import type { AttemptStep } from '../../plan/plan-types.js';
-import { templateValue, type TemplateSource } from '../../plan/template-vars.js';
+import { templateValue, type GateField, type TemplateSource } from '../../plan/template-vars.js';
 import { shellContexts } from '../../plan/shell-context.js';
 import { renderTemplate, templateReferences } from '../../plan/templates.js';
 import { valueReferenceIn } from './command-value-reference.js';
@@ -16,6 +16,8 @@ export interface TemplateValues {
   outputs: ReadonlyMap<string, string>;
   /** `forge.<name>` -> its value for the project's forge. */
   forge: Readonly<Record<string, string>>;
+  /** `gate.<step>.<field>` -> the value of an earlier gate's decision. */
+  gate: (stepId: string, field: GateField) => string | undefined;
 }
 
 /** A command step's text with references in place of its values, and the values, slot n at index n - 1. */
@@ -60,6 +62,7 @@ function lookupIn(step: AttemptStep, values: TemplateValues): (name: string) => 
     artifact: (as) => values.artifacts[as],
     stepOutput: (id, fieldPath) => outputValue(id, values.outputs.get(id) ?? '', fieldPath),
     forge: (name) => values.forge[name],
+    gate: values.gate,
   };
   return (name) => templateValue(name, source);
 }

@@ -3,6 +3,7 @@ import type { ChildKind } from '../../events.js';
 import type { IterateStep, SubPipelineStep } from '../../plan/plan-types.js';
 import type { ChildRunRecord } from '../../state/record/run-record.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
+import { parentArtifactsFor } from './child-injections.js';
 import { resolveCompositionText } from './composition-text.js';
 import type { StepRun } from './step-run.js';
 
@@ -32,5 +33,5 @@ export function startOrResumeChild(run: StepRun<SubPipelineStep | IterateStep>, 
   const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs, values);
   // Wave: an input that resolves to nothing is the parent's.
   const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs, values) : '') || context.plan.input;
-  return children.run({ ...at, kind, pipeline, input, env: step.env });
+  return children.run({ ...at, kind, pipeline, input, env: step.env, parentArtifacts: parentArtifactsFor(context.plan, step, artifacts) });
 }

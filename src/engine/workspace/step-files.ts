@@ -1,3 +1,5 @@
+import type { GateField } from '../../plan/template-vars.js';
+import { gateValue } from '../steps/gate-values.js';
 import { isAbsolute, join, relative } from 'node:path';
 import { isDiskFault } from '../../io-error.js';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
@@ -35,7 +37,8 @@ export interface PreparedStep {
 export async function prepareStepWorkspace(context: RunContext, step: AttemptStep, outputs: ReadonlyMap<string, string>): Promise<PreparedStep> {
   const { plan, store } = context;
   const runId = store.record.id;
-  const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs, forge: plan.forgeVariables };
+  const gate = (id: string, field: GateField) => gateValue(store.record, id, field);
+  const values = { runId, pipelineName: plan.pipelineName, input: plan.input, project: plan.project, outputs, forge: plan.forgeVariables, gate };
   const branch = step.workspace.branch ? renderStepTemplate(step, step.workspace.branch, { ...values, artifacts: {} }) : undefined;
   const subsets = await mountSubsets(context, step);
   const workspace = await prepareWorkspace({

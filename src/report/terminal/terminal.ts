@@ -25,8 +25,10 @@ export function createTerminalSink(options: TerminalSinkOptions): RunSink {
   let drawnLines = 0;
   let lastFrame = '';
   let closed = false;
+  let held = false;
 
   const draw = (): void => {
+    if (held) return;
     const lines = renderFrame(root, now(), paint, screenOf(options.out));
     const frame = lines.join('\n');
     if (frame === lastFrame) return;
@@ -52,6 +54,15 @@ export function createTerminalSink(options: TerminalSinkOptions): RunSink {
     },
     summarize(record, runDir) {
       options.out.write(`\n${formatSummary(record, runDir, { color, cwd: options.cwd })}`);
+    },
+    hold(hold) {
+      if (hold) {
+        draw();
+        // What is written below the frame now stays: the next frame starts under it instead of drawing over it.
+        drawnLines = 0;
+        lastFrame = '';
+      }
+      held = hold;
     },
     close() {
       if (closed) return;

@@ -205,6 +205,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
         ...(e.choices ? { choices: e.choices } : {}),
         ...(e.defaultChoice !== undefined ? { defaultChoice: e.defaultChoice } : {}),
         ...(e.freeform ? { freeform: true } : {}),
+        ...(e.polls !== undefined ? { polls: e.polls } : {}),
       };
   },
   gate_resolved: (r, e) => {

@@ -112,6 +112,8 @@ export interface GateRecord {
   defaultChoice?: string;
   /** A person may add text to the answer. */
   freeform?: boolean;
+  /** pr_merge, ci_pass: what it polls the forge for. */
+  polls?: string;
   decision?: { by: GateResolver; key?: string; label?: string; text?: string; target?: string; at: string };
 }
 
