@@ -143,6 +143,8 @@ export const RunEventSchema = z
       adapterType: z.enum(ADAPTER_TYPES).optional(),
       model: z.string().optional(),
       workspace: z.string(),
+      kind: z.literal('rework').optional().describe('An attempt of kind rework: fixing the work of the step `reworkOf`.'),
+      reworkOf: z.string().optional(),
     }),
     z
       .strictObject({ ...base, type: z.literal('step_output'), stepId: z.string(), attempt: Attempt, line: z.string() })
@@ -285,6 +287,7 @@ export const RunEventSchema = z
       passed: z.boolean(),
       action: z.string(),
       errors: z.array(z.string()),
+      round: z.number().int().positive().optional().describe('Checked again after this rework round.'),
     }),
     z
       .strictObject({
@@ -325,6 +328,12 @@ export const RunEventSchema = z
       failure: FailureSchema,
       optional: z.boolean(),
     }),
+    z
+      .strictObject({ ...base, type: z.literal('step_reworking'), stepId: z.string(), target: z.string(), round: z.number().int().positive(), failure: FailureSchema })
+      .describe('The step failed and its rework step `target` runs to fix its work; its contracts are checked again after.'),
+    z
+      .strictObject({ ...base, type: z.literal('step_rejected'), stepId: z.string(), attempt: Attempt, durationMs: Duration, failure: FailureSchema, optional: z.boolean() })
+      .describe('A contract with on_failure: rejected failed: the step found nothing to do, and the run stops rejected.'),
     z.strictObject({
       ...base,
       type: z.literal('egress'),
@@ -411,7 +420,7 @@ export const RunEventSchema = z
         type: z.literal('child_run_finished'),
         stepId: z.string(),
         childRunId: z.string(),
-        status: z.enum(['completed', 'failed', 'cancelled']),
+        status: z.enum(['completed', 'failed', 'cancelled', 'rejected']),
         tokens: TokenUsageSchema,
         costUsd: z.number().optional(),
         failure: FailureSchema.optional(),
@@ -420,7 +429,7 @@ export const RunEventSchema = z
     z.strictObject({
       ...base,
       type: z.literal('run_finished'),
-      status: z.enum(['completed', 'failed', 'cancelled']),
+      status: z.enum(['completed', 'failed', 'cancelled', 'rejected']),
       durationMs: Duration,
       tokens: TokenUsageSchema,
       costUsd: z.number().optional(),

@@ -10,7 +10,8 @@ import type { StepResult } from './state/record/step-result.js';
 /** The version of the event format; bumped when a field changes meaning. */
 export const EVENT_VERSION = 1;
 
-export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** `rejected`: a step's contract found nothing to do (on_failure: rejected) and the run stopped there: not a failure. */
+export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled' | 'rejected';
 /** What a gate step waits for. */
 export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 
@@ -29,7 +30,8 @@ export interface GateChoiceEntry {
 
 /** Why a step started a child run: a `pipeline:` step, an item of `iterate`, an arm of `branch`. */
 export type ChildKind = 'sub_pipeline' | 'iterate_item' | 'branch_arm';
-export type StepStatus = 'pending' | 'running' | 'retrying' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+/** `reworking`: its rework step is fixing its work; `rejected`: its contract found nothing to do (on_failure: rejected). */
+export type StepStatus = 'pending' | 'running' | 'retrying' | 'reworking' | 'completed' | 'failed' | 'skipped' | 'cancelled' | 'rejected';
 
 interface Base {
   v: typeof EVENT_VERSION;
@@ -58,7 +60,18 @@ export type RunEvent = Base &
     | { type: 'steps_reset'; steps: PlannedStepEntry[] }
     /** The step began: its earlier results are set aside (attempts are kept), before its workspace is prepared. */
     | { type: 'step_began'; stepId: string }
-    | { type: 'step_started'; stepId: string; attempt: number; adapter: string; adapterType?: AdapterType; model?: string; workspace: string }
+    /** An attempt of a step started; `reworkOf`: it is an attempt of kind `rework`, fixing that failed step's work. */
+    | {
+        type: 'step_started';
+        stepId: string;
+        attempt: number;
+        adapter: string;
+        adapterType?: AdapterType;
+        model?: string;
+        workspace: string;
+        kind?: 'rework';
+        reworkOf?: string;
+      }
     /** The attempt's process started, leading its own process group. */
     | { type: 'attempt_spawned'; stepId: string; attempt: number; pid: number }
     /** The Wave process driving the attempt was killed before it ended: recorded by the resume or cancel that found it. */
@@ -100,7 +113,8 @@ export type RunEvent = Base &
     | { type: 'review_completed'; stepId: string; attempt: number; contract: string; reviewer: string; verdict: 'pass' | 'warn'; issues: number; summary: string }
     /** The review failed the work: a fail verdict (with its issue count), or no usable verdict; `reason` says which. */
     | { type: 'review_failed'; stepId: string; attempt: number; contract: string; reviewer: string; reason: string; verdict?: 'fail'; issues?: number }
-    | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[] }
+    /** A contract's verdict on an attempt's work; `round`: checked again after that rework round. */
+    | { type: 'contract_checked'; stepId: string; attempt: number; contract: string; passed: boolean; action: string; errors: string[]; round?: number }
     /** One attempt ended (a round of `wave thread`): its result text (an agent's final answer, a command's output tail) capped, and its JSON output's fields. */
     | {
         type: 'attempt_finished';
@@ -138,6 +152,10 @@ export type RunEvent = Base &
         failure: Failure;
         optional: boolean;
       }
+    /** The step failed and its rework step `target` runs to fix its work (round `round`); its contracts are checked again after. */
+    | { type: 'step_reworking'; stepId: string; target: string; round: number; failure: Failure }
+    /** A contract with `on_failure: rejected` failed: the step found nothing to do, and the run stops rejected. */
+    | { type: 'step_rejected'; stepId: string; attempt: number; durationMs: number; failure: Failure; optional: boolean }
     | { type: 'egress'; stepId: string; attempt: number; host: string; port: number; allowed: boolean; via: 'connect' | 'http' | 'endpoint'; reason?: string }
     /** The run's cost reached runtime.cost.warn_at (once a session); `step` is the step whose cost crossed it. */
     | { type: 'budget_warning'; spentUsd: number; warnAtUsd: number; ceilingUsd?: number; step?: string }

@@ -15,11 +15,13 @@ export const ACTION_OUTPUTS = [
   'outputs',
 ] as const;
 
-export type Conclusion = 'success' | 'failure' | 'cancelled';
+/** `rejected`: a step found nothing to do (on_failure: rejected), apart from a failure. */
+export type Conclusion = 'success' | 'failure' | 'cancelled' | 'rejected';
 
 /** The job's conclusion for a finished run's status. */
 export function conclusionOf(record: RunRecord): Conclusion {
   if (record.status === 'completed') return 'success';
+  if (record.status === 'rejected') return 'rejected';
   return record.status === 'cancelled' ? 'cancelled' : 'failure';
 }
 

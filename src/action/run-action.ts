@@ -34,7 +34,9 @@ export async function runAction(stop: StopWatch = catchStopSignals()): Promise<v
     } else await reportError(error, repositoryRoot());
   }
   core.setOutput('conclusion', conclusion);
-  if (conclusion !== 'success' && failOnError) failJob(`Wave: the run ${conclusion === 'cancelled' ? 'was cancelled' : 'failed'}.`, annotated);
+  // A rejection is a verdict, not a failure (Wave exits 0 for it): the job goes on, told so.
+  if (conclusion === 'rejected') core.notice('A step found nothing to do, so the run ended rejected; the `conclusion` output is `rejected`.', { title: 'Wave: rejected' });
+  else if (conclusion !== 'success' && failOnError) failJob(`Wave: the run ${conclusion === 'cancelled' ? 'was cancelled' : 'failed'}.`, annotated);
   stop.release();
 }
 

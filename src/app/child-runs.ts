@@ -32,8 +32,8 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     };
     try {
       const { record, dir } = await drive(onRecorded);
-      // A driven run always ends in one of the three.
-      const status = record.status as 'completed' | 'failed' | 'cancelled';
+      // A driven run always ends in one of these.
+      const status = record.status as 'completed' | 'failed' | 'cancelled' | 'rejected';
       const failure = status === 'completed' ? undefined : childFailure(record);
       const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
       base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...cost, ...(failure ? { failure } : {}) });

@@ -121,7 +121,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   if (sink && (options.output === 'auto' || options.output === 'text')) err.write(leftWorkspacesNote(plan, runId));
   const stoppedBy = stop.stoppedBy();
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
-  return status === 'completed' ? EXIT.ok : EXIT.runFailed;
+  return status === 'completed' ? EXIT.ok : status === 'rejected' ? EXIT.rejected : EXIT.runFailed;
 }
 
 /** The run's cancellation: the stop signals, or a parent's AbortSignal when it has one (the parent listens for the signals). */

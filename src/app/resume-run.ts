@@ -68,6 +68,12 @@ async function resumeOwned(owned: {
       hint: `Wait for it, or stop it with \`wave cancel ${store.record.id}\` first.`,
     });
   }
+  // A rejected run ended as meant (its step found nothing to do): running it again is a decision, not a repair.
+  if (status === 'rejected' && !request.force && !request.parent) {
+    throw new WaveError('invalid_argument', `run ${store.record.id} was rejected: a step found nothing to do, so there is nothing to finish`, {
+      hint: `Pass --force to run its rejected step again: \`wave resume --force ${store.record.id}\`.`,
+    });
+  }
   if (request.fromStep)
     requireStep(
       plan.steps.map((s) => s.id),

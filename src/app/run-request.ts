@@ -121,6 +121,8 @@ export interface ResumeRunRequest {
   manifest?: string;
   /** Runs this step and everything after it again, even if completed. */
   fromStep?: string;
+  /** Resumes a rejected run too (its rejected step runs again); a child's resume is forced by its parent's. */
+  force?: boolean;
   output: OutputMode;
   /** Where notes and warnings go (process.stderr by default). */
   err?: TextWriter;

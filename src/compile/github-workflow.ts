@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../core/errors/errors.js';
-import { isAttemptStep, type AttemptStep, type Plan } from '../plan/plan-types.js';
+import { isAttemptStep, isReworkOnly, type AttemptStep, type Plan } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
@@ -221,6 +221,16 @@ function compilablePlan(plan: Plan): CompilablePlan {
       {
         location: child.location,
         hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
+      },
+    );
+  const rework = plan.steps.find(isReworkOnly);
+  if (rework)
+    throw new WaveError(
+      'not_supported',
+      `step \`${rework.id}\` is a rework step, which \`wave compile\` does not turn into jobs yet: it runs inside the job of the step it fixes`,
+      {
+        location: rework.location,
+        hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole).',
       },
     );
   const consumer = (plan.steps as readonly AttemptStep[]).find((step) => step.injectArtifacts.some((ref) => ref.pipeline !== undefined));

@@ -98,7 +98,7 @@ export interface ReviewOutcome {
 }
 
 /** What the step-level policy decided for one contract. */
-export type ContractAction = 'pass' | 'fail' | 'warn' | 'continue' | 'skip' | 'retry';
+export type ContractAction = 'pass' | 'fail' | 'warn' | 'continue' | 'skip' | 'retry' | 'rework' | 'rejected';
 
 /** A short name for events and run.json: the type and what it checks. */
 export function contractLabel(contract: PlannedContract, index: number): string {

@@ -89,7 +89,9 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   lines.push(`  runs on:   ${step.kind === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
   if (step.persona) lines.push(`  persona:   ${step.persona.name}`);
   if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
-  lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${step.optional ? '; optional' : ''}`);
+  const rework = step.retry.reworkStep !== undefined ? `, then rework by ${step.retry.reworkStep}` : '';
+  lines.push(`  timeout:   ${step.timeoutMs / 60_000} min; attempts: ${step.retry.maxAttempts}${rework}${step.optional ? '; optional' : ''}`);
+  if (step.reworkOnly) lines.push('  rework:    runs only when a step that names it as its rework_step fails');
   if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
   if (step.skills.length) lines.push(`  skills:    ${step.skills.map((s) => s.name).join(', ')}`);
   if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
@@ -103,7 +105,7 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   for (const o of step.outcomes ?? []) lines.push(`  outcome:   ${o.type} "${o.label ?? o.type}" ← ${o.extract_from}${o.json_path ? ` at ${o.json_path}` : ''}`);
   for (const c of step.contracts)
     lines.push(
-      `  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''}${c.reviewer ? ` by ${c.reviewer.persona.name} against ${c.criteria_path ?? `${c.criteria?.length ?? 0} criteria listed`}` : ''} (on failure: ${c.on_failure ?? 'fail'})`,
+      `  contract:  ${c.type}${c.schema_path ? ` ${c.schema_path}` : ''}${c.command ? ` \`${c.command}\`` : ''}${c.reviewer ? ` by ${c.reviewer.persona.name} against ${c.criteria_path ?? `${c.criteria?.length ?? 0} criteria listed`}` : ''} (on failure: ${c.on_failure ?? 'fail'}${c.on_failure === 'rework' ? ` by ${c.rework_step}` : ''})`,
     );
   lines.push(`  ${step.kind === 'command' ? 'command' : 'prompt'}:`);
   const receives = step.kind === 'agent' && step.thread && step.thread.fidelity !== 'fresh' && step.thread.earlier.length > 0;

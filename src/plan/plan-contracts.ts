@@ -59,9 +59,17 @@ export function planContracts(step: Step, manifest: Manifest, manifestDir: strin
       ...(schemaObject ? { schemaObject } : {}),
       ...(judgeName ? { judge: resolveAdapter(manifest, judgeName) } : {}),
       ...(contract.type === 'agent_review' ? { reviewer: planReviewer(contract, manifest, manifestDir, where) } : {}),
+      ...reworkOf(contract, step),
       target: contractTarget(contract, step.output_artifacts ?? []),
     };
   });
+}
+
+/** A rework contract's step: its own, else the step's retry.rework_step; with neither (a rework step's own contract, the checks refuse it elsewhere) it fails the step. */
+function reworkOf(contract: Contract, step: Step): Partial<Contract> {
+  if (contract.on_failure !== 'rework') return {};
+  const target = contract.rework_step ?? step.retry?.rework_step;
+  return target !== undefined ? { rework_step: target } : { on_failure: 'fail' };
 }
 
 /** The step's extract with its schema read; the adapter and model default to the manifest's `extract:` block. */

@@ -33,6 +33,8 @@ export interface RetryPolicy {
   continueSession: boolean;
   /** What the run does with the step once its attempts are spent: fail it (halting the run), skip it, or fail it and go on. */
   onFailure: 'fail' | 'skip' | 'continue';
+  /** `retry.on_failure: rework`: the step run to fix the work once the attempts are spent (its failure fails the step). */
+  reworkStep?: string;
 }
 
 /** A step's place in a conversation thread. */
@@ -97,6 +99,8 @@ interface AttemptStepFields extends StepBase {
   readonly thread?: PlannedThread;
   /** Links and files taken from its files once it succeeds (engine/steps/step-outcomes.ts). */
   readonly outcomes?: readonly OutcomeDef[];
+  /** `rework_only`: run only as another step's rework step (engine/steps/rework.ts), never in the run's order. */
+  readonly reworkOnly?: boolean;
 }
 
 /** A prompt handed to an agent CLI (or an HTTP model) as its persona says; a retry is told what failed. */
@@ -218,6 +222,11 @@ export type CompositionStep = Exclude<PlannedStep, AttemptStep>;
 /** What the run does with a failed step: its retry policy's, or `fail` for a step that runs no attempts (as in Wave). */
 export function onFailureOf(step: PlannedStep): RetryPolicy['onFailure'] {
   return isAttemptStep(step) ? step.retry.onFailure : 'fail';
+}
+
+/** Whether a step runs only as another step's rework step. */
+export function isReworkOnly(step: PlannedStep): step is AttemptStep {
+  return isAttemptStep(step) && step.reworkOnly === true;
 }
 
 /** Whether a step runs attempts of an adapter (rather than child runs). */

@@ -8,6 +8,7 @@ import { durationMs } from '../config/schema/common-schema.js';
 import { execOf, isScriptStep } from '../config/schema/script-step.js';
 import { WaveError, WaveErrors, type SourceLocation } from '../core/errors/errors.js';
 import { ancestorsOf, topologicalLayers } from '../core/dag.js';
+import { reworkAncestors } from './rework-targets.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
@@ -66,7 +67,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const refs = templateReferences(template);
     const branchRefs = declared.workspace?.branch ? templateReferences(declared.workspace.branch) : [];
     const step = withParentArtifacts(declared, [...refs, ...branchRefs], options.parentArtifacts);
-    const ancestors = ancestorsOf(step.id, stepsById);
+    const ancestors = step.rework_only ? reworkAncestors(step.id, pipeline.value.steps, stepsById) : ancestorsOf(step.id, stepsById);
     for (const ref of refs) {
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(templateError(why, template, ref, location));
@@ -241,6 +242,7 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     optional: step.optional ?? false,
     kind,
     ...(kind === 'command' && isScriptStep(step) ? { runsInProjectCopy: true } : {}),
+    ...(step.rework_only ? { reworkOnly: true } : {}),
     // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
     template: kind === 'agent' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,

@@ -96,7 +96,9 @@ export function retryPolicy(retry: RetryConfig | undefined, manifest: Manifest):
     // Wave now always tells a retry what failed; `adapt_prompt: false` asks for the original prompt instead.
     adaptPrompt: retry?.adapt_prompt ?? true,
     continueSession: retry?.continue_session ?? true,
-    onFailure: retry?.on_failure ?? 'fail',
+    // A rework that fails too fails the step: `rework` is `fail` with a step to try first.
+    onFailure: retry?.on_failure === 'rework' ? 'fail' : (retry?.on_failure ?? 'fail'),
+    ...(retry?.on_failure === 'rework' && retry.rework_step !== undefined ? { reworkStep: retry.rework_step } : {}),
   };
 }
 

@@ -9,10 +9,12 @@ export const STATUS_MARK: Record<StepStatus | RunStatus, { symbol: string; color
   pending: { symbol: '·', color: 'gray' },
   running: { symbol: '▸', color: 'cyan' },
   retrying: { symbol: '↻', color: 'yellow' },
+  reworking: { symbol: '↺', color: 'yellow' },
   completed: { symbol: '✓', color: 'green' },
   failed: { symbol: '✗', color: 'red' },
   skipped: { symbol: '-', color: 'gray' },
   cancelled: { symbol: '⊘', color: 'yellow' },
+  rejected: { symbol: '!', color: 'yellow' },
 };
 
 /** A tool call as one short phrase: `Bash git status`, `Read src/a.ts`. */

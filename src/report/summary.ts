@@ -56,6 +56,8 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
   // A run stopped by something above its steps (its budget) says so; each step's own failure is on its line.
   if (record.failure) lines.push(...failureDetail(record.failure).map((line, i) => `  ${i === 0 ? paint('red', line) : line}`));
   lines.push(`  run folder: ${displayPath(runDir, cwd)}`);
+  if (record.status === 'rejected')
+    lines.push(`  ${paint('yellow', 'rejected')}: a step found nothing to do (not a failure); ${paint('bold', `wave resume --force ${record.id}`)} runs it again`);
   if (record.status === 'failed' || record.status === 'cancelled') {
     lines.push(options.rerun ? `  run it again: ${options.rerun}` : `  resume with: ${paint('bold', `wave resume ${record.id}`)}`);
   }
@@ -86,7 +88,19 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   // Its first line; the rest (a command's stderr) goes under the step.
   if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));
   if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));
+  const rework = reworkCell(step);
+  if (rework) cells.push(paint('yellow', rework));
   return cells.join('  ').trimEnd();
+}
+
+/** A step's part in a rework: fixed by its rework step (or being fixed), or the rework step fixing another's work. */
+function reworkCell(step: StepRecord): string | undefined {
+  if (step.rework) {
+    const { target, rounds } = step.rework;
+    return step.status === 'reworking' ? `reworking: ${target} fixing it (round ${rounds})` : `reworked by ${target}${rounds > 1 ? ` in ${rounds} rounds` : ''}`;
+  }
+  const of = [...new Set(step.attempts.flatMap((a) => (a.reworkOf !== undefined ? [a.reworkOf] : [])))];
+  return of.length ? `rework of ${of.join(', ')}` : undefined;
 }
 
 /** Why a run did not complete, in one line: its own failure, else its first failed step's (`build: non_zero_exit: …`). */

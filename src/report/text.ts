@@ -42,7 +42,7 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'run_started':
       return `run ${event.runId} ${event.resumed ? 'resumed' : 'started'}: ${event.pipeline}, ${plural(event.steps.length, 'step')}`;
     case 'step_started':
-      return `${step(event.stepId)} started (attempt ${event.attempt}, ${event.adapter}${event.model ? ` ${event.model}` : ''})`;
+      return `${step(event.stepId)} started (attempt ${event.attempt}, ${event.adapter}${event.model ? ` ${event.model}` : ''})${event.reworkOf !== undefined ? ` to rework ${event.reworkOf}` : ''}`;
     case 'step_event':
       if (event.event.kind === 'tool_use') return `${step(event.stepId)} tool ${describeToolUse(event.event)}`;
       if (event.event.kind === 'error') return `${step(event.stepId)} error: ${oneLine(event.event.message)}`;
@@ -82,9 +82,9 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'review_failed':
       return `${step(event.stepId)} contract ${event.contract}: review by ${event.reviewer} failed: ${oneLine(event.reason)}`;
     case 'contract_checked':
-      return event.passed
-        ? `${step(event.stepId)} contract ${event.contract} passed`
-        : `${step(event.stepId)} contract ${event.contract} failed (${event.action})${indented(event.errors)}`;
+    case 'step_reworking':
+    case 'step_rejected':
+      return describeVerdictEvent(event, step);
     case 'thread_context':
       return `${step(event.stepId)} thread ${event.thread}: ${event.steps.length ? `receives ${event.steps.join(', ')} (${event.fidelity}, ${event.chars} characters)` : 'nothing to receive yet'}${event.omitted.length ? `; left out to fit: ${event.omitted.join(', ')}` : ''}${event.note ? `; ${event.note}` : ''}`;
     case 'step_completed':
@@ -118,6 +118,22 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return describeCompositionEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
+  }
+}
+
+/** The line of a contract's verdict, of a rework it asked for, or of a rejection. */
+function describeVerdictEvent(event: Extract<RunEvent, { type: 'contract_checked' | 'step_reworking' | 'step_rejected' }>, step: (id: string) => string): string {
+  switch (event.type) {
+    case 'contract_checked': {
+      const again = event.round !== undefined ? ` after rework round ${event.round}` : '';
+      return event.passed
+        ? `${step(event.stepId)} contract ${event.contract} passed${again}`
+        : `${step(event.stepId)} contract ${event.contract} failed${again} (${event.action})${indented(event.errors)}`;
+    }
+    case 'step_reworking':
+      return `${step(event.stepId)} reworking: ${event.target} fixes its work (round ${event.round}) after: ${withDetail(event.failure)}`;
+    case 'step_rejected':
+      return `${step(event.stepId)} rejected${event.optional ? ' (optional)' : ''} on attempt ${event.attempt} after ${formatDuration(event.durationMs)}, nothing to do: ${withDetail(event.failure)}`;
   }
 }
 

@@ -57,12 +57,13 @@ export function assembledFinish(record: RunRecord): Extract<RunEvent, { type: 'r
 
 /** Whether a dependency in this state keeps its dependents from running (the executor's gate). */
 function blocks(step: StepRecord): boolean {
-  return step.status === 'skipped' || (step.status === 'failed' && !letsDependentsRun(step));
+  return step.status === 'skipped' || ((step.status === 'failed' || step.status === 'rejected') && !letsDependentsRun(step));
 }
 
-/** A required step failed: failed; a step never finished: cancelled; else completed. */
+/** A required step failed: failed; one was rejected: rejected; a step never finished: cancelled; else completed. */
 function runStatusOf(steps: readonly StepRecord[]): Exclude<RunStatus, 'pending' | 'running'> {
   if (steps.some((s) => s.status === 'failed' && !s.optional)) return 'failed';
-  if (steps.some((s) => s.status !== 'completed' && s.status !== 'skipped' && s.status !== 'failed')) return 'cancelled';
+  if (steps.some((s) => s.status === 'rejected' && !s.optional)) return 'rejected';
+  if (steps.some((s) => !['completed', 'skipped', 'failed', 'rejected'].includes(s.status))) return 'cancelled';
   return 'completed';
 }

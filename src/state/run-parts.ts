@@ -61,7 +61,7 @@ function isStepPart(value: unknown): value is StepPart {
   return Array.isArray(events) && step !== null && typeof step === 'object' && typeof step.id === 'string' && typeof step.status === 'string';
 }
 
-const STEP_ENDS: ReadonlySet<RunEvent['type']> = new Set(['step_completed', 'step_failed', 'step_skipped', 'step_cancelled']);
+const STEP_ENDS: ReadonlySet<RunEvent['type']> = new Set(['step_completed', 'step_failed', 'step_rejected', 'step_skipped', 'step_cancelled']);
 
 /** The events a part brings: its own, and its step's end taken from its record when no event of its says how the step ended. */
 export function eventsOfPart(part: StepPart, runId: string): RunEvent[] {
@@ -75,10 +75,12 @@ export function eventsOfPart(part: StepPart, runId: string): RunEvent[] {
       ? { ...base, type: 'step_completed', attempt, durationMs, tokens: step.tokens, ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}) }
       : step.status === 'failed' && step.failure
         ? { ...base, type: 'step_failed', attempt, durationMs, failure: step.failure, optional: step.optional }
-        : step.status === 'skipped'
-          ? { ...base, type: 'step_skipped', reason: step.skipReason ?? 'skipped in its own job' }
-          : step.status === 'cancelled'
-            ? { ...base, type: 'step_cancelled' }
-            : undefined;
+        : step.status === 'rejected' && step.failure
+          ? { ...base, type: 'step_rejected', attempt, durationMs, failure: step.failure, optional: step.optional }
+          : step.status === 'skipped'
+            ? { ...base, type: 'step_skipped', reason: step.skipReason ?? 'skipped in its own job' }
+            : step.status === 'cancelled'
+              ? { ...base, type: 'step_cancelled' }
+              : undefined;
   return ended ? [...part.events, ended] : part.events;
 }

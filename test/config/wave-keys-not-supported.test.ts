@@ -21,26 +21,6 @@ async function problems(steps: string, manifest = SHELL_MANIFEST): Promise<Array
 const COMMAND = 'exec: { type: command, source: "true" }';
 
 describe("Wave's keys of features not built here are named not_supported, never unknown_key or wrong_type", () => {
-  it('a contract on_failure of rejected or rework, and rework_step, in handover.contract and handover.contracts', async () => {
-    expect(
-      await problems(`  - id: assess
-    ${COMMAND}
-    handover:
-      contract: { type: non_empty_file, source: a.md, on_failure: rejected }
-  - id: fix
-    ${COMMAND}
-    handover:
-      contracts:
-        - { type: non_empty_file, source: b.md, on_failure: rework, rework_step: assess }
-        - { type: non_empty_file, source: c.md, rework_step: assess }
-`),
-    ).toEqual([
-      ['not_supported', 7, '`on_failure: rejected`'],
-      ['not_supported', 12, '`on_failure: rework`'],
-      ['not_supported', 13, 'contract `rework_step`'],
-    ]);
-  });
-
   it("a step's `config` and `input` (a child pipeline's): with a child that does not exist, without a `pipeline`, and with a `branch` whose case names none", async () => {
     expect(
       await problems(`  - id: child
@@ -114,15 +94,14 @@ describe('what only follows from a feature not built here is not reported on top
   it('a dependency on a step set aside whole, and an artifact injected from it', async () => {
     expect(
       await problems(`  - id: fixup
-    rework_only: true
-    ${COMMAND}
+    loop: { max_iterations: 2 }
     output_artifacts: [{ name: patch, path: patch.diff }]
   - id: ship
     dependencies: [fixup]
     memory: { inject_artifacts: [{ step: fixup, artifact: patch }] }
     ${COMMAND}
 `),
-    ).toEqual([['not_supported', 5, '`rework_only`']]);
+    ).toEqual([['not_supported', 5, '`loop`']]);
   });
 
   it('still reports a wrong reference to a step nothing set aside', async () => {
@@ -138,6 +117,44 @@ describe('what only follows from a feature not built here is not reported on top
       ['not_supported', 5, '`loop`'],
       ['unknown_dependency', 7, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
       ['unknown_dependency', 8, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
+    ]);
+  });
+});
+
+describe('rework and rejected runs load, checked as Wave checks them', () => {
+  it('a contract on_failure of rejected or rework, and rework_step, in handover.contract and handover.contracts', async () => {
+    expect(
+      await problems(`  - id: assess
+    ${COMMAND}
+    handover:
+      contract: { type: non_empty_file, source: a.md, on_failure: rejected }
+  - id: fix
+    ${COMMAND}
+    handover:
+      contracts:
+        - { type: non_empty_file, source: b.md, on_failure: rework, rework_step: assess }
+        - { type: non_empty_file, source: c.md, rework_step: assess }
+        - { type: non_empty_file, source: d.md, on_failure: rework }
+  - id: redo
+    rework_only: true
+    ${COMMAND}
+    retry: { on_failure: rework, rework_step: redo }
+  - id: after
+    dependencies: [fix]
+    retry: { on_failure: rework, rework_step: redo }
+    ${COMMAND}
+  - id: later
+    dependencies: [after]
+    retry: { on_failure: rework, rework_step: redo, max_attempts: 2 }
+    ${COMMAND}
+`),
+    ).toEqual([
+      ['wrong_type', 12, "the rework step `assess` of step `fix` is not `rework_only`, so it would also run in the run's order"],
+      ['conflicting_fields', 13, "step `fix`: the contract's `rework_step` does nothing unless `on_failure` is `rework`"],
+      ['missing_field', 14, 'a contract of step `fix` has `on_failure: rework` but no `rework_step`'],
+      ['dag_cycle', 18, 'step `redo` names itself as its rework step'],
+      ['conflicting_fields', 18, 'the rework step `redo` names a rework step of its own, `redo`'],
+      ['conflicting_fields', 25, 'the rework step `redo` is the retry.rework_step of both `after` and `later`'],
     ]);
   });
 });

@@ -39,4 +39,14 @@ describe('the GitHub Action and named outputs', () => {
     expect(run.stdout).toMatch(/^::error title=Wave%3A input_invalid,file=pipelines\/ship\.yaml,line=3,col=16::the input "the login fix" is not a pr_ref/m);
     expect(run.stdout).toContain('e.g. `acme/app#7`');
   });
+
+  it('says `rejected` when a step found nothing to do, with a notice, and does not fail the job step', async () => {
+    const contract = '{ type: json_schema, source: a.json, schema: { type: object, required: [implementable] }, on_failure: rejected }';
+    const rejecting = `kind: WavePipeline\nmetadata: { name: assess }\nsteps:\n  - { id: assess, script: "echo '{}' > a.json", handover: { contract: ${contract} } }\n`;
+    const run = await runAction(makeProject({ 'pipelines/assess.yaml': rejecting }), { pipeline: 'assess' });
+    expect(run.outputs.conclusion).toBe('rejected');
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('::notice title=Wave%3A rejected::A step found nothing to do, so the run ended rejected');
+    expect(run.stdout).toMatch(/::warning title=Step assess rejected%3A nothing to do/);
+  });
 });

@@ -79,6 +79,18 @@ export const EVERY_EVENT: RunEvent[] = [
   },
   { ...base, type: 'step_completed', stepId: 'split', attempt: 1, durationMs: 1234, tokens, costUsd: 0.0123 },
   { ...base, type: 'step_failed', stepId: 'count', attempt: 2, durationMs: 3400, failure, optional: false },
+  { ...base, type: 'step_reworking', stepId: 'count', target: 'fix-count', round: 1, failure },
+  {
+    ...base,
+    type: 'step_rejected',
+    stepId: 'assess',
+    attempt: 1,
+    durationMs: 900,
+    failure: { class: 'contract_failed', message: 'contract 1:json_schema failed' },
+    optional: false,
+  },
+  { ...base, type: 'step_started', stepId: 'fix-count', attempt: 1, adapter: 'shell', workspace: '/w/fix-count', kind: 'rework', reworkOf: 'count' },
+  { ...base, type: 'contract_checked', stepId: 'count', attempt: 2, contract: '1:test_suite make', passed: true, action: 'pass', errors: [], round: 1 },
   { ...base, type: 'artifact_redacted', stepId: 'split', name: 'parts', path: 'artifacts/split/parts.txt', count: 2 },
   {
     ...base,
@@ -140,6 +152,7 @@ export const EVERY_EVENT: RunEvent[] = [
   },
   { ...base, type: 'step_tokens', stepId: 'split', attempt: 1, tokens, costUsd: 0.01 },
   { ...base, type: 'run_finished', status: 'failed', durationMs: 5000, tokens, costUsd: 0.0123 },
+  { ...base, type: 'run_finished', status: 'rejected', durationMs: 5000, tokens },
   {
     ...base,
     type: 'run_created',

@@ -55,6 +55,6 @@ export function registerAssemble(program: Command): void {
       // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
       if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, formatGithubSummary(store.record, { redactor, runDir: store.dir, resume: 'compiled' }));
       if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `run-id=${record.id}\nstatus=${record.status}\n`);
-      process.exitCode = record.status === 'completed' ? EXIT.ok : record.status === 'cancelled' ? EXIT.interrupted : EXIT.runFailed;
+      process.exitCode = record.status === 'completed' ? EXIT.ok : record.status === 'cancelled' ? EXIT.interrupted : record.status === 'rejected' ? EXIT.rejected : EXIT.runFailed;
     });
 }

@@ -13,6 +13,7 @@ import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
 import { gateStepErrors, gateTypeErrors } from './gate-checks.js';
 import { graphStepErrors } from './graph-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
+import { reworkErrors } from './rework-checks.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from '../load/value-path.js';
 
@@ -105,6 +106,7 @@ export function checkPipelineReferences(
     for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque), ...checkChildInjections(step, byId, locator, opaque));
     for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, opaque));
     errors.push(...checkThreads([...byId.values()], byId, locator));
+    errors.push(...reworkErrors([...byId.values()], locator));
   }
   return errors;
 }
@@ -117,6 +119,8 @@ function checkThreads(steps: StepEntry[], byId: Map<string, StepEntry>, locator:
   const errors: WaveError[] = [];
   const threads = new Map<string, StepEntry[]>();
   for (const step of steps) {
+    // A rework step runs when the step it fixes failed, never beside it (Wave leaves them out too).
+    if (step.raw.rework_only === true) continue;
     const thread = step.raw.thread;
     if (typeof thread === 'string') threads.set(thread, [...(threads.get(thread) ?? []), step]);
     else if (step.raw.fidelity !== undefined) {

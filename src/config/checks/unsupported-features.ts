@@ -34,15 +34,6 @@ const waveOnlyContract = (value: unknown) => typeof value === 'string' && WAVE_O
 
 const COMPACTION = 'context compaction: Wave writes a summary of a long step that nothing reads, so no step would get a different input';
 
-/** Wave's contract outcomes this version does not have: a rework step, and a run that ends `rejected`. */
-function contractOutcomesAt(at: readonly string[]): UnsupportedFeature[] {
-  return [
-    { at, key: 'on_failure', name: '`on_failure: {value}`', what: 'rework on a failed contract', value: (v) => v === 'rework', example: 'rework', with: ['rework_step'] },
-    { at, key: 'on_failure', name: '`on_failure: {value}`', what: 'runs that end rejected (an intended no-op verdict)', value: (v) => v === 'rejected', example: 'rejected' },
-    { at, key: 'rework_step', name: 'contract `rework_step`', what: 'rework on a failed contract' },
-  ];
-}
-
 /** The `runtime.timeouts` keys of a feature this version does not run: a limit of something that never happens. */
 function timeoutsOf(keys: readonly string[], what: string): UnsupportedFeature[] {
   return keys.map((key) => ({ at: ['runtime', 'timeouts'], key, name: `\`runtime.timeouts.${key}\``, what, unused: true }));
@@ -101,21 +92,8 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     unused: true,
   },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
-  { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
   { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
   { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters', unused: true },
-  { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
-  {
-    at: [...STEP, 'retry'],
-    key: 'on_failure',
-    name: '`retry.on_failure: {value}`',
-    what: 'rework on failure',
-    value: (v) => v === 'rework',
-    example: 'rework',
-    with: ['rework_step'],
-  },
-  ...contractOutcomesAt([...STEP, 'handover', 'contract']),
-  ...contractOutcomesAt([...STEP, 'handover', 'contracts', '*']),
   { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: COMPACTION, unused: true },
   { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework', unused: true },
   { at: [...STEP, 'handover'], key: 'target_step', name: '`handover.target_step`', what: 'review-driven rework', unused: true },

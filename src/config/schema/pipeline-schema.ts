@@ -9,7 +9,7 @@ import { EdgeSchema } from './graph-schema.js';
 /** The contract types this version runs. */
 export const CONTRACT_TYPES = ['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review', 'test_diff', 'test_count_baseline'] as const;
 
-export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry'] as const;
+export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry', 'rework', 'rejected'] as const;
 export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
 export type Fidelity = (typeof FIDELITIES)[number];
 
@@ -45,8 +45,19 @@ export const ContractSchema = z
     dir: z.string().optional().describe('test_suite: workspace (default), project_root, or an absolute path.'),
     timeout: Duration.optional().describe('test_suite: how long the command may run; agent_review: how long the review may run (default 120s).'),
     must_pass: z.boolean().optional().describe("Wave's switch: false makes a failure only warn when on_failure is unset; default true."),
-    on_failure: z.enum(ON_FAILURE).optional().describe('fail (default), warn, continue, skip or retry.'),
-    max_retries: z.number().int().nonnegative().optional().describe('With on_failure: retry, how many times the step is re-run for this contract before it fails; default 2.'),
+    on_failure: z
+      .enum(ON_FAILURE)
+      .optional()
+      .describe(
+        "fail (default), warn, continue, skip, retry, rework (a rework step fixes the step's work, then its contracts are checked again) or rejected (the run ends rejected: the step found nothing to do).",
+      ),
+    max_retries: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('With on_failure: retry, how many times the step is re-run for this contract before it fails (default 2); with rework, how many rework rounds (default 1).'),
+    rework_step: z.string().optional().describe("With on_failure: rework, the `rework_only` step that fixes the work; default the step's retry.rework_step."),
     model: z.string().optional().describe('llm_judge, agent_review: the judging or reviewing model (a tier or a model name).'),
     adapter: z.string().optional().describe('llm_judge: the adapter that judges.'),
     criteria: StringList.optional().describe('llm_judge: what the output is scored against.'),
@@ -121,11 +132,12 @@ export const RetrySchema = z.strictObject({
       "true (default): an agent's retry continues the previous attempt's session (same adapter), sent only what failed; when the CLI cannot resume it, the retry starts fresh. false: every retry starts a fresh session with the whole prompt.",
     ),
   on_failure: z
-    .enum(['fail', 'skip', 'continue'])
+    .enum(['fail', 'skip', 'continue', 'rework'])
     .optional()
     .describe(
-      'When the attempts are spent: fail (default) fails the step and halts the run; skip records it skipped (dependents skipped, the run not failed); continue fails it and the run, but lets independent steps go on.',
+      'When the attempts are spent: fail (default) fails the step and halts the run; skip records it skipped (dependents skipped, the run not failed); continue fails it and the run, but lets independent steps go on; rework runs `rework_step` to fix the work, then checks the contracts again.',
     ),
+  rework_step: z.string().optional().describe('With on_failure: rework, the `rework_only` step run to fix the work once the attempts are spent.'),
 });
 
 /** A child pipeline step's `config`: what it hands the child and takes back (Wave's SubPipelineConfig). */
@@ -203,6 +215,7 @@ export const StepSchema = z.strictObject({
   description: z.string().optional().describe('What the step does; information only.'),
   dependencies: StringList.optional().describe('Ids of the steps that must finish before this one starts.'),
   optional: z.boolean().optional().describe('A failure of this step does not fail the run.'),
+  rework_only: z.boolean().optional().describe("true: the step runs only as another step's rework_step, when that step's work needs fixing; never in the run's own order."),
   timeout_minutes: z.number().positive().optional().describe('Time limit of one attempt; default runtime.timeouts.step_default_minutes.'),
   env: EnvMap.optional(),
   pipeline: z.string().optional().describe("A child pipeline run as this step's work: a name under pipelines/ or .agents/pipelines/, or a file."),

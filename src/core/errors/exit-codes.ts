@@ -6,6 +6,8 @@ export const EXIT = {
   ok: 0,
   runFailed: 1,
   invalidInput: 2,
+  /** The run ended rejected: a step's contract found nothing to do (on_failure: rejected). Not a failure, and not a success either. */
+  rejected: 3,
   /** Ctrl-C (SIGINT); other signals that stop a run exit 128 + their number (signalExitCode). */
   interrupted: 130,
 } as const;

@@ -99,7 +99,16 @@ function fieldValue(text: string, def: PipelineOutputDef): string {
 function notSaved(def: PipelineOutputDef, step: StepRecord | undefined): string {
   const status = step?.status ?? 'pending';
   if (status === 'completed') return `step \`${def.step}\` completed without saving artifact \`${def.artifact}\` (it is not required)`;
-  const what = { pending: 'did not run', running: 'did not finish', retrying: 'did not finish', failed: 'failed', skipped: 'was skipped', cancelled: 'was cancelled' }[status];
+  const what = {
+    pending: 'did not run',
+    running: 'did not finish',
+    retrying: 'did not finish',
+    reworking: 'did not finish',
+    failed: 'failed',
+    skipped: 'was skipped',
+    cancelled: 'was cancelled',
+    rejected: 'was rejected',
+  }[status];
   return `step \`${def.step}\` ${what}, so its artifact \`${def.artifact}\` was not saved`;
 }
 

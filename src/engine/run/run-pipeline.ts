@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { installWaveCommand, WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import type { RunStatus } from '../../events.js';
+import { isReworkOnly } from '../../plan/plan-types.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { emit, type EventBody, type RunContext } from './context.js';
 import { Scheduler, type ScheduleOptions } from './scheduler.js';
@@ -43,7 +45,7 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
   options.signal.removeEventListener('abort', cancelAll);
   stopWatchingStore();
   stopWatchingBudget();
-  const status: RunStatus = options.signal.aborted && scheduler.fatal === undefined ? 'cancelled' : scheduler.failed ? 'failed' : 'completed';
+  const status: RunStatus = options.signal.aborted && scheduler.fatal === undefined ? 'cancelled' : scheduler.failed ? failedOrRejected(store.record) : 'completed';
   finishRun(context, status, Date.now() - started);
   // The run is recorded as far as the disk allows; the caller reports why it failed (an io_error names the path).
   const error = scheduler.fatal ?? store.fault;
@@ -54,6 +56,7 @@ export async function executeRun(context: RunContext, options: ExecuteOptions): 
 
 function finishRun(context: RunContext, status: RunStatus, durationMs: number): void {
   const { store } = context;
+  skipUnneededReworkSteps(context);
   // Before the run counts as finished: run.json holds its outputs by the time a reader sees it done.
   resolveRunOutputs(context);
   const steps = Object.values(store.record.steps);
@@ -62,6 +65,21 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
   store.flush();
+}
+
+/** A failed run is `rejected` when what stopped it is a step's rejection: a step rejected, none failed, the run not stopped from outside. */
+function failedOrRejected(record: RunRecord): 'failed' | 'rejected' {
+  const steps = Object.values(record.steps).filter((s) => !s.optional);
+  const rejected = steps.some((s) => s.status === 'rejected') && !steps.some((s) => s.status === 'failed');
+  return rejected && record.failure === undefined ? 'rejected' : 'failed';
+}
+
+/** Rework steps no step needed: skipped, saying so (they run only when a step's work fails). */
+function skipUnneededReworkSteps(context: RunContext): void {
+  for (const step of context.plan.steps) {
+    if (!isReworkOnly(step) || context.store.record.steps[step.id]?.status !== 'pending') continue;
+    emit(context, { type: 'step_skipped', stepId: step.id, reason: 'a rework step: no step needed it' });
+  }
 }
 
 /** The outputs of steps recorded earlier (a resumed run, parts of other jobs) whose dependents may run, read back from the run folder. */

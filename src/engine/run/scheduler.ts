@@ -97,7 +97,7 @@ export class Scheduler {
     if (letsDependentsRun(s)) return 'satisfied';
     if (s.status === 'failed' && this.router.takesFailureOf(dependent)) return 'satisfied';
     // A step not selected here counts as done, unless its part (run by another job) says it failed or was skipped.
-    if (s.status === 'failed' || s.status === 'skipped') return 'blocked';
+    if (s.status === 'failed' || s.status === 'skipped' || s.status === 'rejected') return 'blocked';
     if (this.options.selected && !this.options.selected.has(id)) return 'satisfied';
     return 'waiting';
   }

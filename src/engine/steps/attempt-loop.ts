@@ -14,10 +14,13 @@ import { backoffDelay } from './backoff.js';
 import { judgeAttempt, type AttemptJudgement } from './judge-attempt.js';
 import { StepSessions } from './session-continuation.js';
 import { runStepAttempt } from './step-attempt.js';
-import { endStep, endStopped } from './step-end.js';
+import { endRejected, endStep, endStopped } from './step-end.js';
+import { runReworkStep } from './rework.js';
+import { checkStepContracts } from './step-contracts.js';
 import { recordStepOutcomes } from './step-outcomes.js';
 import type { StepOutcome, StepRun } from './step-run.js';
 import { withThreadContext } from './thread-context.js';
+import { withReworkContext } from './rework-context.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -49,6 +52,7 @@ export async function runAttempts(run: StepRun<AttemptStep>, feedback: RetryFeed
     prepared = await prepareStepWorkspace(context, step, run.outputs);
     // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
     if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared, run.signal));
+    if (run.rework) withReworkContext(step, prepared, run.rework);
   } catch (error) {
     // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
     return endStep(run, started, firstAttempt, { failure: failureOfError(error, 'workspace_failed') });
@@ -66,7 +70,13 @@ class AttemptLoop {
   private readonly sessions: StepSessions;
   // Contract retries are counted per contract, apart from the step's retry policy: a contract retry starts a
   // fresh attempt with the step's full retry budget, and a contract failure is never retried by that policy.
+  // A `rework` contract counts its rework rounds here too.
   private readonly contractRetries = new Map<number, number>();
+  /** Rework rounds so far, and whether the step's own `retry.rework_step` has had its one. */
+  private reworkRounds = 0;
+  private retryReworked = false;
+  /** The last attempt's output and the end of what it printed: what a rework step is shown. */
+  private last = { output: '', tail: '' };
 
   constructor(
     private readonly stepRun: StepRun<AttemptStep>,
@@ -98,9 +108,15 @@ class AttemptLoop {
     const retry = judged.verdict?.retry;
     const contractFailure: Failure | undefined = retry ? { class: 'contract_failed', message: `contract ${retry.label} failed` } : undefined;
     recordAttemptEnd(this.stepRun, attempt, result, { output: judged.output, failure: judged.failure ?? contractFailure });
-    if (retry) return this.afterContractRetry(attempt, judged);
+    this.last = { output: judged.output, tail: result.outputTail };
+    return this.afterJudged(attempt, judged, result);
+  }
+
+  /** What follows a judged attempt (or contracts checked again after a rework): a contract retry, the end, or the failure's course. */
+  private afterJudged(attempt: number, judged: AttemptJudgement, result?: AdapterResult): Promise<Next> | Next {
+    if (judged.verdict?.outcome === 'retry') return this.afterContractRetry(attempt, judged);
     if (!judged.failure) return this.completed(attempt, judged.output);
-    return this.afterFailure(attempt, result, judged);
+    return this.afterFailure(attempt, judged, result);
   }
 
   /** A contract asked for another attempt: off the retry budget, told the contract's errors (as the kind says). */
@@ -123,19 +139,22 @@ class AttemptLoop {
     return endStep(this.stepRun, this.started, attempt, { output });
   }
 
-  /** The attempt failed: the contract's `continue`, a stop, a refused session, a retry, a fallback, or the step's end. */
-  private async afterFailure(attempt: number, result: AdapterResult, judged: AttemptJudgement): Promise<Next> {
+  /** The attempt failed: the contract's `continue`, `rejected` or `rework`, a stop, a refused session, a retry, a fallback, or the step's end. */
+  private async afterFailure(attempt: number, judged: AttemptJudgement, result?: AdapterResult): Promise<Next> {
     const { step, signal } = this.stepRun;
     const failure = judged.failure!;
+    const verdict = judged.verdict;
     // A run cancelled while a contract ran (a review, a judge) stops the step, whatever that contract made of it.
     if (signal.aborted || failure.class === 'aborted') return endStopped(this.stepRun, this.started, attempt);
     // The contract's own `continue` decides here, not the step's retry.on_failure.
-    if (judged.verdict?.outcome === 'continue') {
+    if (verdict?.outcome === 'continue') {
       // Its dependents read the output, here or in another job (a compiled workflow) or a resumed run.
       await this.writeOutput(judged.output);
       return { ...endStep(this.stepRun, this.started, attempt, { failure, output: judged.output, onFailure: 'fail' }), dependentsRun: true };
     }
-    if (failure.class === 'contract_failed') return endStep(this.stepRun, this.started, attempt, { failure });
+    if (verdict?.outcome === 'rejected') return endRejected(this.stepRun, this.started, attempt, failure);
+    if (verdict?.outcome === 'rework') return this.rework(attempt, failure, verdict.rework!);
+    if (failure.class === 'contract_failed' || !result) return this.failed(attempt, failure);
     // The CLI refused to resume the session before doing any work: the next attempt starts fresh, off the retry budget.
     if (result.resumeRefused !== undefined) {
       this.attemptOnAdapter--;
@@ -156,16 +175,38 @@ class AttemptLoop {
   }
 
   /** A rate-limited step moves to its next fallback adapter, starting afresh; otherwise the failure ends it. */
-  private fallBack(attempt: number, failure: Failure): Next {
+  private fallBack(attempt: number, failure: Failure): Promise<Next> | Next {
     const { context, step } = this.stepRun;
     const next = failure.class === 'rate_limited' ? step.fallbacks[this.fallbacksUsed] : undefined;
-    if (!next) return endStep(this.stepRun, this.started, attempt, { failure });
+    if (!next) return this.failed(attempt, failure);
     emit(context, { type: 'step_fallback', stepId: step.id, from: this.adapter.name, to: next.name, failure });
     this.fallbacksUsed++;
     this.adapter = next;
     this.attemptOnAdapter = 0;
     this.feedback = undefined;
     return 'again';
+  }
+
+  /** The step's work failed for good: `retry.on_failure: rework` gives it to its rework step once, else the failure ends it. */
+  private failed(attempt: number, failure: Failure): Promise<Next> | Next {
+    const target = this.stepRun.step.retry.reworkStep;
+    if (target === undefined || this.retryReworked || this.stepRun.rework) return endStep(this.stepRun, this.started, attempt, { failure });
+    this.retryReworked = true;
+    return this.rework(attempt, failure, { step: target });
+  }
+
+  /** A rework round: the rework step fixes the work, then the step's contracts are checked again on it (Wave never checks them again). */
+  private async rework(attempt: number, failure: Failure, asked: { step: string; index?: number }): Promise<Next> {
+    const { context, step } = this.stepRun;
+    if (asked.index !== undefined) this.contractRetries.set(asked.index, (this.contractRetries.get(asked.index) ?? 0) + 1);
+    const round = ++this.reworkRounds;
+    const saved = context.store.record.steps[step.id]!;
+    const work = { ...this.last, attempts: saved.attempts.length, durationMs: Date.now() - this.started, artifacts: saved.artifacts.map((a) => a.name) };
+    const ended = await runReworkStep(this.stepRun, { target: asked.step, round, failure, attempt, work, started: this.started });
+    if (ended) return ended;
+    if (!step.contracts.length) return this.completed(attempt, this.last.output);
+    const verdict = await checkStepContracts(this.stepRun, this.prepared, { attempt, output: this.last.output, used: this.contractRetries, round });
+    return this.afterJudged(attempt, { output: verdict.output, failure: verdict.failure, verdict });
   }
 
   /** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there), before the step counts as completed. */

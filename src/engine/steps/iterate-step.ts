@@ -16,8 +16,8 @@ import type { StepRun, StepRunner } from './step-run.js';
 /** The artifact an iterate step saves: every item's value, in item order (Wave's `<step>:collected-output`). */
 export const COLLECTED_OUTPUT = 'collected-output';
 
-/** How one item ended: its child's value, or why it failed. */
-type ItemEnd = { value: unknown } | { failure: Failure };
+/** How one item ended: its child's value, or why it failed (`rejected`: its child run was). */
+type ItemEnd = { value: unknown } | { failure: Failure; rejected?: boolean };
 
 /**
  * Wave's `iterate`: the step's child pipeline once per item of `over` (a JSON array), one after another or several at
@@ -54,10 +54,11 @@ export const runIterateStep: StepRunner<IterateStep> = async (run) => {
     ),
   );
   if (run.signal.aborted) return endChildStep(run, started, { failure: reasonOf(run.signal) });
-  const failed = ends.flatMap((end, index) => ('failure' in end ? [{ index, failure: end.failure }] : []));
+  const failed = ends.flatMap((end, index) => ('failure' in end ? [{ index, ...end }] : []));
   const first = failed.find((f) => f.failure.class !== 'aborted') ?? failed[0];
   if (first && (step.onFailure === 'fail' || failed.length === items.length)) {
-    return endChildStep(run, started, { failure: { ...first.failure, message: `iterate item ${first.index + 1} of ${items.length}: ${first.failure.message}` } });
+    const failure = { ...first.failure, message: `iterate item ${first.index + 1} of ${items.length}: ${first.failure.message}` };
+    return endChildStep(run, started, { failure, rejected: first.rejected === true });
   }
   const collected = JSON.stringify(ends.map((end) => ('value' in end ? end.value : null)));
   try {
@@ -91,7 +92,10 @@ async function runItem(run: StepRun<IterateStep>, item: unknown, index: number, 
   } catch (error) {
     return { failure: failureOfError(error, 'internal') };
   }
-  if (outcome.status !== 'completed') return { failure: outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` } };
+  if (outcome.status !== 'completed') {
+    const failure = outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` };
+    return { failure, ...(outcome.status === 'rejected' ? { rejected: true } : {}) };
+  }
   return { value: parsedOrText(childOutput(outcome.record)) };
 }
 

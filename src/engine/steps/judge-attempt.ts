@@ -47,7 +47,7 @@ export async function judgeAttempt(
     else failure = extracted.failure;
   }
   if (failure || !step.contracts.length) return { output, failure };
-  const verdict = await checkStepContracts(run, prepared, attempt, output, contractRetries);
+  const verdict = await checkStepContracts(run, prepared, { attempt, output, used: contractRetries });
   return { output: verdict.output, failure: verdict.failure, verdict };
 }
 

@@ -38,9 +38,10 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
       return endChildStep(run, started, {
         failure: { class: 'timeout', message: `the child run ${outcome.record.id} passed its ${step.timeoutMs! / 1000} s limit (config.timeout)` },
       });
-    return endChildStep(run, started, {
-      failure: run.signal.aborted ? reasonOf(run.signal) : (outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` }),
-    });
+    if (run.signal.aborted) return endChildStep(run, started, { failure: reasonOf(run.signal) });
+    // A rejected child (its step found nothing to do) rejects the step, and so this run.
+    const failure = outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` };
+    return endChildStep(run, started, { failure, rejected: outcome.status === 'rejected' });
   }
   try {
     await bringBack(context, step, outcome);

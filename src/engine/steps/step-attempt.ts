@@ -28,7 +28,8 @@ export async function runStepAttempt(run: StepRun<AttemptStep>, prepared: Prepar
   const { context, step } = run;
   const { attempt, adapter, start } = plan;
   const model = adapter === step.adapter ? step.model : adapter.model;
-  emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, adapterType: adapter.type, model, workspace: prepared.workspace });
+  const rework = run.rework ? { kind: 'rework' as const, reworkOf: run.rework.of } : {};
+  emit(context, { type: 'step_started', stepId: step.id, attempt, adapter: adapter.name, adapterType: adapter.type, model, workspace: prepared.workspace, ...rework });
   if (start.continueFrom) emit(context, { type: 'session_continued', stepId: step.id, attempt, sessionId: start.continueFrom.sessionId, from: start.continuedFrom! });
   else if (start.freshReason !== undefined) emit(context, { type: 'session_fresh', stepId: step.id, attempt, reason: start.freshReason });
   const config = await attemptConfig(run, prepared, { ...plan, model });

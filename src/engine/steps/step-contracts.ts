@@ -3,8 +3,8 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Failure } from '../../core/errors/failure.js';
 import { checkContract } from '../../contracts/check-contract.js';
-import { contractAction, stopsChecking } from '../../contracts/policy.js';
-import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type TargetRef } from '../../contracts/types.js';
+import { contractAction, contractPolicy, stopsChecking } from '../../contracts/policy.js';
+import { contractLabel, STEP_OUTPUT_LABEL, type ContractTarget, type PlannedContract, type TargetRef } from '../../contracts/types.js';
 import type { AttemptStep } from '../../plan/plan-types.js';
 import { attemptEnv } from '../attempt/adapter-config.js';
 import { modelAsker } from '../attempt/ask-model.js';
@@ -16,13 +16,24 @@ import { reviewEnded, reviewMaterial, reviewStarted } from './step-review.js';
 
 /** What the step's contracts decided about one attempt. */
 export interface ContractsVerdict {
-  /** pass: the step completes; fail: it fails; continue: it fails but dependents run; retry: run it again. */
-  outcome: 'pass' | 'fail' | 'continue' | 'retry';
+  /** pass: the step completes; fail: it fails; continue: it fails but dependents run; retry: run it again; rework: its rework step fixes the work; rejected: the run ends rejected. */
+  outcome: 'pass' | 'fail' | 'continue' | 'retry' | 'rework' | 'rejected';
   /** The step's output, with recovered JSON in place when a json_schema contract recovered it. */
   output: string;
   failure?: Failure;
   /** For retry: which contract, and its errors for the next prompt. */
   retry?: { index: number; label: string; errors: string[] };
+  /** For rework: which contract, and the step that fixes the work. */
+  rework?: { index: number; step: string };
+}
+
+/** Which check of the step's contracts this is: on which attempt's output, with each contract's retries (or rework rounds) used so far. */
+export interface ContractsCheck {
+  attempt: number;
+  output: string;
+  used: ReadonlyMap<number, number>;
+  /** Set when the contracts are checked again after rework round `round`. */
+  round?: number;
 }
 
 /** Reads a contract's target: a workspace file, or the step's output. */
@@ -50,17 +61,13 @@ async function writeBack(context: RunContext, step: AttemptStep, target: { path?
 }
 
 /**
- * Checks the step's contracts in order after a successful attempt and applies each one's on_failure. Every
- * decision is a `contract_checked` event and an entry of the step's `contracts` in run.json.
+ * Checks the step's contracts in order after a successful attempt (or a rework) and applies each one's on_failure.
+ * Every decision is a `contract_checked` event and an entry of the step's `contracts` in run.json.
  */
-export async function checkStepContracts(
-  run: StepRun<AttemptStep>,
-  prepared: PreparedStep,
-  attempt: number,
-  output: string,
-  retriesUsed: ReadonlyMap<number, number>,
-): Promise<ContractsVerdict> {
+export async function checkStepContracts(run: StepRun<AttemptStep>, prepared: PreparedStep, check: ContractsCheck): Promise<ContractsVerdict> {
   const { context, step, signal } = run;
+  const { attempt, used, round } = check;
+  let { output } = check;
   const env = attemptEnv(context, step, step.adapter, prepared);
   const ask = modelAsker(context, step, attempt, prepared, signal);
   const review = reviewMaterial(context, step, prepared);
@@ -69,30 +76,40 @@ export async function checkStepContracts(
     const label = contractLabel(contract, index);
     // A command's contracts read its files where it ran (Wave's contract dir): the copy of a `./` mount, else the workspace.
     const target = await readTarget(contract.target, prepared.workdir, output);
-    const check = { context, step, attempt, contract, label };
-    reviewStarted(check);
+    const checked = { context, step, attempt, contract, label };
+    reviewStarted(checked);
     const result = await checkContract(contract, { target, workspace: prepared.workdir, projectRoot: context.plan.projectRoot, env, signal, ask, review, git });
-    reviewEnded(check, result);
-    if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), `contract-${index + 1}.log`), result.output);
+    reviewEnded(checked, result);
+    const log = `contract-${index + 1}${round !== undefined ? `-rework-${round}` : ''}.log`;
+    if (result.output !== undefined) await writeFile(join(context.store.attemptDir(step.id, attempt), log), result.output);
     if (result.recovered !== undefined) {
       await writeBack(context, step, target, result.recovered);
       if (!target.path) output = result.recovered;
     }
-    const action = contractAction(contract, result.passed, retriesUsed.get(index) ?? 0);
+    const action = contractAction(contract, result.passed, used.get(index) ?? 0);
     const errors = result.recovered !== undefined ? [`recovered JSON from ${target.label} and wrote it back`] : result.errors;
-    emit(context, { type: 'contract_checked', stepId: step.id, attempt, contract: label, passed: result.passed, action, errors });
+    emit(context, { type: 'contract_checked', stepId: step.id, attempt, contract: label, passed: result.passed, action, errors, ...(round !== undefined ? { round } : {}) });
     if (!stopsChecking(action)) continue;
     if (action === 'skip') return { outcome: 'pass', output };
     if (action === 'retry') return { outcome: 'retry', output, retry: { index, label, errors: result.errors } };
-    const failure: Failure = {
-      class: 'contract_failed',
-      message: `contract ${label} failed: ${result.errors.join('; ')}`,
-      hint:
-        contract.on_failure === 'retry'
-          ? `The step was re-run ${retriesUsed.get(index) ?? 0} time(s) with these errors; raise max_retries or fix the prompt.`
-          : "Fix the step's output, or set on_failure: retry to let the agent fix it.",
-    };
-    return { outcome: action === 'continue' ? 'continue' : 'fail', output, failure };
+    const failure = contractFailure(contract, label, result.errors, used.get(index) ?? 0);
+    if (action === 'rework') return { outcome: 'rework', output, failure, rework: { index, step: contract.rework_step! } };
+    return { outcome: action === 'continue' || action === 'rejected' ? action : 'fail', output, failure };
   }
   return { outcome: 'pass', output };
+}
+
+/** Why a contract failed the step, and what to do about it as its policy says. */
+function contractFailure(contract: PlannedContract, label: string, errors: readonly string[], used: number): Failure {
+  const message = `contract ${label} failed: ${errors.join('; ')}`;
+  const policy = contractPolicy(contract);
+  if (policy === 'rejected') return { class: 'contract_failed', message, hint: 'The step found nothing to do (on_failure: rejected); `wave resume --force` runs it again.' };
+  if (policy === 'rework')
+    return {
+      class: 'contract_failed',
+      message,
+      hint: `The rework step \`${contract.rework_step}\` ran ${used} time(s) and the contract still fails; raise max_retries or fix the rework step.`,
+    };
+  if (policy === 'retry') return { class: 'contract_failed', message, hint: `The step was re-run ${used} time(s) with these errors; raise max_retries or fix the prompt.` };
+  return { class: 'contract_failed', message, hint: "Fix the step's output, or set on_failure: retry to let the agent fix it." };
 }

@@ -36,3 +36,10 @@ export function endStep(run: StepRun<AttemptStep>, started: number, attempt: num
 export function endStopped(run: StepRun<AttemptStep>, started: number, attempt: number): StepOutcome {
   return endStep(run, started, attempt, { failure: reasonOf(run.signal), onFailure: 'fail' });
 }
+
+/** A contract with `on_failure: rejected` failed: the step found nothing to do. It counts as failed for the scheduler (the run stops); the run ends rejected. */
+export function endRejected(run: StepRun<AttemptStep>, started: number, attempt: number, failure: Failure): StepOutcome {
+  const { context, step } = run;
+  emit(context, { type: 'step_rejected', stepId: step.id, attempt, durationMs: Date.now() - started, failure, optional: step.optional });
+  return { status: 'failed', failure };
+}

@@ -1,4 +1,4 @@
-import type { PlannedStep, StepKind } from '../../plan/plan-types.js';
+import { isReworkOnly, type PlannedStep, type StepKind } from '../../plan/plan-types.js';
 import { runAgentStep } from './agent-step.js';
 import { runCommandStep } from './command-step.js';
 import { runSubPipelineStep } from './pipeline-step.js';
@@ -21,8 +21,10 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   conditional: runConditionalStep,
 };
 
-/** Runs a step to its end with the runner of its kind. */
+/** Runs a step to its end with the runner of its kind; a rework step runs only when a failed step asks for it. */
 export function runStep(run: StepRun): Promise<StepOutcome> {
+  // Left pending: the run marks it skipped at its end if no step needed it (engine/run/run-pipeline.ts).
+  if (isReworkOnly(run.step) && !run.rework) return Promise.resolve({ status: 'skipped' });
   const runner = STEP_RUNNERS[run.step.kind] as StepRunner<PlannedStep>;
-  return runner(run);
+  return runner({ ...run, runRework: ({ step, rework, outputs }) => runStep({ ...run, step, rework, outputs }) });
 }

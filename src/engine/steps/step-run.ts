@@ -10,11 +10,31 @@ export interface StepRun<S extends PlannedStep = PlannedStep> {
   readonly outputs: ReadonlyMap<string, string>;
   /** Aborted when the run is cancelled or halts. */
   readonly signal: AbortSignal;
+  /** Set when the step runs as the rework step of another, failed step. */
+  readonly rework?: ReworkOf;
+  /** Runs another step of the run as this one's rework step (step-kinds.ts gives it). */
+  readonly runRework?: (request: ReworkRun) => Promise<StepOutcome>;
+}
+
+/** What a rework step is told: whose work it fixes, in which round, and what failed (the prompt's REWORK CONTEXT). */
+export interface ReworkOf {
+  readonly of: string;
+  readonly round: number;
+  readonly context: string;
+  /** For a command: the same, as environment variables. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** A rework step to run: the step, what it is told, and the outputs it reads (the failed step's included). */
+export interface ReworkRun {
+  readonly step: PlannedStep;
+  readonly rework: ReworkOf;
+  readonly outputs: ReadonlyMap<string, string>;
 }
 
 /** How a step ended, as the scheduler needs it. */
 export interface StepOutcome {
-  /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside. */
+  /** `skipped`: the step failed and its `retry.on_failure: skip` set it aside (or it is a rework step, which waits to be asked). */
   status: 'completed' | 'failed' | 'cancelled' | 'skipped';
   output?: string;
   failure?: Failure;

@@ -15,6 +15,8 @@ export function eventAnnotation(event: RunEvent, stepLocations: ReadonlyMap<stri
       const level = event.optional ? 'warning' : 'error';
       return { level, title: `Step ${event.stepId} failed${event.optional ? ' (optional)' : ''}`, message: failureDetail(event.failure).join('\n'), ...at(event.stepId) };
     }
+    case 'step_rejected':
+      return { level: 'warning', title: `Step ${event.stepId} rejected: nothing to do`, message: failureDetail(event.failure).join('\n'), ...at(event.stepId) };
     case 'contract_checked':
       if (event.passed || event.action !== 'warn') return undefined;
       return {

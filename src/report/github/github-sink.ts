@@ -55,6 +55,9 @@ export function createGithubSink(options: GithubSinkOptions): GithubSink {
         case 'step_completed':
           groups.flush(event.stepId, 'completed', event.attempt);
           break;
+        case 'step_rejected':
+          groups.flush(event.stepId, 'rejected', event.attempt);
+          break;
         case 'step_skipped':
           groups.flush(event.stepId, 'skipped');
           break;

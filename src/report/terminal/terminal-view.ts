@@ -107,7 +107,7 @@ function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'chi
 }
 
 /** Folds how a step ended into its view. */
-function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_failed' | 'step_skipped' | 'step_cancelled' }>, step: StepView): void {
+function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_failed' | 'step_rejected' | 'step_skipped' | 'step_cancelled' }>, step: StepView): void {
   switch (event.type) {
     case 'step_completed':
       Object.assign(step, {
@@ -126,6 +126,9 @@ function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_
         note: `${event.optional ? '(optional) ' : ''}${describeFailure(event.failure)}`,
       });
       return;
+    case 'step_rejected':
+      Object.assign(step, { status: 'rejected', durationMs: event.durationMs, activity: undefined, note: `nothing to do: ${describeFailure(event.failure)}` });
+      return;
     case 'step_skipped':
       Object.assign(step, { status: 'skipped', activity: undefined, note: oneLine(event.reason) });
       return;
@@ -134,6 +137,24 @@ function applyStepEnd(event: Extract<RunEvent, { type: 'step_completed' | 'step_
       if (step.startedAt !== undefined && step.durationMs === undefined) step.durationMs = Math.max(0, Date.parse(event.ts) - step.startedAt);
       return;
     }
+  }
+}
+
+/** A gate's wait and decision, and a route that sends the walk on (or back). */
+function applyWalkEvent(event: Extract<RunEvent, { type: 'gate_waiting' | 'gate_resolved' | 'step_routed' }>, tree: RunTree): void {
+  const step = stepOf(tree, event.stepId);
+  switch (event.type) {
+    case 'gate_waiting':
+      step.activity = gateWaitingText(event, event.runId, event.stepId);
+      return;
+    case 'gate_resolved':
+      step.activity = gateResolvedText(event);
+      return;
+    case 'step_routed':
+      // The steps a route sends the walk back to run again: drawn waiting once more.
+      for (const id of event.requeued) Object.assign(stepOf(tree, id), { status: 'pending', activity: undefined, note: undefined, durationMs: undefined });
+      step.activity = routeText(event);
+      return;
   }
 }
 
@@ -152,22 +173,21 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
     case 'child_run_finished':
       return applyChildEvent(event, tree);
     case 'gate_waiting':
-      view(event.stepId).activity = gateWaitingText(event, event.runId, event.stepId);
-      return;
     case 'gate_resolved':
-      view(event.stepId).activity = gateResolvedText(event);
-      return;
     case 'step_routed':
-      // The steps a route sends the walk back to run again: drawn waiting once more.
-      for (const id of event.requeued) Object.assign(view(id), { status: 'pending', activity: undefined, note: undefined, durationMs: undefined });
-      view(event.stepId).activity = routeText(event);
-      return;
+      return applyWalkEvent(event, tree);
     case 'step_started': {
       const step = view(event.stepId);
-      Object.assign(step, { status: 'running', attempt: event.attempt, activity: undefined, note: undefined });
+      Object.assign(step, { status: 'running', attempt: event.attempt, activity: event.reworkOf !== undefined ? `rework of ${event.reworkOf}` : undefined, note: undefined });
       step.startedAt ??= Date.parse(event.ts);
       return;
     }
+    case 'step_reworking':
+      Object.assign(view(event.stepId), {
+        status: 'reworking',
+        activity: `${event.target} fixing its work (round ${event.round}) after ${describeFailure(event.failure)}`,
+      });
+      return;
     case 'step_event': {
       const step = view(event.stepId);
       const e = event.event;
@@ -200,6 +220,7 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     case 'step_completed':
     case 'step_failed':
+    case 'step_rejected':
     case 'step_skipped':
     case 'step_cancelled':
       return applyStepEnd(event, view(event.stepId));

@@ -99,6 +99,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const visits = s.resumedVisit ? (s.visits ?? 1) : (s.visits ?? 0) + 1;
     Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, tokens: { ...NO_TOKENS }, artifacts: [], contracts: [], visits });
     delete s.resumedVisit;
+    delete s.rework;
     delete s.outcomes;
     delete s.outcomeWarnings;
     delete s.result;
@@ -112,6 +113,8 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (e.adapterType !== undefined) attempt.adapterType = e.adapterType;
     if (e.model !== undefined) attempt.model = e.model;
     if (s.visits !== undefined) attempt.visit = s.visits;
+    if (e.kind !== undefined) attempt.kind = e.kind;
+    if (e.reworkOf !== undefined) attempt.reworkOf = e.reworkOf;
     s.attempts = [...s.attempts.filter((a) => a.attempt !== e.attempt), attempt];
   },
   attempt_spawned: (r, e) => {
@@ -175,7 +178,14 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (review) Object.assign(review, { status: 'failed', reason: e.reason, ...(e.verdict ? { verdict: e.verdict, issues: e.issues } : {}) });
   },
   contract_checked: (r, e) => {
-    stepOf(r, e.stepId)?.contracts.push({ attempt: e.attempt, contract: e.contract, passed: e.passed, action: e.action, errors: e.errors });
+    stepOf(r, e.stepId)?.contracts.push({
+      attempt: e.attempt,
+      contract: e.contract,
+      passed: e.passed,
+      action: e.action,
+      errors: e.errors,
+      ...(e.round !== undefined ? { round: e.round } : {}),
+    });
   },
   egress: (r, e) => {
     const s = stepOf(r, e.stepId);
@@ -187,6 +197,11 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   },
   step_completed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'completed', durationMs: e.durationMs }, e.ts),
   step_failed: (r, e) => endStep(stepOf(r, e.stepId), { status: 'failed', durationMs: e.durationMs, failure: e.failure }, e.ts),
+  step_reworking: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) Object.assign(s, { status: 'reworking', rework: { target: e.target, rounds: e.round, failure: e.failure } });
+  },
+  step_rejected: (r, e) => endStep(stepOf(r, e.stepId), { status: 'rejected', durationMs: e.durationMs, failure: e.failure }, e.ts),
   gate_waiting: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (s)

@@ -29,6 +29,9 @@ export interface AttemptRecord {
   continuedFrom?: number;
   /** Which run of its step it belongs to (1 the first; a loop or a gate choice that goes back runs a step again). */
   visit?: number;
+  /** `rework`: the attempt fixed the work of the failed step `reworkOf` (the step is its rework_step). */
+  kind?: 'rework';
+  reworkOf?: string;
 }
 
 export interface ArtifactRecord {
@@ -46,6 +49,8 @@ export interface ContractRecord {
   passed: boolean;
   action: string;
   errors: string[];
+  /** Checked again after this rework round. */
+  round?: number;
 }
 
 /** An agent_review of one attempt: running, or how it ended (review_started, review_completed, review_failed). */
@@ -100,6 +105,8 @@ export interface StepRecord {
   routedBy?: string;
   /** Put back to pending by a resume after it began: its next begin goes on with the same visit. */
   resumedVisit?: boolean;
+  /** Its work was given to its rework step: which, in how many rounds, after what failure. */
+  rework?: { target: string; rounds: number; failure: Failure };
 }
 
 /** A gate step's wait as its record keeps it. */
