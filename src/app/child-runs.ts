@@ -55,6 +55,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     ...(base.show ? { show: base.show } : {}),
     ...(env ? { env } : {}),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
+    ...(request.enclosing ? { enclosing: request.enclosing } : {}),
   });
   return {
     run(request) {

@@ -12,7 +12,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, LoopStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -47,6 +47,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const stepsById = new Map(pipeline.value.steps.map((s) => [s.id, s]));
   const problems: WaveError[] = [];
   const steps = pipeline.value.steps.map((step, index): PlannedStep => {
+    if (step.loop) return { ...planLoopStep(step, step.loop), location: pipeline.locate(['steps', index]) };
     if (step.pipeline !== undefined) return { ...planChildStep(step, step.pipeline), location: pipeline.locate(['steps', index]) };
     if (step.aggregate) return { ...planAggregateStep(step, step.aggregate), location: pipeline.locate(['steps', index]) };
     if (step.gate) return { ...planGateStep(step, step.gate), location: pipeline.locate(['steps', index]) };
@@ -135,6 +136,19 @@ function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<B
     on,
     cases,
     ...(step.input !== undefined ? { input: step.input } : {}),
+  };
+}
+
+/** A loop step: how often at most, what ends it, and its sub-steps (read as a pipeline of their own when an iteration runs). */
+function planLoopStep(step: Step, loop: NonNullable<Step['loop']>): Omit<LoopStep, 'location'> {
+  return {
+    id: step.id,
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    kind: 'loop',
+    maxIterations: loop.max_iterations,
+    ...(loop.until !== undefined ? { until: loop.until } : {}),
+    subSteps: loop.steps.map((sub) => String(sub.id)),
   };
 }
 

@@ -8,6 +8,7 @@ import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
+import { loopEndText, loopIterationText } from './loop-text.js';
 import { gateResolvedText, gateWaitingText } from './gate-text.js';
 import { safeValues } from './safe-values.js';
 import { RunFamily } from './run-family.js';
@@ -111,6 +112,8 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
     case 'iterate_items':
+    case 'loop_iteration':
+    case 'loop_ended':
     case 'child_run_started':
     case 'child_run_finished':
     case 'gate_waiting':
@@ -143,7 +146,7 @@ function describeBudgetEvent(event: Extract<RunEvent, { type: 'budget_warning' |
 
 /** The line of a step's iterate list, child run or gate. */
 function describeCompositionEvent(
-  event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' }>,
+  event: Extract<RunEvent, { type: 'iterate_items' | 'loop_iteration' | 'loop_ended' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' }>,
   step: (id: string) => string,
 ): string {
   switch (event.type) {
@@ -153,6 +156,10 @@ function describeCompositionEvent(
       return `${step(event.stepId)} ${gateResolvedText(event)}`;
     case 'iterate_items':
       return `${step(event.stepId)} iterates over ${plural(event.items, 'item')}${event.reused ? ` (${event.reused} completed in an earlier run, not run again)` : ''}`;
+    case 'loop_iteration':
+      return `${step(event.stepId)} ${loopIterationText(event)}`;
+    case 'loop_ended':
+      return `${step(event.stepId)} ${loopEndText(event)}`;
     case 'child_run_started':
       return `${step(event.stepId)} started child run ${event.childRunId} (${event.pipeline}${event.item !== undefined ? `, item ${event.item + 1}` : ''})`;
     case 'child_run_finished':

@@ -47,8 +47,11 @@ export function checkPipelineReferences(
       }),
     ];
   }
-  // A child pipeline's artifacts are named by the child: references to them are checked when it runs.
-  const opaque = new Set([...setAside, ...root.steps.flatMap((s) => (isRecord(s) && s.pipeline !== undefined && typeof s.id === 'string' ? [s.id] : []))]);
+  // A child pipeline's (or a loop's sub-steps') artifacts are named there: references to them are checked when it runs.
+  const opaque = new Set([
+    ...setAside,
+    ...root.steps.flatMap((s) => (isRecord(s) && (s.pipeline !== undefined || s.loop !== undefined) && typeof s.id === 'string' ? [s.id] : [])),
+  ]);
   const errors: WaveError[] = [
     ...checkPipelineSkills(root, view, locator),
     ...checkRequires(root, view, locator),

@@ -102,7 +102,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
-  { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
   // `config.inject` makes parent artifacts `{{ artifacts.<name> }}` paths in every child step; a child here injects them itself (`inject_artifacts[].pipeline`).
   { at: [...STEP, 'config'], key: 'inject', name: 'step `config.inject`', what: "artifacts handed to a child pipeline's steps" },

@@ -19,6 +19,8 @@ export interface ChildRunRequest {
   item?: number;
   /** Other pipelines' artifacts the child's steps may inject: this run's and its earlier children's. */
   artifacts?: PipelineArtifacts;
+  /** A loop iteration's: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
+  enclosing?: (name: string) => string | undefined;
 }
 
 /** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */
@@ -28,6 +30,7 @@ export interface ChildResumeRequest {
   signal: AbortSignal;
   item?: number;
   artifacts?: PipelineArtifacts;
+  enclosing?: (name: string) => string | undefined;
 }
 
 /** How a child run ended, and where it is recorded. */

@@ -6,6 +6,7 @@ import { runIterateStep } from './iterate-step.js';
 import { runAggregateStep } from './aggregate-step.js';
 import { runBranchStep } from './branch-step.js';
 import { runGateStep } from './gate-step.js';
+import { runLoopStep } from './loop-step.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The runner of each kind of step: a new kind is its file, its member of PlannedStep, and one line here (the type asks for it). */
@@ -17,6 +18,7 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   aggregate: runAggregateStep,
   branch: runBranchStep,
   gate: runGateStep,
+  loop: runLoopStep,
 };
 
 /** Runs a step to its end with the runner of its kind. */

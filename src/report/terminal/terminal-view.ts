@@ -1,3 +1,4 @@
+import { loopEndText, loopIterationText } from '../loop-text.js';
 import type { RunEvent } from '../../events.js';
 import { describeFailure, describeToolUse, oneLine } from '../describe.js';
 import { formatCost, formatDuration } from '../format.js';
@@ -94,15 +95,20 @@ function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'chi
     case 'child_run_started':
       childTreeOf(tree, event);
       // An iterate step shows its items' progress instead.
-      if (event.item === undefined) step.activity = activityOf(event);
+      if (event.item === undefined) step.activity = withLoop(step, activityOf(event));
       return;
     case 'child_run_finished': {
       const child = step.children?.find((c) => c.runId === event.childRunId);
       if (child) child.status = event.status;
-      if (child?.item === undefined) step.activity = activityOf(event);
+      if (child?.item === undefined) step.activity = withLoop(step, activityOf(event));
       return;
     }
   }
+}
+
+/** A child run's activity, after the loop's iteration when the step is a loop. */
+function withLoop(step: StepView, activity: string): string {
+  return step.loop ? `${step.loop}: ${activity}` : activity;
 }
 
 /** Folds how a step ended into its view. */
@@ -150,6 +156,15 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
     case 'child_run_started':
     case 'child_run_finished':
       return applyChildEvent(event, tree);
+    case 'loop_iteration': {
+      const step = view(event.stepId);
+      step.loop = loopIterationText({ ...event, reused: false });
+      step.activity = loopIterationText(event);
+      return;
+    }
+    case 'loop_ended':
+      view(event.stepId).activity = loopEndText(event);
+      return;
     case 'gate_waiting':
       view(event.stepId).activity = gateWaitingText(event, event.runId, event.stepId);
       return;

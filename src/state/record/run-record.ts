@@ -3,7 +3,7 @@ import type { Outcome, RunOutput } from '../../core/deliverables.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
 import type { TokenUsage } from '../../core/models/tokens.js';
-import type { ChildKind, GateChoiceEntry, GateKind, GateResolver, RunOptions, RunStatus, StepStatus } from '../../events.js';
+import type { ChildKind, GateChoiceEntry, GateKind, GateResolver, LoopEnd, RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -92,6 +92,8 @@ export interface StepRecord {
   children?: ChildRunRecord[];
   /** A gate step's wait, and its decision once resolved. */
   gate?: GateRecord;
+  /** A loop step's iteration (1-based) of at most `of`, and why it stopped once it did. */
+  loop?: { iteration: number; of: number; ended?: LoopEnd };
 }
 
 /** A gate step's wait as its record keeps it. */
