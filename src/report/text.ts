@@ -38,6 +38,7 @@ export function createTextSink(options: SinkOptions): RunSink {
 
 /** The text sink's line for an event, or undefined for events it leaves out (text, thinking, usage). */
 export function describeEvent(event: RunEvent, step: (id: string) => string): string | undefined {
+  if (isCompositionEvent(event)) return describeCompositionEvent(event, step);
   switch (event.type) {
     case 'run_started':
       return `run ${event.runId} ${event.resumed ? 'resumed' : 'started'}: ${event.pipeline}, ${plural(event.steps.length, 'step')}`;
@@ -111,14 +112,6 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
-    case 'iterate_items':
-    case 'loop_iteration':
-    case 'loop_ended':
-    case 'child_run_started':
-    case 'child_run_finished':
-    case 'gate_waiting':
-    case 'gate_resolved':
-      return describeCompositionEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
   }
@@ -144,11 +137,16 @@ function describeBudgetEvent(event: Extract<RunEvent, { type: 'budget_warning' |
   }
 }
 
-/** The line of a step's iterate list, child run or gate. */
-function describeCompositionEvent(
-  event: Extract<RunEvent, { type: 'iterate_items' | 'loop_iteration' | 'loop_ended' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' }>,
-  step: (id: string) => string,
-): string {
+/** The events of a step's iterate list, loop iterations, child runs or gate. */
+const COMPOSITION_EVENTS = ['iterate_items', 'loop_iteration', 'loop_ended', 'child_run_started', 'child_run_finished', 'gate_waiting', 'gate_resolved'] as const;
+type CompositionEvent = Extract<RunEvent, { type: (typeof COMPOSITION_EVENTS)[number] }>;
+
+function isCompositionEvent(event: RunEvent): event is CompositionEvent {
+  return (COMPOSITION_EVENTS as readonly string[]).includes(event.type);
+}
+
+/** The line of a step's iterate list, loop iteration, child run or gate. */
+function describeCompositionEvent(event: CompositionEvent, step: (id: string) => string): string {
   switch (event.type) {
     case 'gate_waiting':
       return `${step(event.stepId)} ${gateWaitingText(event, event.runId, event.stepId)}`;

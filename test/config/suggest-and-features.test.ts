@@ -33,7 +33,6 @@ describe('unsupportedFeatures', () => {
       '`gate.pr_number`',
       '`strategy`',
       '`edges`',
-      '`loop`',
       '`validation`',
       'step `type: conditional | pipeline`',
       '`rework_only`',

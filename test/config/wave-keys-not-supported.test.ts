@@ -128,14 +128,14 @@ describe('what only follows from a feature not built here is not reported on top
   it('still reports a wrong reference to a step nothing set aside', async () => {
     expect(
       await problems(`  - id: merge
-    loop: { max_iterations: 2 }
+    type: conditional
   - id: report
     dependencies: [merge, mrege]
     memory: { inject_artifacts: [{ step: merge, artifact: out }, { step: mrege, artifact: out }] }
     ${COMMAND}
 `),
     ).toEqual([
-      ['not_supported', 5, '`loop`'],
+      ['not_supported', 5, 'step `type: conditional`'],
       ['unknown_dependency', 7, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
       ['unknown_dependency', 8, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
     ]);

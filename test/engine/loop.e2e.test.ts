@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait.js';
 /** Each step appends a line to steps.log in the project (its workspace is .wave/workspaces/<run>/<step>): a step run twice shows twice. */
 const logged = (line: string) => `echo ${line} >> ../../../../steps.log`;
 
-/** A loop whose `check` sub-step says done from iteration 2 (the third) on; `after` reads the last iteration's verdict. */
+/** A loop whose `check` sub-step says done from iteration 2 (the third) on; its sub-steps read prep's list; `after` reads the last iteration's verdict. */
 const UNTIL = `kind: WavePipeline
 metadata: { name: fix }
 steps:
@@ -26,7 +26,9 @@ steps:
       until: "{{ check.out.verdict.done }}"
       steps:
         - id: work
-          exec: { type: command, source: "${logged('work-{{ iteration }}')}; echo working on {{ iteration }}" }
+          memory:
+            inject_artifacts: [{ pipeline: fix, artifact: list, as: list }]
+          exec: { type: command, source: "${logged('work-{{ iteration }}')}; echo working on {{ iteration }}; cat {{ artifacts.list }}" }
         - id: each
           dependencies: [work]
           pipeline: echo-item
@@ -49,6 +51,16 @@ steps:
   - id: say
     exec: { type: command, source: "${logged('item-{{ input }}')}" }
 `;
+
+/** A pipeline whose loop step `again` runs the command sub-steps given as [id, dependencies, command], then the steps in `after`. */
+function loopPipeline(name: string, loop: { max: number; until?: string }, subSteps: [string, string[], string][], after = ''): string {
+  const until = loop.until !== undefined ? `      until: ${JSON.stringify(loop.until)}\n` : '';
+  const steps = subSteps.map(
+    ([id, dependencies, command]) =>
+      `        - id: ${id}\n          dependencies: [${dependencies.join(', ')}]\n          exec: { type: command, source: ${JSON.stringify(command)} }\n`,
+  );
+  return `kind: WavePipeline\nmetadata: { name: ${name} }\nsteps:\n  - id: again\n    loop:\n      max_iterations: ${loop.max}\n${until}      steps:\n${steps.join('')}${after}`;
+}
 
 function record(project: string, id: string): RunRecord {
   return JSON.parse(readFileSync(join(project, '.wave', 'runs', id, 'run.json'), 'utf8')) as RunRecord;
@@ -93,22 +105,13 @@ describe('a loop step', () => {
     expect(childStatus.stdout).toMatch(/✓ check\s+completed/);
     const logs = await runWave(['logs', third.id, '--step', 'work'], { cwd: project });
     expect(logs.code, logs.stderr).toBe(0);
-    expect(logs.stdout).toContain('working on 2');
+    // An agent or command sub-step reaches the artifacts of the steps before the loop as its pipeline's.
+    expect(logs.stdout).toContain('working on 2\n["a", "b"]');
   }, 120_000);
 
   it('completes after max_iterations, as Wave does, whether it has no `until` or one never met', async () => {
-    const pipeline = (until: string) => `kind: WavePipeline
-metadata: { name: count }
-steps:
-  - id: again
-    loop:
-      max_iterations: 3
-${until}      steps:
-        - id: tick
-          exec: { type: command, source: "${logged('tick-{{ iteration }}')}" }
-`;
-    for (const until of ['', '      until: "{{ tick.output }}"\n']) {
-      const project = makeProject({ 'pipelines/count.yaml': pipeline(until) });
+    for (const until of [undefined, '{{ tick.output }}']) {
+      const project = makeProject({ 'pipelines/count.yaml': loopPipeline('count', { max: 3, until }, [['tick', [], logged('tick-{{ iteration }}')]]) });
       const run = await runWave(['run', 'count', '--output', 'text'], { cwd: project });
       expect(run.code, run.stderr + run.stdout).toBe(0);
       expect(logOf(project)).toBe('tick-0\ntick-1\ntick-2\n');
@@ -120,19 +123,12 @@ ${until}      steps:
 
   it('fails when a sub-step fails: no further iteration runs, nor the steps after the loop', async () => {
     const project = makeProject({
-      'pipelines/broken.yaml': `kind: WavePipeline
-metadata: { name: broken }
-steps:
-  - id: again
-    loop:
-      max_iterations: 4
-      steps:
-        - id: tick
-          exec: { type: command, source: "${logged('tick-{{ iteration }}')}; test {{ iteration }} -lt 1 || { echo boom >&2; exit 3; }" }
-  - id: after
-    dependencies: [again]
-    exec: { type: command, source: "${logged('after')}" }
-`,
+      'pipelines/broken.yaml': loopPipeline(
+        'broken',
+        { max: 4 },
+        [['tick', [], `${logged('tick-{{ iteration }}')}; test {{ iteration }} -lt 1 || { echo boom >&2; exit 3; }`]],
+        `  - id: after\n    dependencies: [again]\n    exec: { type: command, source: "${logged('after')}" }\n`,
+      ),
     });
     const run = await runWave(['run', 'broken', '--output', 'text'], { cwd: project });
     expect(run.code).toBe(1);
@@ -150,19 +146,10 @@ steps:
     const sleep = marker();
     const project = makeProject({
       'wave.yaml': `kind: WaveManifest\nmetadata: { name: t }\nruntime:\n  timeouts: { process_grace_seconds: 1 }\n  sandbox: { env_passthrough: [STEP_SLEEP] }\n`,
-      'pipelines/slow.yaml': `kind: WavePipeline
-metadata: { name: slow }
-steps:
-  - id: again
-    loop:
-      max_iterations: 3
-      steps:
-        - id: before
-          exec: { type: command, source: "${logged('before-{{ iteration }}')}" }
-        - id: wait
-          dependencies: [before]
-          exec: { type: command, source: "${logged('wait-{{ iteration }}')}; test {{ iteration }} -ne 1 || test -e ../../../../go || sleep $STEP_SLEEP" }
-`,
+      'pipelines/slow.yaml': loopPipeline('slow', { max: 3 }, [
+        ['before', [], logged('before-{{ iteration }}')],
+        ['wait', ['before'], `${logged('wait-{{ iteration }}')}; test {{ iteration }} -ne 1 || test -e ../../../../go || sleep $STEP_SLEEP`],
+      ]),
     });
     const wave = startWave(['run', 'slow', '--output', 'text'], { cwd: project, env: { STEP_SLEEP: sleep } });
     await waitFor(() => logOf(project).includes('wait-1'), 'the second iteration to reach its waiting sub-step', 60_000);
@@ -182,7 +169,12 @@ steps:
     expect(step).toMatchObject({ status: 'completed', loop: { iteration: 3, of: 3, ended: 'max_iterations' } });
     // The interrupted iteration was finished under its own id.
     expect(step.children!.map((c) => c.status)).toEqual(['completed', 'completed', 'completed']);
-    expect(step.children!.slice(0, 2).map((c) => c.runId).sort()).toEqual(killed.sort());
+    expect(
+      step
+        .children!.slice(0, 2)
+        .map((c) => c.runId)
+        .sort(),
+    ).toEqual(killed.sort());
     expect((await runsOf(project)).filter((r) => r.pipeline === 'slow.again')).toHaveLength(3);
   }, 120_000);
 
@@ -221,7 +213,7 @@ steps:
     expect(dry.stdout).toContain('  loops:     at most 5 iterations, until {{ check.out.verdict.done }} reads true, done or yes');
     expect(dry.stdout).toContain('  sub-steps: work, each, check (each iteration a child run; {{ iteration }} from 0)');
     expect(dry.stdout).toContain('  child plan of each iteration: the sub-steps (iteration 0 shown)');
-    expect(dry.stdout).toContain('echo work-0 >> ../../../../steps.log; echo working on 0');
+    expect(dry.stdout).toContain('echo work-0 >> ../../../../steps.log; echo working on 0; cat <workspace>/.wave/artifacts/list');
     const compiled = await runWave(['compile', 'fix'], { cwd: project });
     expect(compiled.code).toBe(2);
     expect(compiled.stdout + compiled.stderr).toContain('not_supported: step `fixloop` is a loop, which `wave compile` does not turn into jobs yet');

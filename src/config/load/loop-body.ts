@@ -47,7 +47,7 @@ export function loopBodyOf(raw: unknown, locator: Locator, address: string): { r
   const pipeline = isRecord(parent.raw) ? parent.raw : {};
   const steps = Array.isArray(pipeline.steps) ? pipeline.steps : [];
   const index = steps.findIndex((step) => isRecord(step) && step.id === body.stepId);
-  const loop = index >= 0 && isRecord(steps[index]) ? (steps[index] as Record<string, unknown>).loop : undefined;
+  const loop = index >= 0 && isRecord(steps[index]) ? steps[index].loop : undefined;
   if (!isRecord(loop) || !Array.isArray(loop.steps)) {
     throw new WaveError('pipeline_invalid', `the pipeline has no loop step \`${body.stepId}\` (the file changed since the run started?)`, {
       location: parent.locator.locate(['steps']),

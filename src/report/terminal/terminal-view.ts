@@ -85,10 +85,17 @@ function activityOf(
   }
 }
 
-/** Folds an iterate step's item count, or the start or end of a step's child run, into the step's view. */
-function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' }>, tree: RunTree): void {
+/** Folds an iterate step's item count, a loop's iteration, or the start or end of a step's child run, into the step's view. */
+function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'loop_iteration' | 'loop_ended' | 'child_run_started' | 'child_run_finished' }>, tree: RunTree): void {
   const step = stepOf(tree, event.stepId);
   switch (event.type) {
+    case 'loop_iteration':
+      step.loop = loopIterationText({ ...event, reused: false });
+      step.activity = loopIterationText(event);
+      return;
+    case 'loop_ended':
+      step.activity = loopEndText(event);
+      return;
     case 'iterate_items':
       step.items = { total: event.items, reused: event.reused };
       return;
@@ -153,18 +160,12 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     }
     case 'iterate_items':
+    case 'loop_iteration':
+    case 'loop_ended':
     case 'child_run_started':
     case 'child_run_finished':
       return applyChildEvent(event, tree);
-    case 'loop_iteration': {
-      const step = view(event.stepId);
-      step.loop = loopIterationText({ ...event, reused: false });
-      step.activity = loopIterationText(event);
-      return;
-    }
-    case 'loop_ended':
-      view(event.stepId).activity = loopEndText(event);
-      return;
+
     case 'gate_waiting':
       view(event.stepId).activity = gateWaitingText(event, event.runId, event.stepId);
       return;
