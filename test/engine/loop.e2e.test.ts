@@ -109,6 +109,52 @@ describe('a loop step', () => {
     expect(logs.stdout).toContain('working on 2\n["a", "b"]');
   }, 120_000);
 
+  it('runs sub-steps of every kind: an agent, a command, a child pipeline, an iterate, an aggregate, a branch and a gate', async () => {
+    const project = makeProject({
+      'pipelines/echo-item.yaml': ECHO_ITEM,
+      'pipelines/kinds.yaml': `kind: WavePipeline
+metadata: { name: kinds }
+steps:
+  - id: again
+    loop:
+      max_iterations: 2
+      steps:
+        - id: ask
+          persona: shell
+          exec: { source: "${logged('agent-{{ iteration }}')}" }
+        - id: one
+          dependencies: [ask]
+          pipeline: echo-item
+          input: "one-{{ iteration }}"
+        - id: each
+          dependencies: [one]
+          pipeline: echo-item
+          input: "{{ item }}"
+          iterate: { over: '["x", "y"]' }
+        - id: merged
+          dependencies: [each]
+          aggregate: { from: '[["m"], ["n"]]', into: merged.json, strategy: merge_arrays }
+        - id: pick
+          dependencies: [merged]
+          branch: { on: "{{ iteration }}", cases: { "0": skip, default: echo-item } }
+          input: "branch-{{ iteration }}"
+        - id: approve
+          dependencies: [pick]
+          gate: { type: approval, auto: true, message: Go on?, choices: [{ key: y, label: Yes }], default: y }
+        - id: last
+          dependencies: [approve]
+          memory: { inject_artifacts: [{ step: merged, artifact: merged }] }
+          exec: { type: command, source: "cat {{ artifacts.merged }} >> ../../../../steps.log; echo >> ../../../../steps.log" }
+`,
+    });
+    const run = await runWave(['run', 'kinds', '--output', 'text'], { cwd: project });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const iterations = logOf(project)
+      .replace(/item-y\nitem-x/g, 'item-x\nitem-y')
+      .split(/(?=agent-)/);
+    expect(iterations).toEqual(['agent-0\nitem-one-0\nitem-x\nitem-y\n["m","n"]\n', 'agent-1\nitem-one-1\nitem-x\nitem-y\nitem-branch-1\n["m","n"]\n']);
+  }, 120_000);
+
   it('completes after max_iterations, as Wave does, whether it has no `until` or one never met', async () => {
     for (const until of [undefined, '{{ tick.output }}']) {
       const project = makeProject({ 'pipelines/count.yaml': loopPipeline('count', { max: 3, until }, [['tick', [], logged('tick-{{ iteration }}')]]) });

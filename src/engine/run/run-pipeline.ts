@@ -1,13 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installWaveCommand, WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import type { RunStatus } from '../../events.js';
-import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { emit, type EventBody, type RunContext } from './context.js';
 import { Scheduler, type ScheduleOptions } from './scheduler.js';
 import { resolveRunOutputs } from './run-outputs.js';
 import { watchBudget } from './run-budget.js';
+import { completedOutputs } from './completed-outputs.js';
 
 export interface ExecuteOptions extends ScheduleOptions {
   /** Cancels the run (Ctrl-C, `wave cancel`). */
@@ -20,7 +19,7 @@ export interface ExecuteOptions extends ScheduleOptions {
 export async function executeRun(context: RunContext, options: ExecuteOptions): Promise<RunStatus> {
   const { plan, store } = context;
   const started = Date.now();
-  const scheduler = new Scheduler(context, options, loadCompletedOutputs(context));
+  const scheduler = new Scheduler(context, options, completedOutputs(context.store));
   const cancelAll = () => scheduler.halt.abort(options.signal.reason ?? { class: 'aborted', message: 'cancelled' });
   options.signal.addEventListener('abort', cancelAll, { once: true });
   if (options.signal.aborted) cancelAll();
@@ -62,14 +61,4 @@ function finishRun(context: RunContext, status: RunStatus, durationMs: number): 
   const costUsd = costs.length ? costs.reduce((sum, s) => sum + s.costUsd!, 0) : undefined;
   emit(context, { type: 'run_finished', status: status as Exclude<RunStatus, 'pending' | 'running'>, durationMs, tokens, costUsd });
   store.flush();
-}
-
-/** The outputs of steps recorded earlier (a resumed run, parts of other jobs) whose dependents may run, read back from the run folder. */
-function loadCompletedOutputs(context: RunContext): Map<string, string> {
-  const outputs = new Map<string, string>();
-  for (const [id, step] of Object.entries(context.store.record.steps)) {
-    const file = join(context.store.dir, 'steps', id, 'output.txt');
-    if (letsDependentsRun(step) && existsSync(file)) outputs.set(id, readFileSync(file, 'utf8'));
-  }
-  return outputs;
 }

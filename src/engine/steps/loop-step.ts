@@ -8,6 +8,7 @@ import { reasonOf } from '../attempt/attempt.js';
 import { artifactsForChildOf } from '../artifacts/child-artifacts.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
 import { emit } from '../run/context.js';
+import { completedOutputs } from '../run/completed-outputs.js';
 import { childOutput } from './child-output.js';
 import { endChildStep } from './child-step-end.js';
 import { resolveCompositionText, stepReference } from './composition-text.js';
@@ -77,7 +78,7 @@ async function runIteration(run: StepRun<LoopStep>, iteration: number): Promise<
 function untilValue(run: StepRun<LoopStep>, iteration: number, child: ChildRunOutcome): string {
   const { context, step } = run;
   const steps = { record: child.record, dir: child.dir };
-  const outputs = new Map(Object.values(child.record.steps).flatMap((s) => (s.status === 'completed' ? [[s.id, s.output ?? ''] as const] : [])));
+  const outputs = completedOutputs(steps);
   const subSteps = new Set(step.subSteps);
   return resolveCompositionText(context, step.id, step.until!, run.outputs, (name) => {
     if (name === 'iteration') return String(iteration);
