@@ -155,6 +155,17 @@ steps:
     expect(iterations).toEqual(['agent-0\nitem-one-0\nitem-x\nitem-y\n["m","n"]\n', 'agent-1\nitem-one-1\nitem-x\nitem-y\nitem-branch-1\n["m","n"]\n']);
   }, 120_000);
 
+  it('nests: a loop sub-step loops within each iteration, its `{{ iteration }}` its own', async () => {
+    const inner = `        - id: inner\n          dependencies: [tick]\n          loop:\n            max_iterations: 3\n            until: "{{ tock.output }}"\n            steps:\n              - id: tock\n                exec: { type: command, source: "${logged('tock-{{ iteration }}')}; test {{ iteration }} -ge 1 && echo yes || echo no" }\n`;
+    const project = makeProject({ 'pipelines/nest.yaml': loopPipeline('nest', { max: 2 }, [['tick', [], logged('tick-{{ iteration }}')]]) + inner });
+    const run = await runWave(['run', 'nest', '--output', 'text'], { cwd: project });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(logOf(project)).toBe('tick-0\ntock-0\ntock-1\ntick-1\ntock-0\ntock-1\n');
+    const outer = (await runsOf(project)).filter((r) => r.pipeline === 'nest.again');
+    expect(outer).toHaveLength(2);
+    for (const iteration of outer) expect(record(project, iteration.id).steps.inner).toMatchObject({ status: 'completed', loop: { iteration: 2, of: 3, ended: 'until' } });
+  }, 120_000);
+
   it('completes after max_iterations, as Wave does, whether it has no `until` or one never met', async () => {
     for (const until of [undefined, '{{ tick.output }}']) {
       const project = makeProject({ 'pipelines/count.yaml': loopPipeline('count', { max: 3, until }, [['tick', [], logged('tick-{{ iteration }}')]]) });

@@ -7,7 +7,6 @@ import { readRawPipeline } from './pipeline-artifact-checks.js';
 import { stripUnsupportedFeatures } from './unsupported-features.js';
 import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
 import { stepLabel } from './raw-step.js';
-import { loopStepErrors } from './loop-checks.js';
 import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
 
@@ -59,7 +58,8 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const label = stepLabel(step, index);
   if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
   if (step.branch !== undefined) return branchStepErrors(step, at, label, view, locator);
-  if (step.loop !== undefined) return loopStepErrors(step, at, label, locator);
+  // A loop runs its sub-steps: loop-checks.ts checks it.
+  if (step.loop !== undefined) return [];
   // A gate runs nothing: gate-checks.ts checks it with the pipeline's step ids.
   if (step.gate !== undefined) return [];
   if (step.pipeline === undefined) {

@@ -1,12 +1,15 @@
 import { WaveError } from '../../core/errors/errors.js';
 import type { Locator } from '../load/locator.js';
 import { ATTEMPT_KEYS, idleKeyErrors } from './child-pipeline-checks.js';
+import { stepLabel } from './raw-step.js';
 
 /**
  * A loop step runs its sub-steps and nothing else: keys of another kind of step would do nothing, and Wave's child
  * pipeline run at the top of each iteration (`pipeline` beside `loop`) is refused by name (a `pipeline:` sub-step does it).
  */
-export function loopStepErrors(step: Record<string, unknown>, at: readonly (string | number)[], label: string, locator: Locator): WaveError[] {
+export function loopStepErrors(step: Record<string, unknown>, index: number, locator: Locator): WaveError[] {
+  const at = ['steps', index];
+  const label = stepLabel(step, index);
   const errors = idleKeyErrors(step, [...ATTEMPT_KEYS, 'input', 'config', 'iterate', 'aggregate', 'branch', 'gate'], (key) => ({
     location: locator.locateKey([...at, key]),
     message: `${label} loops, so its \`${key}\` would do nothing`,

@@ -11,6 +11,7 @@ import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
 import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
 import { gateStepErrors, gateTypeErrors } from './gate-checks.js';
+import { loopStepErrors } from './loop-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { didYouMean } from './suggest.js';
 import { isRecord, type Path } from '../load/value-path.js';
@@ -70,6 +71,7 @@ export function checkPipelineReferences(
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
     errors.push(...pipelineArtifactRefErrors(raw, index, view, locator));
     if (raw.gate !== undefined) errors.push(...gateStepErrors(raw, index, stepIds, locator));
+    if (raw.loop !== undefined) errors.push(...loopStepErrors(raw, index, locator));
     errors.push(...gateTypeErrors(raw, index, locator));
     errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));
     if (typeof raw.id !== 'string') return;
