@@ -117,7 +117,7 @@ export const RunEventSchema = z
         steps: z.array(PlannedStepEntrySchema),
         parentId: z.string().optional().describe('The run whose step started this one.'),
         parentStepId: z.string().optional().describe('The step of the parent run that started this one.'),
-        childKind: z.enum(['sub_pipeline', 'iterate_item', 'branch_arm']).optional().describe('Why the parent step started it.'),
+        childKind: z.enum(['sub_pipeline', 'iterate_item', 'branch_arm', 'loop_iteration']).optional().describe('Why the parent step started it.'),
       })
       .describe('The run was recorded: what it runs and how. The first line of events.ndjson; `ts` is when the run started.'),
     z.strictObject({
@@ -404,6 +404,19 @@ export const RunEventSchema = z
     z
       .strictObject({ ...base, type: z.literal('iterate_items'), stepId: z.string(), items: z.number().int().nonnegative(), reused: z.number().int().nonnegative() })
       .describe('An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again).'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('loop_iteration'),
+        stepId: z.string(),
+        iteration: z.number().int().positive(),
+        of: z.number().int().positive(),
+        reused: z.boolean().optional(),
+      })
+      .describe('A loop step began an iteration (1-based) of at most `of`; `reused`: an earlier run completed it, so it is not run again.'),
+    z
+      .strictObject({ ...base, type: z.literal('loop_ended'), stepId: z.string(), iterations: z.number().int().nonnegative(), reason: z.enum(['until', 'max_iterations']) })
+      .describe("A loop step's iterations ended: after how many, and why (its `until` was met, or max_iterations was reached)."),
     z
       .strictObject({
         ...base,

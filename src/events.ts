@@ -29,7 +29,11 @@ export interface GateChoiceEntry {
 }
 
 /** Why a step started a child run: a `pipeline:` step, an item of `iterate`, an arm of `branch`. */
-export type ChildKind = 'sub_pipeline' | 'iterate_item' | 'branch_arm';
+/** Why a loop step stopped iterating. */
+export type LoopEnd = 'until' | 'max_iterations';
+
+/** Why a step started a child run. */
+export type ChildKind = 'sub_pipeline' | 'iterate_item' | 'branch_arm' | 'loop_iteration';
 /** `reworking`: its rework step is fixing its work; `rejected`: its contract found nothing to do (on_failure: rejected). */
 export type StepStatus = 'pending' | 'running' | 'retrying' | 'reworking' | 'completed' | 'failed' | 'skipped' | 'cancelled' | 'rejected';
 
@@ -189,6 +193,10 @@ export type RunEvent = Base &
     | { type: 'step_routed'; stepId: string; target: string; outcome: RouteOutcome; when?: string; requeued: string[] }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
     | { type: 'iterate_items'; stepId: string; items: number; reused: number }
+    /** A loop step began an iteration (1-based) of at most `of`; an iteration an earlier run completed is `reused`, not run again. */
+    | { type: 'loop_iteration'; stepId: string; iteration: number; of: number; reused?: boolean }
+    /** A loop step's iterations ended: after how many, and why (its `until` was met, or max_iterations was reached). */
+    | { type: 'loop_ended'; stepId: string; iterations: number; reason: LoopEnd }
     /** The step started a child run (a run of another pipeline, sharing this run's bus, sandbox, budget and cancellation). */
     | { type: 'child_run_started'; stepId: string; childRunId: string; pipeline: string; item?: number }
     /** A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete. */

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { isBuiltinManifest } from '../config/load/builtin-manifest.js';
 import { refuseDisabledPipeline } from '../config/load/disabled-pipeline.js';
 import { loadPipeline, loadProjectManifest, resolvePipelinePath } from '../config/load/load.js';
+import { loopBodyAddress } from '../config/load/loop-body.js';
 import type { Located } from '../config/load/located.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import { itemValues } from '../engine/steps/iterate-step.js';
@@ -43,6 +44,7 @@ async function plansUnder(plan: Plan, selected: ReadonlySet<string> | undefined,
 interface WantedChild {
   label?: string;
   pipeline: string;
+  shown?: string;
   input: string;
 }
 
@@ -54,6 +56,8 @@ function childrenWanted(plan: Plan, step: PlannedStep): WantedChild[] {
       return iterateChildren(plan, step);
     case 'branch':
       return branchChildren(plan, step);
+    case 'loop':
+      return [{ label: 'each iteration', pipeline: loopBodyAddress(plan.pipelineFile, step.id, 0), shown: 'the sub-steps (iteration 0 shown)', input: plan.input }];
     default:
       return [];
   }
@@ -95,7 +99,7 @@ function childInput(plan: Plan, step: SubPipelineStep | IterateStep | BranchStep
 }
 
 async function childPlan(child: WantedChild, nest: Nest): Promise<ChildPlan> {
-  const said = { pipeline: child.pipeline, ...(child.label ? { label: child.label } : {}) };
+  const said = { pipeline: child.pipeline, ...(child.label ? { label: child.label } : {}), ...(child.shown ? { shown: child.shown } : {}) };
   if (child.pipeline.includes('{{')) return { ...said, note: 'chosen at run time (its name is a template)' };
   if (nest.depth + 1 > MAX_CHILD_DEPTH) return { ...said, note: `not shown: it would run past the limit of ${MAX_CHILD_DEPTH} nested runs` };
   const { manifest } = nest;

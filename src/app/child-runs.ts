@@ -56,6 +56,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     ...(started?.env ? { env: started.env } : {}),
     ...(started?.parentArtifacts ? { parentArtifacts: started.parentArtifacts } : {}),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
+    ...(request.enclosing ? { enclosing: request.enclosing } : {}),
   });
   return {
     run(request) {

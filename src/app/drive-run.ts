@@ -97,6 +97,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       sandbox,
       children: options.children?.(childBase),
       pipelineArtifacts: shared.pipelineArtifacts,
+      ...(shared.enclosing ? { enclosing: shared.enclosing } : {}),
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });

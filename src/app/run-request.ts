@@ -27,6 +27,8 @@ export interface SharedRunParts {
   pipelineArtifacts?: PipelineArtifacts;
   /** What shows the parent's events (its sink, or its own parent's): the child's go there too, hidden by the child's redactor first. */
   show?: (event: RunEvent) => void;
+  /** A loop iteration's: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
+  enclosing?: (name: string) => string | undefined;
 }
 
 /** What a run passes on to the child runs its steps start. */

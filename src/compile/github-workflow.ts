@@ -217,10 +217,13 @@ function compilablePlan(plan: Plan): CompilablePlan {
   if (child)
     throw new WaveError(
       'not_supported',
-      `step \`${child.id}\` ${child.kind === 'gate' ? 'is a gate' : 'runs a child pipeline'}, which \`wave compile\` does not turn into jobs yet`,
+      `step \`${child.id}\` ${child.kind === 'gate' ? 'is a gate' : child.kind === 'loop' ? 'is a loop' : 'runs a child pipeline'}, which \`wave compile\` does not turn into jobs yet`,
       {
         location: child.location,
-        hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
+        hint:
+          child.kind === 'loop'
+            ? 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole, its loop included).'
+            : 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole), or compile the child pipeline on its own.',
       },
     );
   const rework = plan.steps.find(isReworkOnly);

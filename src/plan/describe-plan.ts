@@ -10,6 +10,7 @@ import {
   type GateStep,
   type Plan,
   type IterateStep,
+  type LoopStep,
   type PlannedStep,
   type SubPipelineStep,
 } from './plan-types.js';
@@ -38,6 +39,8 @@ export interface ChildPlan {
   label?: string;
   /** Its pipeline's name as the step gives it (a template when chosen at run time). */
   pipeline: string;
+  /** What the text calls it when not its name (a loop's sub-steps). */
+  shown?: string;
   plan?: Plan;
   /** The children of the child's own steps. */
   children?: ChildPlans;
@@ -76,7 +79,7 @@ export function describePlan(plan: Plan, selected?: ReadonlySet<string>, childre
 /** Each child's plan, indented under the step that starts it, or why it is not shown. */
 function describeChildPlans(children: readonly ChildPlan[]): string[] {
   return children.flatMap((child) => {
-    const head = `  child plan${child.label ? ` of ${child.label}` : ''}: ${child.pipeline}`;
+    const head = `  child plan${child.label ? ` of ${child.label}` : ''}: ${child.shown ?? child.pipeline}`;
     if (!child.plan) return [`${head}, ${child.note ?? 'not known before the run'}`];
     const text = (child.redact ?? String)(describePlan(child.plan, undefined, child.children)).trimEnd();
     return [`${head}`, ...text.split('\n').map((line) => (line ? `    ${line}` : ''))];
@@ -133,6 +136,8 @@ function describeStepWork(plan: Plan, step: PlannedStep): string[] {
       return describeBranchStep(step);
     case 'gate':
       return describeGateStep(step);
+    case 'loop':
+      return describeLoopStep(step);
     default:
       return describeChildStep(step);
   }
@@ -142,6 +147,15 @@ function describeStepWork(plan: Plan, step: PlannedStep): string[] {
 function describeRouting(step: PlannedStep): string[] {
   const lines = (step.edges ?? []).map((e) => `  edge:      → ${e.target}${e.when ? ` when ${e.when}` : ''}`);
   if (step.maxVisits !== undefined) lines.push(`  visits:    at most ${step.maxVisits}`);
+  return lines;
+}
+
+/** How often a loop step runs its sub-steps, and what ends it. */
+function describeLoopStep(step: LoopStep): string[] {
+  const until = step.until !== undefined ? `until ${step.until} reads true, done or yes` : 'no until: every iteration runs';
+  const lines = [`  loops:     at most ${step.maxIterations} iteration${step.maxIterations === 1 ? '' : 's'}, ${until}`];
+  if (step.dependencies.length) lines.push(`  after:     ${step.dependencies.join(', ')}`);
+  lines.push(`  sub-steps: ${step.subSteps.join(', ')} (each iteration a child run; {{ iteration }} from 0)`);
   return lines;
 }
 

@@ -214,7 +214,17 @@ export interface ConditionalStep extends StepBase {
   readonly kind: 'conditional';
 }
 
-export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep | ConditionalStep;
+/** Sub-steps run again and again (Wave's `loop`): each iteration a child run of the loop's body, until `until` says so. */
+export interface LoopStep extends StepBase {
+  readonly kind: 'loop';
+  readonly maxIterations: number;
+  /** A composition field read after each iteration (its sub-steps' outputs and `{{ iteration }}` too): `true`, `done` or `yes` ends the loop. */
+  readonly until?: string;
+  /** The sub-steps' ids, in file order: iteration `n` runs them as the child pipeline `<pipeline file>::<id>::<n>`. */
+  readonly subSteps: readonly string[];
+}
+
+export type PlannedStep = AttemptStep | SubPipelineStep | IterateStep | AggregateStep | BranchStep | GateStep | ConditionalStep | LoopStep;
 
 /** A step that runs no attempts of its own: a child pipeline's, an iterate's, an aggregate's, a branch's. */
 export type CompositionStep = Exclude<PlannedStep, AttemptStep>;

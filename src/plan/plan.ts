@@ -13,7 +13,7 @@ import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, LoopStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -57,6 +57,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const problems: WaveError[] = [];
   const planStepOfKind = (declared: Step, index: number): PlannedStep => {
     const at = pipeline.locate(['steps', index]);
+    if (declared.loop) return { ...planLoopStep(declared, declared.loop), location: at };
     if (declared.type === 'conditional') return { ...planConditionalStep(declared), location: at };
     if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
     if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
@@ -142,6 +143,19 @@ function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<B
     on,
     cases,
     ...(step.input !== undefined ? { input: step.input } : {}),
+  };
+}
+
+/** A loop step: how often at most, what ends it, and its sub-steps (read as a pipeline of their own when an iteration runs). */
+function planLoopStep(step: Step, loop: NonNullable<Step['loop']>): Omit<LoopStep, 'location'> {
+  return {
+    id: step.id,
+    dependencies: step.dependencies ?? [],
+    optional: step.optional ?? false,
+    kind: 'loop',
+    maxIterations: loop.max_iterations,
+    ...(loop.until !== undefined ? { until: loop.until } : {}),
+    subSteps: loop.steps.map((sub) => String(sub.id)),
   };
 }
 

@@ -9,6 +9,7 @@ import { formatCost, formatDuration, formatTokens } from './format.js';
 import { hasTokens } from '../core/models/tokens.js';
 import { safeValues } from './safe-values.js';
 import { gateStatusText } from './gate-text.js';
+import { loopStatusText } from './loop-text.js';
 
 /** The most lines of a failed step's stderr the summary shows under it. */
 const FAILURE_LINES = 5;
@@ -44,6 +45,7 @@ export function formatSummary(untrusted: RunRecord, runDir: string, options: Sum
     // Its child runs by id, so `wave status <id>` reaches each.
     for (const child of step.children ?? [])
       lines.push(`      ${paint('gray', '↳')} child run ${child.runId} (${child.pipeline}) ${paint(STATUS_MARK[child.status].color, child.status)}`);
+    if (step.loop) lines.push(`      ${paint('gray', '↻')} ${loopStatusText(step.loop)}`);
     if (step.gate) lines.push(`      ${paint(step.gate.status === 'waiting' ? 'yellow' : 'gray', '⏸')} ${gateStatusText(step.gate, record.id, step.id)}`);
     lines.push(...resultSummaryLines(record, step, runDir, paint, (path) => displayPath(path, cwd)));
     for (const artifact of step.artifacts) lines.push(`      ${paint('gray', '→')} ${displayPath(join(runDir, artifact.path), cwd)}`);

@@ -8,6 +8,7 @@ import { describeFileChange } from './file-changes.js';
 import { describeSubset } from './mount-subset.js';
 import { describeOutcome, describeOutput } from './deliverables.js';
 import { formatSummary } from './summary.js';
+import { loopEndText, loopIterationText } from './loop-text.js';
 import { gateResolvedText, gateWaitingText } from './gate-text.js';
 import { routeText } from './route-text.js';
 import { safeValues } from './safe-values.js';
@@ -38,6 +39,7 @@ export function createTextSink(options: SinkOptions): RunSink {
 
 /** The text sink's line for an event, or undefined for events it leaves out (text, thinking, usage). */
 export function describeEvent(event: RunEvent, step: (id: string) => string): string | undefined {
+  if (isCompositionEvent(event)) return describeCompositionEvent(event, step);
   switch (event.type) {
     case 'run_started':
       return `run ${event.runId} ${event.resumed ? 'resumed' : 'started'}: ${event.pipeline}, ${plural(event.steps.length, 'step')}`;
@@ -109,13 +111,6 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return `token scopes of persona ${event.persona} (${event.scopes.join(', ')}) not checked: ${oneLine(event.reason)}`;
     case 'step_cancelled':
       return `${step(event.stepId)} cancelled`;
-    case 'iterate_items':
-    case 'child_run_started':
-    case 'child_run_finished':
-    case 'gate_waiting':
-    case 'gate_resolved':
-    case 'step_routed':
-      return describeCompositionEvent(event, step);
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
   }
@@ -157,11 +152,16 @@ function describeBudgetEvent(event: Extract<RunEvent, { type: 'budget_warning' |
   }
 }
 
-/** The line of a step's iterate list, child run, gate or route. */
-function describeCompositionEvent(
-  event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' | 'gate_waiting' | 'gate_resolved' | 'step_routed' }>,
-  step: (id: string) => string,
-): string {
+/** The events of a step's iterate list, loop iterations, child runs, gate or route. */
+const COMPOSITION_EVENTS = ['iterate_items', 'loop_iteration', 'loop_ended', 'child_run_started', 'child_run_finished', 'gate_waiting', 'gate_resolved', 'step_routed'] as const;
+type CompositionEvent = Extract<RunEvent, { type: (typeof COMPOSITION_EVENTS)[number] }>;
+
+function isCompositionEvent(event: RunEvent): event is CompositionEvent {
+  return (COMPOSITION_EVENTS as readonly string[]).includes(event.type);
+}
+
+/** The line of a step's iterate list, loop iteration, child run, gate or route. */
+function describeCompositionEvent(event: CompositionEvent, step: (id: string) => string): string {
   switch (event.type) {
     case 'step_routed':
       return `${step(event.stepId)} ${routeText(event)}`;
@@ -171,6 +171,10 @@ function describeCompositionEvent(
       return `${step(event.stepId)} ${gateResolvedText(event)}`;
     case 'iterate_items':
       return `${step(event.stepId)} iterates over ${plural(event.items, 'item')}${event.reused ? ` (${event.reused} completed in an earlier run, not run again)` : ''}`;
+    case 'loop_iteration':
+      return `${step(event.stepId)} ${loopIterationText(event)}`;
+    case 'loop_ended':
+      return `${step(event.stepId)} ${loopEndText(event)}`;
     case 'child_run_started':
       return `${step(event.stepId)} started child run ${event.childRunId} (${event.pipeline}${event.item !== undefined ? `, item ${event.item + 1}` : ''})`;
     case 'child_run_finished':

@@ -75,7 +75,8 @@ describe('settings of Wave features nothing in a run uses', () => {
 metadata: { name: needs }
 steps:
   - id: each
-    loop: { max_iterations: 2 }
+    strategy: { type: matrix }
+    exec: { type: command, source: "true" }
   - id: summary
     dependencies: [each]
     exec: { type: command, source: "true" }
@@ -89,7 +90,7 @@ steps:
     expect(manifest.warnings.map((w) => w.message.split(' (')[0])).toContain('`runtime.routing.auto_route: true`');
     expect(manifest.warnings.find((w) => w.message.startsWith('`runtime.routing.auto_route: true`'))!.message).toContain('each step runs on the model its step or persona names');
     const pipeline = await readPipeline(join(dir, 'pipelines', 'needs.yaml'), manifestView(manifest), {});
-    expect(pipeline.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([['not_supported', '`loop`']]);
+    expect(pipeline.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([['not_supported', '`strategy`']]);
     // Wave's compaction writes a summary nothing reads: accepted, with a warning saying so.
     expect(pipeline.warnings.map((w) => w.message.split(' (')[0])).toEqual(['`handover.compaction`']);
     expect(pipeline.warnings[0]!.message).toContain('Wave writes a summary of a long step that nothing reads');

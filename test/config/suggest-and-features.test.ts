@@ -30,7 +30,6 @@ describe('unsupportedFeatures', () => {
       .join('\n');
     for (const name of [
       '`strategy`',
-      '`loop`',
       '`validation`',
       '`concurrency`',
       '`contexts`',

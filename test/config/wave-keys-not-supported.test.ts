@@ -91,32 +91,33 @@ describe('what only follows from a feature not built here is not reported on top
     ]);
   });
 
-  it('a dependency on a step set aside whole, and an artifact injected from it', async () => {
+  it('a step whose `exec` a feature not built here takes: no missing `exec` on top, and its artifacts can still be injected', async () => {
     expect(
       await problems(`  - id: fixup
-    loop: { max_iterations: 2 }
+    exec: { type: slash_command, source: /fix }
     output_artifacts: [{ name: patch, path: patch.diff }]
   - id: ship
     dependencies: [fixup]
     memory: { inject_artifacts: [{ step: fixup, artifact: patch }] }
     ${COMMAND}
 `),
-    ).toEqual([['not_supported', 5, '`loop`']]);
+    ).toEqual([['not_supported', 5, '`exec.type: slash_command`']]);
   });
 
-  it('still reports a wrong reference to a step nothing set aside', async () => {
+  it('still reports a wrong reference beside it', async () => {
     expect(
       await problems(`  - id: merge
-    loop: { max_iterations: 2 }
+    exec: { type: slash_command, source: /merge }
+    output_artifacts: [{ name: out, path: out.md }]
   - id: report
     dependencies: [merge, mrege]
     memory: { inject_artifacts: [{ step: merge, artifact: out }, { step: mrege, artifact: out }] }
     ${COMMAND}
 `),
     ).toEqual([
-      ['not_supported', 5, '`loop`'],
-      ['unknown_dependency', 7, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
-      ['unknown_dependency', 8, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
+      ['not_supported', 5, '`exec.type: slash_command`'],
+      ['unknown_dependency', 8, 'step `report` depends on `mrege`, which is not a step of this pipeline'],
+      ['unknown_dependency', 9, 'step `report` injects an artifact from `mrege`, which is not a step of this pipeline'],
     ]);
   });
 });

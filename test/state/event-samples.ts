@@ -123,6 +123,8 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'step_cancelled', stepId: 'merge' },
   { ...base, type: 'step_output', stepId: 'split', attempt: 1, line: 'compiling 3 of 7' },
   { ...base, type: 'iterate_items', stepId: 'fan', items: 7, reused: 2 },
+  { ...base, type: 'loop_iteration', stepId: 'fix', iteration: 2, of: 5, reused: true },
+  { ...base, type: 'loop_ended', stepId: 'fix', iterations: 3, reason: 'until' },
   {
     ...base,
     type: 'gate_waiting',

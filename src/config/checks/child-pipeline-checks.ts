@@ -58,6 +58,8 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   const label = stepLabel(step, index);
   if (step.aggregate !== undefined) return aggregateStepErrors(step, at, label, locator);
   if (step.branch !== undefined) return branchStepErrors(step, at, label, view, locator);
+  // A loop runs its sub-steps: loop-checks.ts checks it.
+  if (step.loop !== undefined) return [];
   // A gate and a conditional step run nothing: gate-checks.ts and graph-checks.ts check them with the pipeline's step ids.
   if (step.gate !== undefined || step.type === 'conditional') return [];
   if (step.pipeline === undefined) {

@@ -12,6 +12,7 @@ import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipel
 import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
 import { gateStepErrors, gateTypeErrors } from './gate-checks.js';
 import { graphStepErrors } from './graph-checks.js';
+import { loopStepErrors } from './loop-checks.js';
 import { stepEnvReferenceErrors } from './step-env-refs.js';
 import { reworkErrors } from './rework-checks.js';
 import { didYouMean } from './suggest.js';
@@ -49,8 +50,11 @@ export function checkPipelineReferences(
       }),
     ];
   }
-  // A child pipeline's artifacts are named by the child: references to them are checked when it runs.
-  const opaque = new Set([...setAside, ...root.steps.flatMap((s) => (isRecord(s) && s.pipeline !== undefined && typeof s.id === 'string' ? [s.id] : []))]);
+  // A child pipeline's (or a loop's sub-steps') artifacts are named there: references to them are checked when it runs.
+  const opaque = new Set([
+    ...setAside,
+    ...root.steps.flatMap((s) => (isRecord(s) && (s.pipeline !== undefined || s.loop !== undefined) && typeof s.id === 'string' ? [s.id] : [])),
+  ]);
   const errors: WaveError[] = [
     ...checkPipelineSkills(root, view, locator),
     ...checkRequires(root, view, locator),
@@ -69,6 +73,7 @@ export function checkPipelineReferences(
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
     errors.push(...pipelineArtifactRefErrors(raw, index, view, locator));
     if (raw.gate !== undefined) errors.push(...gateStepErrors(raw, index, stepIds, locator));
+    if (raw.loop !== undefined) errors.push(...loopStepErrors(raw, index, locator));
     errors.push(...gateTypeErrors(raw, index, locator));
     errors.push(...graphStepErrors(raw, index, stepIds, locator));
     errors.push(...agentStepKeyErrors(raw, index, stepLabel(raw, index), locator));

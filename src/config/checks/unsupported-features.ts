@@ -81,7 +81,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
   { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
-  { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import type { WaveError } from '../../core/errors/errors.js';
 import { checkManifestReferences } from '../checks/manifest-checks.js';
 import { ManifestSchema, type Manifest } from '../schema/manifest-schema.js';
 import { checkPipelineReferences } from '../checks/pipeline-checks.js';
@@ -13,6 +14,7 @@ import { everyForge, runForge, withForgePersonas } from './forge-personas.js';
 import type { Located } from './located.js';
 import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';
 import { manifestFileOf } from './paths.js';
+import { loopBodyAddress } from './loop-body.js';
 
 export { findManifest, findProjectRoot, listPipelineFiles, manifestFileOf, nearestManifest, noManifestError, resolvePipelinePath } from './paths.js';
 export type { ManifestView } from '../checks/step-checks.js';
@@ -54,7 +56,27 @@ export async function readPipeline(file: string, view: ManifestView, env: NodeJS
   // Imported here, not above: ajv is for commands that read pipelines, not for `wave runs` finding its folder.
   const { schemaProblems } = await import('../../json-schema/schema-validator.js');
   const checked: ManifestView = { ...view, inspectSchema: schemaProblems };
-  return readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) => checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps, stripped.suppressed));
+  const read = await readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) =>
+    checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps, stripped.suppressed),
+  );
+  // Each loop's sub-steps are checked as the pipeline each of its iterations runs.
+  for (const stepId of loopStepIds(read.raw)) {
+    const body = await readPipeline(loopBodyAddress(file, stepId, 0), view, env);
+    // What the body shares with its pipeline (its skills, its requirements) is reported once.
+    read.errors.push(...body.errors.filter((error) => !read.errors.some((known) => sameProblem(known, error))));
+    read.warnings.push(...body.warnings.filter((warning) => !read.warnings.some((known) => sameProblem(known, warning))));
+  }
+  return read;
+}
+
+function sameProblem(a: WaveError, b: WaveError): boolean {
+  return a.code === b.code && a.message === b.message && a.location?.line === b.location?.line && a.location?.column === b.location?.column;
+}
+
+/** The ids of a raw pipeline's loop steps that have sub-steps. */
+function loopStepIds(raw: unknown): string[] {
+  const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps : [];
+  return steps.flatMap((step) => (isRecord(step) && typeof step.id === 'string' && isRecord(step.loop) && Array.isArray(step.loop.steps) ? [step.id] : []));
 }
 
 /** A read without problems as a Located value; throws WaveErrors holding every problem otherwise. */

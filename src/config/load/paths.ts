@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { WaveError } from '../../core/errors/errors.js';
+import { parseLoopBodyAddress } from './loop-body.js';
 
 const MANIFEST_NAME = 'wave.yaml';
 const PIPELINE_EXTENSIONS = ['.yaml', '.yml'];
@@ -82,6 +83,8 @@ export function listPipelineFiles(manifestDir: string): string[] {
  * one of them chosen silently. Throws file_not_found listing the known names.
  */
 export function resolvePipelinePath(nameOrPath: string, manifestDir: string, cwd: string): string {
+  // A loop iteration's body is named by its pipeline file's path, already resolved.
+  if (parseLoopBodyAddress(nameOrPath)) return nameOrPath;
   const asPath = resolve(cwd, nameOrPath);
   if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
   const looksLikeName = !/[\\/]/.test(nameOrPath);

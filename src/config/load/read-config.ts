@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { WaveError, WaveErrors } from '../../core/errors/errors.js';
 import { expandEnvInDocument, hideTakenValues, type EnvTaken } from './env-expand.js';
 import { createLocator, type Locator } from './locator.js';
+import { fileOfAddress, loopBodyOf } from './loop-body.js';
 import { stripUnsupportedFeatures, type StrippedFeatures } from '../checks/unsupported-features.js';
 import { isRecord } from './value-path.js';
 import { MAX_ALIAS_COUNT, MAX_FILE_BYTES, capErrors, parseYamlSource } from './yaml-source.js';
@@ -40,19 +41,21 @@ export type RawCheck = (raw: unknown, locator: Locator, stripped: StrippedFeatur
  */
 export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.ZodType<T>, env: NodeJS.ProcessEnv, check: RawCheck): Promise<ConfigRead<T>> {
   const fail = (errors: WaveError[]): ConfigRead<T> => ({ file, raw: undefined, errors, warnings: [], envTaken: {} });
+  // A loop body's address reads its pipeline's file; locations name that file.
+  const base = fileOfAddress(file);
   let text: string;
   try {
-    text = await readText(file);
+    text = await readText(base);
   } catch (error) {
     return fail(asWaveErrors(error));
   }
   let source;
   try {
-    source = parseYamlSource(text, file);
+    source = parseYamlSource(text, base);
   } catch (error) {
     return fail(asWaveErrors(error));
   }
-  const locator = createLocator(source);
+  let locator = createLocator(source);
   const envTaken: EnvTaken = {};
   // As in Wave, a pipeline's `${VAR}` belongs to the shell of its step (a command's variable, not the loader's).
   const errors = kind === 'manifest' ? expandEnvInDocument(source, env, envTaken) : [];
@@ -69,6 +72,11 @@ export async function readConfig<T>(file: string, kind: ConfigKind, schema: z.Zo
   }
   const kindError = checkKind(raw, kind, locator);
   if (kindError) return { file, raw, locator, errors: hideTakenValues([...errors, kindError], envTaken), warnings: [], envTaken };
+  try {
+    ({ raw, locator } = loopBodyOf(raw, locator, file));
+  } catch (error) {
+    return fail(asWaveErrors(error));
+  }
 
   const stripped = stripUnsupportedFeatures(raw, kind, locator);
   errors.push(...stripped.errors);

@@ -201,6 +201,23 @@ export const BranchSchema = z
   })
   .describe("Wave's branch: runs the child pipeline whose case the value names, with the step's `input`.");
 
+/** A loop step's `loop`: its sub-steps, run as a graph of their own once per iteration, until `until` says so. */
+export const LoopSchema = z
+  .strictObject({
+    max_iterations: z.number().int().positive().describe('How many iterations at most; the step completes when they are done, as in Wave.'),
+    until: z
+      .string()
+      .optional()
+      .describe(
+        "Read after each iteration: `true`, `done` or `yes` ends the loop. A template of this iteration's sub-steps' outputs ({{ <sub-step>.out.<artifact>.<field> }}), {{ iteration }} and the run's values.",
+      ),
+    steps: z
+      .array(z.record(z.string(), z.unknown()))
+      .min(1)
+      .describe('The sub-steps: steps of any kind, depending on each other; each iteration runs them as a child run ({{ iteration }}, 0-based, in their templates).'),
+  })
+  .describe("Wave's loop: runs its sub-steps again and again, each iteration a child run of its own.");
+
 export const StepSchema = z.strictObject({
   id: z
     .string()
@@ -225,6 +242,7 @@ export const StepSchema = z.strictObject({
   aggregate: AggregateSchema.optional(),
   branch: BranchSchema.optional(),
   gate: GateSchema.optional(),
+  loop: LoopSchema.optional(),
   type: z
     .enum(['command', 'gate', 'conditional', 'pipeline'])
     .optional()

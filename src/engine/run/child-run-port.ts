@@ -22,6 +22,8 @@ export interface ChildRunRequest {
   artifacts?: PipelineArtifacts;
   /** This run's artifacts the child's steps may name as `{{ artifacts.<name> }}` without injecting them. */
   parentArtifacts?: ParentArtifacts;
+  /** A loop iteration's: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
+  enclosing?: (name: string) => string | undefined;
 }
 
 /** What a step asks to finish an earlier child run of its own (one a killed or failed run left unfinished). */
@@ -31,6 +33,7 @@ export interface ChildResumeRequest {
   signal: AbortSignal;
   item?: number;
   artifacts?: PipelineArtifacts;
+  enclosing?: (name: string) => string | undefined;
 }
 
 /** How a child run ended, and where it is recorded. */

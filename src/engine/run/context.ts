@@ -30,6 +30,8 @@ export interface RunContext {
   readonly children?: ChildRuns;
   /** Other pipelines' artifacts its steps may inject (a child run's parent's, and earlier compose stages'); none when absent. */
   readonly pipelineArtifacts?: PipelineArtifacts;
+  /** A loop iteration's run: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
+  readonly enclosing?: (name: string) => string | undefined;
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

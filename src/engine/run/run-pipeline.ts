@@ -1,15 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installWaveCommand, WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import { addTokens, NO_TOKENS } from '../../core/models/tokens.js';
 import type { RunStatus } from '../../events.js';
 import { isReworkOnly } from '../../plan/plan-types.js';
 import type { RunRecord } from '../../state/record/run-record.js';
-import { letsDependentsRun } from '../../state/record/step-gate.js';
 import { emit, type EventBody, type RunContext } from './context.js';
 import { Scheduler, type ScheduleOptions } from './scheduler.js';
 import { resolveRunOutputs } from './run-outputs.js';
 import { watchBudget } from './run-budget.js';
+import { completedOutputs } from './completed-outputs.js';
 
 export interface ExecuteOptions extends ScheduleOptions {
   /** Cancels the run (Ctrl-C, `wave cancel`). */
@@ -22,7 +21,7 @@ export interface ExecuteOptions extends ScheduleOptions {
 export async function executeRun(context: RunContext, options: ExecuteOptions): Promise<RunStatus> {
   const { plan, store } = context;
   const started = Date.now();
-  const scheduler = new Scheduler(context, options, loadCompletedOutputs(context));
+  const scheduler = new Scheduler(context, options, completedOutputs(context.store));
   const cancelAll = () => scheduler.halt.abort(options.signal.reason ?? { class: 'aborted', message: 'cancelled' });
   options.signal.addEventListener('abort', cancelAll, { once: true });
   if (options.signal.aborted) cancelAll();
@@ -80,14 +79,4 @@ function skipUnneededReworkSteps(context: RunContext): void {
     if (!isReworkOnly(step) || context.store.record.steps[step.id]?.status !== 'pending') continue;
     emit(context, { type: 'step_skipped', stepId: step.id, reason: 'a rework step: no step needed it' });
   }
-}
-
-/** The outputs of steps recorded earlier (a resumed run, parts of other jobs) whose dependents may run, read back from the run folder. */
-function loadCompletedOutputs(context: RunContext): Map<string, string> {
-  const outputs = new Map<string, string>();
-  for (const [id, step] of Object.entries(context.store.record.steps)) {
-    const file = join(context.store.dir, 'steps', id, 'output.txt');
-    if (letsDependentsRun(step) && existsSync(file)) outputs.set(id, readFileSync(file, 'utf8'));
-  }
-  return outputs;
 }

@@ -44,7 +44,7 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
     return endChildStep(run, started, { failure, rejected: outcome.status === 'rejected' });
   }
   try {
-    await bringBack(context, step, outcome);
+    await saveChildArtifacts(context, step.id, step.extract, outcome);
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
@@ -55,10 +55,10 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
  * The child's artifacts saved as the step's (a later child step's artifact of the same name wins, as in Wave), and the
  * `extract` ones once more as `<child pipeline>.<name>`; a missing extract fails the step.
  */
-async function bringBack(context: RunContext, step: SubPipelineStep, child: ChildRunOutcome): Promise<void> {
+export async function saveChildArtifacts(context: RunContext, stepId: string, extract: readonly string[], child: ChildRunOutcome): Promise<void> {
   const byName = new Map(Object.values(child.record.steps).flatMap((s) => s.artifacts.map((artifact) => [artifact.name, { ...artifact, stepId: s.id }] as const)));
   const keep = [...byName.values()].map((artifact) => ({ ...artifact, as: artifact.name }));
-  for (const name of step.extract) {
+  for (const name of extract) {
     const artifact = byName.get(name);
     if (!artifact)
       throw new WaveError('artifact_missing', `the child run ${child.record.id} produced no artifact \`${name}\``, {
@@ -66,13 +66,13 @@ async function bringBack(context: RunContext, step: SubPipelineStep, child: Chil
       });
     keep.push({ ...artifact, as: `${child.record.pipeline}.${name}` });
   }
-  const dir = context.store.artifactsDir(step.id);
+  const dir = context.store.artifactsDir(stepId);
   for (const artifact of keep) {
     const target = join(dir, artifact.as === artifact.name ? artifact.stepId : 'extract', basename(artifact.path));
     await mkdir(join(target, '..'), { recursive: true });
     await copyFile(join(child.dir, artifact.path), target);
     const { size } = await stat(target);
     const type = artifact.type !== undefined ? { artifactType: artifact.type } : {};
-    emit(context, { type: 'artifact_saved', stepId: step.id, name: artifact.as, path: relative(context.store.dir, target), bytes: size, ...type });
+    emit(context, { type: 'artifact_saved', stepId, name: artifact.as, path: relative(context.store.dir, target), bytes: size, ...type });
   }
 }

@@ -7,6 +7,7 @@ import { runAggregateStep } from './aggregate-step.js';
 import { runBranchStep } from './branch-step.js';
 import { runGateStep } from './gate-step.js';
 import { runConditionalStep } from './conditional-step.js';
+import { runLoopStep } from './loop-step.js';
 import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The runner of each kind of step: a new kind is its file, its member of PlannedStep, and one line here (the type asks for it). */
@@ -19,6 +20,7 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
   branch: runBranchStep,
   gate: runGateStep,
   conditional: runConditionalStep,
+  loop: runLoopStep,
 };
 
 /** Runs a step to its end with the runner of its kind; a rework step runs only when a failed step asks for it. */

@@ -18,6 +18,8 @@ export interface StepView {
   children?: RunTree[];
   /** An iterate step's items: how many, and how many an earlier run completed. */
   items?: { total: number; reused: number };
+  /** A loop step's `iteration 2/5`, said before what its iteration's child run does. */
+  loop?: string;
 }
 
 /** The run as the footer shows it: its clock, and run-wide notes (a budget warning, an unchecked token). */

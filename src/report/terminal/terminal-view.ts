@@ -1,3 +1,4 @@
+import { loopEndText, loopIterationText } from '../loop-text.js';
 import type { RunEvent } from '../../events.js';
 import { describeFailure, describeToolUse, oneLine } from '../describe.js';
 import { formatCost, formatDuration } from '../format.js';
@@ -85,25 +86,37 @@ function activityOf(
   }
 }
 
-/** Folds an iterate step's item count, or the start or end of a step's child run, into the step's view. */
-function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'child_run_started' | 'child_run_finished' }>, tree: RunTree): void {
+/** Folds an iterate step's item count, a loop's iteration, or the start or end of a step's child run, into the step's view. */
+function applyChildEvent(event: Extract<RunEvent, { type: 'iterate_items' | 'loop_iteration' | 'loop_ended' | 'child_run_started' | 'child_run_finished' }>, tree: RunTree): void {
   const step = stepOf(tree, event.stepId);
   switch (event.type) {
+    case 'loop_iteration':
+      step.loop = loopIterationText({ ...event, reused: false });
+      step.activity = loopIterationText(event);
+      return;
+    case 'loop_ended':
+      step.activity = loopEndText(event);
+      return;
     case 'iterate_items':
       step.items = { total: event.items, reused: event.reused };
       return;
     case 'child_run_started':
       childTreeOf(tree, event);
       // An iterate step shows its items' progress instead.
-      if (event.item === undefined) step.activity = activityOf(event);
+      if (event.item === undefined) step.activity = withLoop(step, activityOf(event));
       return;
     case 'child_run_finished': {
       const child = step.children?.find((c) => c.runId === event.childRunId);
       if (child) child.status = event.status;
-      if (child?.item === undefined) step.activity = activityOf(event);
+      if (child?.item === undefined) step.activity = withLoop(step, activityOf(event));
       return;
     }
   }
+}
+
+/** A child run's activity, after the loop's iteration when the step is a loop. */
+function withLoop(step: StepView, activity: string): string {
+  return step.loop ? `${step.loop}: ${activity}` : activity;
 }
 
 /** Folds how a step ended into its view. */
@@ -169,9 +182,12 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       return;
     }
     case 'iterate_items':
+    case 'loop_iteration':
+    case 'loop_ended':
     case 'child_run_started':
     case 'child_run_finished':
       return applyChildEvent(event, tree);
+
     case 'gate_waiting':
     case 'gate_resolved':
     case 'step_routed':

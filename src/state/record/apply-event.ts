@@ -233,6 +233,14 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
   },
   // Each item's child is recorded by its own child_run_started; the count is for the live views.
   iterate_items: () => undefined,
+  loop_iteration: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.loop = { iteration: e.iteration, of: e.of };
+  },
+  loop_ended: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.loop = { iteration: e.iterations, of: s.loop?.of ?? e.iterations, ended: e.reason };
+  },
   child_run_started: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (!s) return;

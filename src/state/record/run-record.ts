@@ -3,7 +3,7 @@ import type { Outcome, RunOutput } from '../../core/deliverables.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { AdapterType } from '../../core/resolved-adapter.js';
 import type { TokenUsage } from '../../core/models/tokens.js';
-import type { ChildKind, GateChoiceEntry, GateKind, GateResolver, RunOptions, RunStatus, StepStatus } from '../../events.js';
+import type { ChildKind, GateChoiceEntry, GateKind, GateResolver, LoopEnd, RunOptions, RunStatus, StepStatus } from '../../events.js';
 import type { StepResult } from './step-result.js';
 
 export interface AttemptRecord {
@@ -107,6 +107,8 @@ export interface StepRecord {
   resumedVisit?: boolean;
   /** Its work was given to its rework step: which, in how many rounds, after what failure. */
   rework?: { target: string; rounds: number; failure: Failure };
+  /** A loop step's iteration (1-based) of at most `of`, and why it stopped once it did. */
+  loop?: { iteration: number; of: number; ended?: LoopEnd };
 }
 
 /** A gate step's wait as its record keeps it. */
