@@ -12,7 +12,7 @@ export interface BrowserCheck {
   binary: string;
   path?: string;
   version?: string;
-  /** Found, answering `--version`, and its driver loads. */
+  /** Found; when something uses it, also answering `--version` with its driver loading. */
   usable: boolean;
   /** Who needs it: the manifest's browser adapter or the pipelines with a browser step; empty when nothing does. */
   usedBy: string[];
@@ -30,6 +30,8 @@ export async function checkBrowser(manifest: Located<Manifest>, env: Record<stri
   const usedBy = [...(declared ? [`adapters.${declared[0]}`] : []), ...pipelines.map((file) => relative(manifest.dir, file))];
   const found = findChromium(declared?.[1].binary, env, manifest.dir);
   if (!found.path) return { binary: found.wanted, usable: false, usedBy, problem: `no Chromium found (looked for ${found.wanted})`, hint: CHROMIUM_INSTALL_HINT };
+  // Starting Chromium and loading its driver take seconds: only a project with browser steps pays for them.
+  if (!usedBy.length) return { binary: found.wanted, path: found.path, usable: true, usedBy };
   const result = await execa(found.path, ['--version'], { reject: false, timeout: 20_000, stdin: 'ignore' });
   const version = String(result.stdout).trim().split('\n')[0];
   if (result.exitCode !== 0 || !version)
