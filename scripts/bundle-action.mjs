@@ -20,6 +20,8 @@ export const actionBuildOptions = {
   legalComments: 'none',
   // dockerode is inlined without what Wave never asks of it (ssh2's native addons, BuildKit sessions): a runner has no node_modules.
   plugins: [englishOnlyZod, notShipped],
+  // The browser driver reads its own files beside it: a browser step in the Action needs it installed (npm install).
+  external: ['playwright-core'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -29,8 +29,8 @@ await build({
   target: 'node20',
   logLevel: 'warning',
   plugins: [englishOnlyZod, dockerodeBesideBundle],
-  // The price table (~1 MB) loads from node_modules, only when a cost must come from it.
-  external: ['@pydantic/genai-prices'],
+  // The price table (~1 MB) loads from node_modules, only when a cost must come from it; the browser driver only for a browser step.
+  external: ['@pydantic/genai-prices', 'playwright-core'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -20,7 +20,7 @@ export const KEY_VARIABLES: Readonly<Partial<Record<AdapterType, readonly string
  * cannot use the login, which lives in the user's config home.
  */
 export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, string | undefined>, passthrough: readonly string[]): AccessMode {
-  if (adapter.type === 'process') return { mode: 'not_needed', detail: 'no model' };
+  if (adapter.type === 'process' || adapter.type === 'browser') return { mode: 'not_needed', detail: 'no model' };
   if (adapter.baseUrl) return { mode: 'local', detail: adapter.baseUrl };
   const keys = adapterKeyVariables(adapter);
   // A step sees a parent variable only through env_passthrough; the adapter's own env always reaches it.

@@ -1,6 +1,7 @@
 import { WaveError } from '../core/errors/errors.js';
 import type { Redactor } from '../redact.js';
 import { LlmRunner } from './llm/runner.js';
+import { BrowserRunner } from './browser/runner.js';
 import { AgentCliRunner } from './agent-process.js';
 import { AGENT_CLIS } from './agent-clis.js';
 import { ProcessRunner } from './process/runner.js';
@@ -36,9 +37,12 @@ export interface DefaultRegistryOptions {
   redactor?: Redactor;
 }
 
-/** A registry with every built-in runner: the process runner and the agent CLIs. */
+/** A registry with every built-in runner: the process, llm and browser runners and the agent CLIs. */
 export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRegistry {
-  const registry = new AdapterRegistry().register(new ProcessRunner({ redactor: options.redactor })).register(new LlmRunner({ redactor: options.redactor }));
+  const registry = new AdapterRegistry()
+    .register(new ProcessRunner({ redactor: options.redactor }))
+    .register(new LlmRunner({ redactor: options.redactor }))
+    .register(new BrowserRunner({ redactor: options.redactor }));
   for (const cli of AGENT_CLIS) registry.register(new AgentCliRunner(cli, options));
   return registry;
 }

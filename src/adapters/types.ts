@@ -4,6 +4,7 @@ import type { AdapterType, ResolvedAdapter, ResolvedPersona } from '../core/reso
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { TokenUsage } from '../core/models/tokens.js';
 import type { SpawnResult, SpawnSpec } from '../process/spawn-spec.js';
+import type { EgressDecision, Resolver } from '../sandbox/egress/egress-gate.js';
 
 /** One typed event parsed from an agent's stream (or produced by a runner). */
 export type StreamEvent =
@@ -60,6 +61,16 @@ export interface AdapterRunConfig {
   spawn?: (spec: SpawnSpec, signal: AbortSignal) => Promise<SpawnResult>;
   /** Continue the agent session an earlier attempt of the step left (a retry): `prompt` is then only the feedback. */
   continueFrom?: ContinueFrom;
+  /** A browser step's own: where its results go and the egress its traffic goes through. */
+  browser?: BrowserAttempt;
+}
+
+/** What a browser attempt needs beyond the action list (`prompt`). */
+export interface BrowserAttempt {
+  /** Absolute paths of the step's file artifacts the actions do not write: a successful run fills those still absent with its results (as Wave does). */
+  resultFiles: readonly string[];
+  /** With a sandbox backend: the step's allowlist, applied by an egress proxy every request of the browser goes through. */
+  egress?: { allowedDomains: readonly string[]; resolver?: Resolver; onDecision: (decision: EgressDecision) => void };
 }
 
 /** What a CLI's environment is built from: the adapter, the curated env, and the attempt folder an isolated home lives in. */

@@ -5,7 +5,7 @@ export const AGENT_CLI_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor
 export type AgentCliType = (typeof AGENT_CLI_TYPES)[number];
 
 /** The runners an adapter can be driven by; the manifest's `adapters.<name>.type` takes one of these. */
-export const ADAPTER_TYPES = [...AGENT_CLI_TYPES, 'process', 'llm'] as const;
+export const ADAPTER_TYPES = [...AGENT_CLI_TYPES, 'process', 'llm', 'browser'] as const;
 export type AdapterType = (typeof ADAPTER_TYPES)[number];
 
 /** Whether an adapter type is one of the agent CLIs. */

@@ -29,7 +29,9 @@ import { forgeOf, forgeTemplateValues } from '../core/forge/forge.js';
 import { explainUnknownVariable } from './template-vars.js';
 import { withParentArtifacts, type ParentArtifacts } from './parent-artifacts.js';
 import { isUnexpanded, shellContexts, type UnexpandedContext } from './shell-context.js';
-import { lineColumnAt, templateReferences, type TemplateReference } from './templates.js';
+import { templateReferences, type TemplateReference } from './templates.js';
+import { referenceLocation } from './template-location.js';
+import { browserOutputArtifacts, browserStepProblems } from './browser-step.js';
 import { planConditionalStep, planGraph, planRouting } from './plan-graph.js';
 
 /** The manifest's `runtime.timeouts`. */
@@ -81,8 +83,10 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
-    const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
+    // A browser step asks no model: its persona's model is no concern of it.
+    const modelProblem = planned.adapter.type === 'browser' ? undefined : stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
+    if (planned.adapter.type === 'browser') problems.push(...browserStepProblems(step, template, location, (key) => pipeline.locate(['steps', index, key])));
     return { ...planned, ...(thread ? { thread } : {}), location: at };
   };
   const steps = pipeline.value.steps.map((step, index): PlannedStep => ({ ...planStepOfKind(step, index), ...planRouting(step) }));
@@ -257,18 +261,18 @@ function planStep(step: Step, source: StepTemplate, manifest: Located<Manifest>,
     kind,
     ...(kind === 'command' && isScriptStep(step) ? { runsInProjectCopy: true } : {}),
     ...(step.rework_only ? { reworkOnly: true } : {}),
-    // The agent is told what its output is checked against; a command cannot read it, so it gets nothing.
-    template: kind === 'agent' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
+    // The agent is told what its output is checked against; a command or a browser cannot read it, so it gets nothing.
+    template: kind === 'agent' && adapter.type !== 'browser' && contracts.length ? template.trimEnd() + contractRequirements(contracts) : template,
     templateLocation,
     adapter,
     persona,
     skills,
     ...(step.max_concurrent_agents !== undefined ? { maxConcurrentAgents: step.max_concurrent_agents } : {}),
-    ...plannedModel(stepModel(step, m, adapter)),
+    ...(adapter.type === 'browser' ? {} : plannedModel(stepModel(step, m, adapter))),
     timeoutMs: stepTimeoutMs(step, m, options.timeoutMinutes),
     retry: retryPolicy(step.retry, m),
     workspace: step.workspace ?? {},
-    outputArtifacts: step.output_artifacts ?? [],
+    outputArtifacts: adapter.type === 'browser' ? browserOutputArtifacts(step.id, template, step.output_artifacts ?? []) : (step.output_artifacts ?? []),
     injectArtifacts: planInjections(step, manifest.dir),
     ...(step.outcomes?.length ? { outcomes: step.outcomes } : {}),
     contracts,
@@ -329,34 +333,6 @@ function unexpandedReferenceError(stepId: string, context: UnexpandedContext, te
     location: referenceLocation(template, ref, start),
     hint,
   });
-}
-
-/** Where a reference is in its file: the template's start plus its line, and its true column on that line. */
-function referenceLocation(template: string, ref: TemplateReference, start: SourceLocation): SourceLocation {
-  const at = lineColumnAt(template, ref.offset);
-  const line = (start.line ?? 1) + at.line - 1;
-  // The file line shows the true column (indentation and quotes are not in the template text): the same
-  // occurrence of the reference's text, counted from where the template starts on that line.
-  const lineStart = template.lastIndexOf('\n', ref.offset - 1) + 1;
-  const earlier = template.slice(lineStart, ref.offset).split(ref.text).length - 1;
-  const text = sourceLine(start.file, line);
-  let column = -1;
-  let from = at.line === 1 ? Math.max(0, (start.column ?? 1) - 1) : 0;
-  for (let seen = 0; text !== undefined && seen <= earlier; seen++) {
-    column = text.indexOf(ref.text, from);
-    if (column < 0) break;
-    from = column + ref.text.length;
-  }
-  return { ...start, line, column: column >= 0 ? column + 1 : at.column };
-}
-
-/** One line of a file (1-based), or undefined when it cannot be read. */
-function sourceLine(file: string, line: number): string | undefined {
-  try {
-    return readFileSync(file, 'utf8').split('\n')[line - 1];
-  } catch {
-    return undefined;
-  }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -8,6 +8,7 @@ import type { RetryConfig, Step } from '../config/schema/pipeline-schema.js';
 import { WaveError } from '../core/errors/errors.js';
 import type { RetryPolicy } from './plan-types.js';
 import { adapterModel } from './resolve-model.js';
+import { builtinAdapter } from '../config/schema/wave-builtin-adapters.js';
 
 const DEFAULT_STEP_MINUTES = 30;
 const DEFAULT_RETRY_MAX_DELAY_MS = 60_000;
@@ -32,6 +33,8 @@ export const COMMAND_ADAPTER: ResolvedAdapter = Object.freeze({
 /** An adapter of the manifest with its defaults filled in. */
 export function resolveAdapter(manifest: Manifest, name: string): ResolvedAdapter {
   const config = manifest.adapters?.[name];
+  const builtin = config ? undefined : builtinAdapter(name);
+  if (builtin) return builtin;
   if (!config) throw new WaveError('unknown_adapter', `adapter \`${name}\` is not declared in the manifest`);
   const type = adapterTypeOf(name, config);
   return {

@@ -41,6 +41,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   timeout: 1,
   stalled: 1,
   aborted: 130,
+  browser_action_failed: 1,
   artifact_missing: 1,
   artifact_path_invalid: 1,
   workspace_failed: 1,

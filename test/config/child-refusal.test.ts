@@ -12,7 +12,7 @@ describe("a child pipeline's refused features", () => {
     const project = makeProject({
       'pipelines/parent.yaml': parent('middle'),
       'pipelines/middle.yaml': parent('looped').replace('name: parent', 'name: middle'),
-      'pipelines/looped.yaml': `kind: WavePipeline\nmetadata: { name: looped }\nsteps:\n  - id: again\n    strategy: { type: matrix }\n    exec: { type: command, source: "true" }\n  - id: shot\n    adapter: browser\n    exec: { source: "[]" }\n`,
+      'pipelines/looped.yaml': `kind: WavePipeline\nmetadata: { name: looped }\nsteps:\n  - id: again\n    validation: [{ type: json_schema }]\n    exec: { type: command, source: "true" }\n`,
       'pipelines/plain.yaml': parent('fine'),
       'pipelines/fine.yaml': `kind: WavePipeline\nmetadata: { name: fine }\nsteps:\n  - id: ok\n    exec: { type: command, source: "true" }\n`,
     });
@@ -20,7 +20,7 @@ describe("a child pipeline's refused features", () => {
     expect(checked.code).toBe(2);
     const text = checked.stdout + checked.stderr;
     expect(text).toContain(
-      "parent.yaml:8:15: not_supported: step `sub` runs the child pipeline `middle`, which uses what this version does not run yet: `strategy` (matrix steps); step `shot` names Wave's built-in `browser` adapter (a headless browser the step drives)",
+      'parent.yaml:8:15: not_supported: step `sub` runs the child pipeline `middle`, which uses what this version does not run yet: `validation` (validation rules)',
     );
     expect(text).toContain('✓ pipelines/plain.yaml');
     const run = await runWave(['run', 'parent'], { cwd: project });

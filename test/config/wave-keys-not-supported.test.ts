@@ -57,12 +57,12 @@ describe("Wave's keys of features not built here are named not_supported, never 
     expect(read.warnings.map((w) => [w.code, w.message.split(' (')[0]])).toEqual([['not_supported', 'step `config.stop_condition`']]);
   });
 
-  it("a step on Wave's built-in `browser` adapter, unless the manifest declares one of that name", async () => {
+  it("a step on Wave's built-in `browser` adapter, which needs no declaration in the manifest (it is built now)", async () => {
     const step = `  - id: capture
     adapter: browser
-    exec: { source: "[]" }
+    exec: { source: '[{"action": "screenshot"}]' }
 `;
-    expect(await problems(step)).toEqual([['not_supported', 5, "step `capture` names Wave's built-in `browser` adapter"]]);
+    expect(await problems(step)).toEqual([]);
     expect(await problems(step, SHELL_MANIFEST.replace('adapters:\n', 'adapters:\n  browser: { type: process, binary: cat }\n'))).toEqual([]);
     expect(await problems(step.replace('browser', 'browsr'))).toEqual([['unknown_adapter', 5, 'step `capture` names adapter `browsr`, which the manifest does not declare']]);
   });

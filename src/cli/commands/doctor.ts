@@ -13,6 +13,8 @@ import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { findManifest, listPipelineFiles, located, readManifest, type Located } from '../../config/load/load.js';
 import type { Manifest } from '../../config/schema/manifest-schema.js';
 import { resolveAdapter } from '../../plan/resolve-step.js';
+import { adapterTypeOf } from '../../config/schema/adapter-type.js';
+import { browserReport, checkBrowser } from '../browser-check.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { allBackendStatus, type BackendStatus } from '../../sandbox/backend-status.js';
 import { EXIT } from '../../core/errors/exit-codes.js';
@@ -58,7 +60,10 @@ const llmKeyOf = (adapter: ResolvedAdapter, env: Record<string, string | undefin
  * environment a step gets) and an `llm` adapter's server (does it answer).
  */
 export async function checkAdapters(manifest: Located<Manifest>, env: Record<string, string | undefined>): Promise<AdapterCheck[]> {
-  const names = Object.keys(manifest.value.adapters ?? {});
+  // A browser adapter is no agent: the browser check reports it.
+  const names = Object.entries(manifest.value.adapters ?? {})
+    .filter(([name, adapter]) => adapterTypeOf(name, adapter) !== 'browser')
+    .map(([name]) => name);
   const passthrough = manifest.value.runtime?.sandbox?.env_passthrough ?? [];
   // Stands for the attempt folders: an isolated CLI's config home would be made in it, empty.
   const scratch = await mkdtemp(join(tmpdir(), 'wave-doctor-'));
@@ -149,7 +154,7 @@ export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
-      "Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server), each sandbox backend, and the $schema lines editors read.",
+      "Check each adapter (binary and version, access mode, model, an agent CLI's login, an llm adapter's server), each sandbox backend, the browser browser steps drive, and the $schema lines editors read.",
     )
     .option('-m, --manifest <file>', 'the manifest (default: wave.yaml here or in a parent folder)')
     .option('--json', 'print the checks as JSON')
@@ -158,18 +163,21 @@ export function registerDoctor(program: Command): void {
       const read = await readManifest(findManifest(process.cwd(), flags.manifest), process.env);
       const manifest = located(read);
       const schemas = checkSchemaLines(manifest, process.cwd());
-      const [checks, sandboxes, requirements] = await Promise.all([
+      const [checks, sandboxes, requirements, browser] = await Promise.all([
         checkAdapters(manifest, process.env),
         checkSandboxes(manifest, process.env),
         checkProjectRequirements(read, process.env),
+        checkBrowser(manifest, process.env),
       ]);
       process.stdout.write(
         flags.json
-          ? `${JSON.stringify({ adapters: checks, sandboxes, requirements, schemas }, null, 2)}\n`
-          : textReport(checks) + sandboxReport(sandboxes) + requirementsReport(requirements) + schemaLinesReport(schemas, process.cwd()),
+          ? `${JSON.stringify({ adapters: checks, sandboxes, browser, requirements, schemas }, null, 2)}\n`
+          : textReport(checks) + sandboxReport(sandboxes) + browserReport(browser) + requirementsReport(requirements) + schemaLinesReport(schemas, process.cwd()),
       );
       // A backend the manifest does not use may be missing; the configured one must work; a pipeline's requirements must be here.
-      const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured) && requirements.every((r) => r.ok || r.optional);
+      // The browser must work only when something uses it.
+      const browserOk = browser.usable || browser.usedBy.length === 0;
+      const usable = checks.every((c) => c.usable) && sandboxes.every((s) => s.usable || !s.configured) && browserOk && requirements.every((r) => r.ok || r.optional);
       process.exitCode = usable ? EXIT.ok : EXIT.runFailed;
     });
 }

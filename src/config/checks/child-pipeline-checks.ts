@@ -5,7 +5,6 @@ import { resolvePipelinePath } from '../load/paths.js';
 import { isRecord } from '../load/value-path.js';
 import { readRawPipeline } from './pipeline-artifact-checks.js';
 import { stripUnsupportedFeatures } from './unsupported-features.js';
-import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
 import { stepLabel } from './raw-step.js';
 import { isScriptStep } from '../schema/script-step.js';
 import type { ManifestView } from './step-checks.js';
@@ -116,20 +115,13 @@ function refusedFeatures(file: string, view: ManifestView, seen: Set<string>): s
     e.message.replace(/ is not supported yet$/, ''),
   );
   const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps.filter(isRecord) : [];
-  // A step on Wave's built-in browser adapter the manifest does not declare cannot start.
-  const adapters = steps.flatMap((step) => {
-    const name = step.adapter;
-    if (typeof name !== 'string' || view.adapters?.includes(name)) return [];
-    const refused = waveBuiltinAdapterError(name, `step \`${String(step.id)}\``, at);
-    return refused ? [refused.message.replace(/, which is not supported yet$/, '')] : [];
-  });
   const below = steps.flatMap((step) => {
     const child = childFile(step.pipeline, view.dir);
     if (!child || seen.has(child)) return [];
     seen.add(child);
     return refusedFeatures(child, view, seen);
   });
-  return [...own, ...adapters, ...below];
+  return [...own, ...below];
 }
 
 /** A child pipeline name that resolves to no file: the error, at `location`; undefined when it resolves. */

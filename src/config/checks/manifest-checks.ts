@@ -10,7 +10,7 @@ import { modelTierErrors } from './model-tier-checks.js';
 import { codexPermissionErrors } from './codex-permission-checks.js';
 import type { Locator } from '../load/locator.js';
 import { didYouMean } from './suggest.js';
-import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
+import { isBuiltinAdapter } from '../schema/wave-builtin-adapters.js';
 import { isRecord, type Path } from '../load/value-path.js';
 
 /**
@@ -23,9 +23,7 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
   const adapters = isRecord(root.adapters) ? Object.keys(root.adapters) : [];
   const errors: WaveError[] = adapterErrors(root.adapters, locator);
   const adapterRef = (value: unknown, path: Path, who: string) => {
-    if (typeof value !== 'string' || adapters.includes(value)) return;
-    const builtin = waveBuiltinAdapterError(value, who, locator.locate(path));
-    if (builtin) return void errors.push(builtin);
+    if (typeof value !== 'string' || adapters.includes(value) || isBuiltinAdapter(value)) return;
     errors.push(
       new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, which \`adapters\` does not declare`, {
         location: locator.locate(path),

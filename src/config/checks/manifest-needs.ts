@@ -3,7 +3,7 @@ import { runsCommand } from '../schema/script-step.js';
 import type { Locator } from '../load/locator.js';
 import { contractNumber, stepContractRefs } from './step-contract-refs.js';
 import { isRecord, type Path } from '../load/value-path.js';
-import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
+import { isBuiltinAdapter } from '../schema/wave-builtin-adapters.js';
 
 /**
  * What in one step needs a wave.yaml when none was found (from `searchedFrom` up): a persona (the step's, a reviewer's), an adapter (the step's,
@@ -22,14 +22,13 @@ export function manifestNeedErrors(step: Record<string, unknown>, index: number,
     );
   }
   const adapterRef = (value: unknown, who: string, path: Path) => {
-    if (typeof value !== 'string') return;
+    if (typeof value !== 'string' || isBuiltinAdapter(value)) return;
     const location = locator.locate(path);
     errors.push(
-      waveBuiltinAdapterError(value, who, location) ??
-        new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, but ${missing} to declare it`, {
-          location,
-          hint: 'Run `wave init` to create a wave.yaml and declare the adapter there, or pass -m <path/to/wave.yaml>.',
-        }),
+      new WaveError('unknown_adapter', `${who} names adapter \`${value}\`, but ${missing} to declare it`, {
+        location,
+        hint: 'Run `wave init` to create a wave.yaml and declare the adapter there, or pass -m <path/to/wave.yaml>.',
+      }),
     );
   };
   adapterRef(step.adapter, label, [...at, 'adapter']);

@@ -11,7 +11,7 @@ import { strayTestKeys } from './test-contract-checks.js';
 import type { Locator } from '../load/locator.js';
 import { everyForge, personaRefErrors, type ForgeResolution } from '../load/forge-personas.js';
 import { didYouMean } from './suggest.js';
-import { waveBuiltinAdapterError } from '../schema/wave-builtin-adapters.js';
+import { isBuiltinAdapter } from '../schema/wave-builtin-adapters.js';
 import { isRecord, type Path } from '../load/value-path.js';
 
 /** What a pipeline check needs to know of the manifest; an absent list means "unknown, do not check". */
@@ -43,9 +43,7 @@ export function checkStepReferences(step: Record<string, unknown>, index: number
     errors.push(...personaRefErrors(step.persona, label, view.personas, forge, locator.locate([...at, 'persona'])));
   }
   const adapterRef = (value: unknown, path: Path) => {
-    if (typeof value !== 'string' || !view.adapters || view.adapters.includes(value)) return;
-    const builtin = waveBuiltinAdapterError(value, label, locator.locate(path));
-    if (builtin) return void errors.push(builtin);
+    if (typeof value !== 'string' || !view.adapters || view.adapters.includes(value) || isBuiltinAdapter(value)) return;
     errors.push(
       new WaveError('unknown_adapter', `${label} names adapter \`${value}\`, which the manifest does not declare`, {
         location: locator.locate(path),

@@ -9,6 +9,7 @@ import { isRecord } from '../load/value-path.js';
 function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
   if (type === 'llm') return undefined;
   if (type === 'process') return 'a process adapter has no model to give a temperature to';
+  if (type === 'browser') return 'a browser adapter runs a list of browser actions, no model';
   const takes = AGENT_CLI_MODELS[type].temperature;
   switch (takes) {
     case 'always':

@@ -19,8 +19,8 @@ export const AdapterSchema = z
     type: z
       .enum(ADAPTER_TYPES)
       .optional()
-      .describe("Which runner drives this adapter; defaults from the adapter's name (claude, opencode, codex, gemini, cursor, llm), else process."),
-    binary: z.string().optional().describe('The executable, found on PATH or in node_modules/.bin.'),
+      .describe("Which runner drives this adapter; defaults from the adapter's name (claude, opencode, codex, gemini, cursor, llm, browser), else process."),
+    binary: z.string().optional().describe("The executable, found on PATH or in node_modules/.bin; a browser adapter's Chromium."),
     args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
     model: z.string().optional().describe('The model used when the persona and step name none.'),
     default_model: z.string().optional().describe("Wave's name for model."),
@@ -44,7 +44,7 @@ export const AdapterSchema = z
     project_files: StringList.optional().describe('Accepted for Wave compatibility: Wave lists them and reads them nowhere.'),
     default_permissions: Permissions.optional(),
   })
-  .describe('An agent CLI, a plain process or an HTTP model.');
+  .describe('An agent CLI, a plain process, an HTTP model or the headless browser.');
 
 export const PersonaSchema = z
   .strictObject({

@@ -1,17 +1,15 @@
-import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
+import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 
-/** Adapters built into Wave (internal/adapter/registry.go) that a Wave manifest uses without declaring, and this version lacks. */
-const WAVE_BUILTIN_ADAPTERS: ReadonlyMap<string, string> = new Map([['browser', 'a headless browser the step drives']]);
+/** Adapters built into Wave (internal/adapter/registry.go) that a manifest may name without declaring: the headless browser. */
+const BUILTIN_ADAPTERS: ReadonlyMap<string, ResolvedAdapter> = new Map([['browser', Object.freeze({ name: 'browser', type: 'browser', env: {}, isolated: false } as const)]]);
 
-/**
- * An undeclared adapter name that is one of Wave's built-in adapters: not_supported naming it, rather than an
- * unknown adapter; undefined for any other name.
- */
-export function waveBuiltinAdapterError(name: string, who: string, location: SourceLocation): WaveError | undefined {
-  const what = WAVE_BUILTIN_ADAPTERS.get(name);
-  if (what === undefined) return undefined;
-  return new WaveError('not_supported', `${who} names Wave's built-in \`${name}\` adapter (${what}), which is not supported yet`, {
-    location,
-    hint: `Run the step on an adapter the manifest declares, or declare an adapter named \`${name}\` (a process adapter) under \`adapters\`.`,
-  });
+/** Whether `name` is one of Wave's built-in adapters, which a step or persona may name without the manifest declaring it. */
+export function isBuiltinAdapter(name: string): boolean {
+  return BUILTIN_ADAPTERS.has(name);
+}
+
+/** The built-in adapter of that name, with its defaults; undefined for any other name. */
+export function builtinAdapter(name: string): ResolvedAdapter | undefined {
+  const adapter = BUILTIN_ADAPTERS.get(name);
+  return adapter && { ...adapter, env: {} };
 }

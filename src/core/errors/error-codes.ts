@@ -53,6 +53,11 @@ export const ERROR_TABLE = {
   timeout: { description: 'A step ran past its time limit.', kind: 'failure', attempt: 'retried' },
   stalled: { description: 'A step produced no output for longer than the stall timeout.', kind: 'failure', attempt: 'retried' },
   aborted: { description: 'A step was cancelled.', kind: 'interrupted', attempt: 'final' },
+  browser_action_failed: {
+    description: "A browser step's action failed: a page that did not load, a selector not found in time, a host outside the egress allowlist.",
+    kind: 'failure',
+    attempt: 'retried',
+  },
   artifact_missing: { description: 'A required artifact was not produced.', kind: 'failure', attempt: 'retried' },
   artifact_path_invalid: { description: 'An artifact path leads out of its workspace (a path or a symlink).', kind: 'failure', attempt: 'retried' },
   workspace_failed: { description: 'A step workspace could not be prepared (git worktree, mount).', kind: 'failure', attempt: 'final' },

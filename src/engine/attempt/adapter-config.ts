@@ -8,6 +8,7 @@ import { WAVE_COMMAND_DIR } from '../steps/wave-command.js';
 import type { PreparedStep } from '../workspace/step-files.js';
 import { join } from 'node:path';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
+import { browserAttempt } from './browser-attempt.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'> & Partial<Pick<PreparedStep, 'workdir'>>;
@@ -63,5 +64,6 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
     drainMs: runtime.drainMs,
     maxLineBytes: runtime.maxLineBytes,
     spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env, persona: extra.persona }),
+    ...(adapter.type === 'browser' ? { browser: browserAttempt(context, step, { attempt, workspace: place.workdir ?? place.workspace, attemptDir, persona: extra.persona }) } : {}),
   };
 }

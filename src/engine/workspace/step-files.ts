@@ -11,6 +11,7 @@ import { checkInjectedArtifacts } from '../steps/injected-checks.js';
 import { emit, type RunContext } from '../run/context.js';
 import { renderStepCommand, renderStepTemplate } from '../steps/render-prompt.js';
 import { withArtifactSections } from '../steps/artifact-sections.js';
+import { renderActionList } from '../../core/browser/browser-actions.js';
 import { prepareWorkspace, verifyReadonlyMounts, type ReadonlyMount } from './workspace.js';
 import type { WorktreeGit } from './git/worktree-git.js';
 import { mountSubsets } from './step-mount-subsets.js';
@@ -66,7 +67,9 @@ export async function prepareStepWorkspace(context: RunContext, step: AttemptSte
   const rendered =
     step.kind === 'command'
       ? renderStepCommand(step, step.template, { ...values, artifacts })
-      : { command: withArtifactSections(renderStepTemplate(step, step.template, { ...values, artifacts }), step, artifacts, workspace.path), values: [] };
+      : step.adapter.type === 'browser'
+        ? { command: renderActionList(step.template, (text) => renderStepTemplate(step, text, { ...values, artifacts })), values: [] }
+        : { command: withArtifactSections(renderStepTemplate(step, step.template, { ...values, artifacts }), step, artifacts, workspace.path), values: [] };
   return {
     workspace: workspace.path,
     workdir: step.kind === 'command' && step.runsInProjectCopy ? await commandWorkdir(workspace.path, plan.projectRoot, step.workspace.mount ?? []) : workspace.path,

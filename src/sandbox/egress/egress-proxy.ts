@@ -39,7 +39,8 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-const defaultResolver: Resolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** Resolves a name through the system's resolver, every address of it. */
+export const defaultResolver: Resolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Starts the allowlisting HTTP proxy and the endpoint forwarders on unix sockets under options.dir. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
