@@ -113,7 +113,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     forgeVariables: forgeTemplateValues(pipeline.forge ?? forgeOf(undefined, undefined, {})),
     ...(pipeline.value.input ? { inputSpec: pipeline.value.input } : {}),
     ...(pipeline.value.pipeline_outputs ? { outputs: pipeline.value.pipeline_outputs } : {}),
-    requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project),
+    requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project, runtime?.skills?.allow_install ?? false),
     forge: planForge(manifest, pipeline),
   });
 }

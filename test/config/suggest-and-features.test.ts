@@ -52,8 +52,6 @@ describe('unsupportedFeatures', () => {
       'markdown_spec',
       'event_contains',
       'spec_derived_test',
-      '`requires.skills.<name>.install`',
-      '`requires.skills.<name>.init`',
       '`chat_context`',
       '`max_step_visits`',
       '`ontology`',

@@ -81,9 +81,6 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
 ];
 
 const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
-  // A skill's installer fetches and runs third-party code on the host, outside any sandbox and egress allowlist: install it yourself.
-  { at: ['requires', 'skills', '*'], key: 'install', name: '`requires.skills.<name>.install`', what: 'installing a missing skill by running its install command' },
-  { at: ['requires', 'skills', '*'], key: 'init', name: '`requires.skills.<name>.init`', what: "running a skill's init command in each new worktree" },
   { at: [], key: 'chat_context', name: '`chat_context`', what: 'post-run chat sessions', unused: true },
   { at: [], key: 'max_step_visits', name: '`max_step_visits`', what: 'graph-mode visit limits', unused: true },
   { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },

@@ -7,6 +7,7 @@ import type { Sandbox } from '../../sandbox/types.js';
 import type { AttemptPort } from '../attempt/attempt-port.js';
 import type { RunStore } from '../../state/run-store.js';
 import type { ChildRuns } from './child-run-port.js';
+import type { ReadySkill } from './ready-skills.js';
 
 /** Distributes over the union so each event type keeps its own fields. */
 type WithoutBase<E> = E extends unknown ? Omit<E, 'v' | 'ts' | 'runId'> : never;
@@ -30,6 +31,8 @@ export interface RunContext {
   readonly children?: ChildRuns;
   /** Other pipelines' artifacts its steps may inject (a child run's parent's, and earlier compose stages'); none when absent. */
   readonly pipelineArtifacts?: PipelineArtifacts;
+  /** The required skills the preflight found or installed (app/skill-setup.ts): their init commands and sandboxed installs. */
+  readonly skills?: readonly ReadySkill[];
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

@@ -18,6 +18,7 @@ import { endStep, endStopped } from './step-end.js';
 import { recordStepOutcomes } from './step-outcomes.js';
 import type { StepOutcome, StepRun } from './step-run.js';
 import { withThreadContext } from './thread-context.js';
+import { initSkills } from './skill-init.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -47,6 +48,7 @@ export async function runAttempts(run: StepRun<AttemptStep>, feedback: RetryFeed
   let prepared: PreparedStep;
   try {
     prepared = await prepareStepWorkspace(context, step, run.outputs);
+    await initSkills(run, prepared);
     // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
     if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared, run.signal));
   } catch (error) {
