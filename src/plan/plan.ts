@@ -1,3 +1,4 @@
+import { fanOutProblems, planFanOut } from './plan-fan-out.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Located } from '../config/load/load.js';
@@ -55,7 +56,10 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const { template, location } = source;
     const ancestors = ancestorsOf(step.id, stepsById);
     const refs = templateReferences(template);
+    problems.push(...fanOutProblems(step, refs, (path) => pipeline.locate(['steps', index, ...path])));
     for (const ref of refs) {
+      // A matrix worker's item.
+      if (step.strategy && ref.name === 'task') continue;
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project));
       if (why) problems.push(templateError(why, template, ref, location));
     }
@@ -75,9 +79,10 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
+    const fanOut = planFanOut(step, template, pipeline.value);
     const modelProblem = stepModelError(index, manifest, pipeline, planned.adapter);
     if (modelProblem) problems.push(modelProblem);
-    return { ...planned, ...(thread ? { thread } : {}), location: pipeline.locate(['steps', index]) };
+    return { ...planned, ...(thread ? { thread } : {}), ...(fanOut ? { fanOut } : {}), location: pipeline.locate(['steps', index]) };
   });
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);

@@ -97,7 +97,13 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   },
   ...(['pr_number', 'repo', 'branch', 'interval'] as const).map((key) => ({ at: [...STEP, 'gate'], key, name: `\`gate.${key}\``, what: 'gates that poll the forge' })),
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
-  { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
+  // Wave's tiered and stacked matrices, and a child pipeline per item (use `iterate` for that).
+  ...(['item_id_key', 'dependency_key', 'child_pipeline', 'input_template', 'stacked'] as const).map((key) => ({
+    at: [...STEP, 'strategy'],
+    key,
+    name: `\`strategy.${key}\``,
+    what: 'matrix items that depend on each other, or run a child pipeline',
+  })),
   { at: STEP, key: 'edges', name: '`edges`', what: 'graph-mode routing' },
   { at: STEP, key: 'loop', name: '`loop`', what: 'feedback loops', moot: ['exec'], opaqueStep: true },
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
@@ -125,7 +131,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
   },
   { at: STEP, key: 'rework_only', name: '`rework_only`', what: 'rework steps', dropParent: true },
   { at: STEP, key: 'max_visits', name: '`max_visits`', what: 'graph-mode visit limits', unused: true },
-  { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
   { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters', unused: true },
   { at: [...STEP, 'retry'], key: 'rework_step', name: '`retry.rework_step`', what: 'rework on failure' },
   {

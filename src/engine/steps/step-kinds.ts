@@ -1,4 +1,5 @@
-import type { PlannedStep, StepKind } from '../../plan/plan-types.js';
+import { isAttemptStep, type AttemptStep, type PlannedStep, type StepKind } from '../../plan/plan-types.js';
+import { runFanOut } from './fan-out-step.js';
 import { runAgentStep } from './agent-step.js';
 import { runCommandStep } from './command-step.js';
 import { runSubPipelineStep } from './pipeline-step.js';
@@ -21,6 +22,8 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
 
 /** Runs a step to its end with the runner of its kind. */
 export function runStep(run: StepRun): Promise<StepOutcome> {
+  // A fanned-out agent or command step runs as workers, each a child run of it alone.
+  if (isAttemptStep(run.step) && run.step.fanOut) return runFanOut(run as StepRun<AttemptStep>, run.step.fanOut);
   const runner = STEP_RUNNERS[run.step.kind] as StepRunner<PlannedStep>;
   return runner(run);
 }
