@@ -64,9 +64,24 @@ async function setUpSkill(plan: Plan, skill: PlannedRequiredSkill, status: Requi
   if (skill.install === undefined) return { status };
   if (!options.allowed) return missing(`${status.detail}; its install runs only with ${INSTALL_OPT_IN}`, optInHint(skill));
   if (!sandboxed) return missing(`${status.detail}; its install runs only in a sandbox, and the run has none`, `To install it, ${NEEDS_SANDBOX}.`);
-  const installed = await installInSandbox(plan, skill, options.sandbox!, options.env);
+  const installed = await oneAtATime(skillInstallDir(plan.projectRoot, skill.name), () => installInSandbox(plan, skill, options.sandbox!, options.env));
   if (!installed.ok) return missing(installed.detail, `Fix the skill's \`install\` or \`check\` command; their output is in ${skillInstallDir(plan.projectRoot, skill.name)}.`);
   return { ready: { name: skill.name, ...init, home: installed.home } };
+}
+
+/** The setups under way per install folder in this process: child runs started together (workers) share the folder. */
+const setupsUnderWay = new Map<string, Promise<unknown>>();
+
+/** Runs `setup` once the earlier one of the same folder has ended: two never share its HOME, /tmp and logs at once. */
+async function oneAtATime<T>(dir: string, setup: () => Promise<T>): Promise<T> {
+  const earlier = setupsUnderWay.get(dir) ?? Promise.resolve();
+  const next = earlier.then(setup, setup);
+  setupsUnderWay.set(dir, next);
+  try {
+    return await next;
+  } finally {
+    if (setupsUnderWay.get(dir) === next) setupsUnderWay.delete(dir);
+  }
 }
 
 function optInHint(skill: PlannedRequiredSkill): string {

@@ -101,6 +101,14 @@ describe.skipIf(!backendAvailable('bubblewrap'))('requires.skills install and in
     expect(latestRun(project).steps.second!.status).toBe('completed');
   });
 
+  it("runs init in each worker's workspace of a step with concurrency (each worker is a child run keeping the requires)", async () => {
+    const steps = '  - id: many\n    concurrency: 2\n    exec: { type: command, source: "test -f initialized.txt && skilltool" }\n';
+    const project = makeProject({ 'wave.yaml': manifest('bubblewrap'), 'pipelines/p.yaml': pipeline(steps) });
+    const run = await runWave(['run', 'p', '--install-skills', '--output', 'text'], { cwd: project, env: { PROJECT_FILE: '/nonexistent' } });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(readFileSync(join(project, '.wave', 'skills', 'tool', 'home', 'installs'), 'utf8')).toBe('installed\n');
+  });
+
   it('skips an optional skill whose install failed, and its init with it (Wave still runs that init)', async () => {
     const optional = `    extra:
       check: "exit 3"

@@ -52,6 +52,8 @@ export async function runAttempts(run: StepRun<AttemptStep>, feedback: RetryFeed
     // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
     if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared, run.signal));
   } catch (error) {
+    // A skill's init stopped by a cancel or a halt: the step is stopped, not failed.
+    if (run.signal.aborted) return endStopped(run, started, firstAttempt);
     // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
     return endStep(run, started, firstAttempt, { failure: failureOfError(error, 'workspace_failed') });
   }
