@@ -223,6 +223,8 @@ export interface RunOptions {
   keepWorkspaces: boolean;
   /** `--auto-approve`: an approval gate takes its default choice instead of waiting for a person. */
   autoApprove?: boolean;
+  /** `--install-skills`: the required skills' install and init commands may run (in the sandbox). */
+  installSkills?: boolean;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */

@@ -93,6 +93,7 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartR
     onFailure: base.onFailure,
     keepWorkspaces: base.keepWorkspaces,
     autoApprove: base.autoApprove,
+    installSkills: base.installSkills,
     output: 'quiet',
     err: base.err,
   };

@@ -8,6 +8,7 @@ import { emit, type EventBody, type RunContext } from '../engine/run/context.js'
 import { recordEgress } from '../engine/run/egress-record.js';
 import { executeRun } from '../engine/run/run-pipeline.js';
 import type { ReadySandbox } from '../sandbox/open-sandbox.js';
+import type { ReadySkill } from '../engine/run/ready-skills.js';
 import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
 import { isAttemptStep, type Plan } from '../plan/plan-types.js';
 import type { Redactor } from '../redact.js';
@@ -37,6 +38,8 @@ export interface DriveOptions {
   redactor: Redactor;
   /** The checked sandbox backend (prepareSandbox); steps run on the host when absent. */
   sandbox?: ReadySandbox;
+  /** The required skills the preflight set up (app/skill-setup.ts). */
+  skills?: readonly ReadySkill[];
   /** More subscribers beside the output mode's sink (the GitHub Action's); they get the same redacted events. */
   sinks?: RunSink[];
   /** A stop signal that came before the run listened (the GitHub Action catches them from its start): the run stops at once. */
@@ -83,6 +86,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       onFailure: options.onFailure,
       keepWorkspaces: options.keepWorkspaces,
       autoApprove: store.record.options.autoApprove ?? false,
+      installSkills: store.record.options.installSkills ?? false,
       err,
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,
@@ -98,6 +102,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       children: options.children?.(childBase),
       pipelineArtifacts: shared.pipelineArtifacts,
       ...(shared.enclosing ? { enclosing: shared.enclosing } : {}),
+      ...(options.skills?.length ? { skills: options.skills } : {}),
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });

@@ -79,7 +79,12 @@ async function resumeOwned(owned: {
       plan.steps.map((s) => s.id),
       request.fromStep,
     );
-  const { sandbox, startEvents } = await preflightRun(plan, { err, child: request.parent !== undefined, sandboxShared: request.parent?.sandbox !== undefined });
+  const { sandbox, startEvents, skills } = await preflightRun(plan, {
+    err,
+    child: request.parent !== undefined,
+    parentSandbox: request.parent?.sandbox,
+    installSkills: recorded.options.installSkills ?? false,
+  });
   stopOrphanedAttempts(store.record, store.dir, lock);
   await removeOrphanedContainers(plan, store.record.id);
   reconcileRecord(store, plan, request.fromStep);
@@ -91,6 +96,6 @@ async function resumeOwned(owned: {
   request.onRecorded?.(store.record);
   const children = (base: ChildRunBase) => childRunsOf(base, starters);
   const shared = request.parent;
-  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, startEvents, err, children, shared });
+  const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, skills, startEvents, err, children, shared });
   return { exitCode, plan, store, record: store.record, dir: store.dir, redactor };
 }

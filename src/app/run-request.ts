@@ -41,6 +41,8 @@ export interface ChildRunBase {
   keepWorkspaces: boolean;
   /** The run's `--auto-approve`, which its children keep. */
   autoApprove: boolean;
+  /** The run's `--install-skills`, which its children keep. */
+  installSkills: boolean;
   err: TextWriter;
   /** Records an event in the parent run (its journal, then its bus). */
   emit: (body: EventBody) => void;
@@ -91,6 +93,8 @@ export interface StartRunRequest {
   keepWorkspaces?: boolean;
   /** Approval gates take their default choice instead of waiting for a person. */
   autoApprove?: boolean;
+  /** The required skills' install and init commands may run (in the sandbox). */
+  installSkills?: boolean;
   /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */
   runId?: string;
   output: OutputMode;

@@ -22,11 +22,12 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
   const { plan, selected } = await prepareRun(request);
   requirePipelineSources(plan, { artifacts: request.parent?.pipelineArtifacts, runs: (id) => selected?.has(id) ?? true });
   const err = request.err ?? process.stderr;
-  const { sandbox, startEvents } = await preflightRun(plan, {
+  const { sandbox, startEvents, skills } = await preflightRun(plan, {
     afterSandbox: () => request.checkStop?.('checking the sandbox'),
     err,
     child: request.parent !== undefined,
-    sandboxShared: request.parent?.sandbox !== undefined,
+    parentSandbox: request.parent?.sandbox,
+    installSkills: request.installSkills ?? false,
   });
   const redactor = runRedactor(plan);
   const keepWorkspaces = request.keepWorkspaces ?? false;
@@ -38,6 +39,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     timeoutMinutes: request.timeoutMinutes,
     keepWorkspaces,
     ...(request.autoApprove ? { autoApprove: true } : {}),
+    ...(request.installSkills ? { installSkills: true } : {}),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
     ...(request.parent?.parentArtifacts ? { parentArtifacts: request.parent.parentArtifacts } : {}),
   };
@@ -61,6 +63,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
       keepWorkspaces,
       redactor,
       sandbox,
+      skills,
       sinks,
       stoppedBy,
       startEvents,

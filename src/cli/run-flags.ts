@@ -18,6 +18,7 @@ export interface RunFlags {
   json?: boolean;
   keepWorkspaces?: boolean;
   autoApprove?: boolean;
+  installSkills?: boolean;
 }
 
 /** Adds the input, manifest, failure, timeout, output and workspace flags to `command`. */
@@ -32,6 +33,7 @@ export function withRunFlags(command: Command): Command {
     .option('--json', 'same as --output json: NDJSON events on stdout')
     .option('--keep-workspaces', 'keep step workspaces after a successful run')
     .option('--auto-approve', 'approval gates take their default choice instead of waiting for a person')
+    .option('--install-skills', "let the required skills' install and init commands run, inside the sandbox")
     .addHelpText('after', pipelineInputHelp);
 }
 
@@ -45,6 +47,7 @@ export function runRequestOf(flags: RunFlags, cwd: string): Omit<StartRunRequest
     timeoutMinutes: flags.timeout,
     keepWorkspaces: flags.keepWorkspaces,
     autoApprove: flags.autoApprove,
+    installSkills: flags.installSkills,
     output: outputModeOf(flags),
   };
 }

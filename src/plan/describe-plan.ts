@@ -1,3 +1,4 @@
+import type { PlannedFanOut } from './plan-fan-out.js';
 import { artifactNameOf } from '../config/schema/pipeline-schema.js';
 import { describeInput } from '../config/load/describe-input.js';
 import { templateValue, type TemplateSource } from './template-vars.js';
@@ -87,6 +88,14 @@ function describeChildPlans(children: readonly ChildPlan[]): string[] {
 }
 
 /** What an agent or command step runs on, with what, and its prompt or command with placeholders. */
+/** A fanned-out step's workers, as --dry-run says them. */
+function describeFanOut(fanOut: PlannedFanOut): string {
+  const width = fanOut.maxConcurrent > 0 ? `, ${fanOut.maxConcurrent} at once` : '';
+  if ('count' in fanOut.items) return `${fanOut.items.count} identical child runs, each in its own workspace${width}`;
+  const key = fanOut.items.key ? ` at ${fanOut.items.key}` : '';
+  return `a child run per item of ${fanOut.items.source}${key} ({{ task }}), each in its own workspace${width}`;
+}
+
 function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   const lines: string[] = [];
   lines.push(`  runs on:   ${step.kind === 'command' ? 'shell command' : `${step.adapter.name} (${step.adapter.type})`}${describeModel(step)}`);
@@ -98,6 +107,7 @@ function describeAttemptStep(plan: Plan, step: AttemptStep): string[] {
   if (step.fallbacks.length) lines.push(`  fallbacks: ${step.fallbacks.map((a) => a.name).join(' → ')}`);
   if (step.skills.length) lines.push(`  skills:    ${step.skills.map((s) => s.name).join(', ')}`);
   if (step.maxConcurrentAgents !== undefined) lines.push(`  agents:    ${describeConcurrency(step.maxConcurrentAgents)}`);
+  if (step.fanOut) lines.push(`  workers:   ${describeFanOut(step.fanOut)}`);
   for (const m of step.workspace.mount ?? []) if (m.subset_from) lines.push(`  mounts:    ${m.source} narrowed to the files ${m.subset_from} lists`);
   if (step.thread) lines.push(`  thread:    ${describeThread(step)}`);
   for (const a of step.injectArtifacts) {

@@ -7,6 +7,7 @@ import type { SandboxPolicy } from '../sandbox/types.js';
 import type { OutcomeDef, PipelineOutputDef } from '../config/schema/deliverable-schema.js';
 import type { ResolvedSkill } from '../core/resolved-skill.js';
 import type { PlannedRequires } from './plan-requires.js';
+import type { PlannedFanOut } from './plan-fan-out.js';
 import type { RunBudgetLimits } from './plan-budget.js';
 import type { PlannedForge } from './plan-token-scopes.js';
 import type { EdgeCondition } from '../config/schema/graph-schema.js';
@@ -101,6 +102,8 @@ interface AttemptStepFields extends StepBase {
   readonly outcomes?: readonly OutcomeDef[];
   /** `rework_only`: run only as another step's rework step (engine/steps/rework.ts), never in the run's order. */
   readonly reworkOnly?: boolean;
+  /** Set when it runs as several workers (Wave's `strategy: matrix`, `concurrency`), each a child run (engine/steps/fan-out-step.ts). */
+  readonly fanOut?: PlannedFanOut;
 }
 
 /** A prompt handed to an agent CLI (or an HTTP model) as its persona says; a retry is told what failed. */

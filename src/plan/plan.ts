@@ -1,3 +1,4 @@
+import { fanOutProblems, planFanOut } from './plan-fan-out.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Located } from '../config/load/load.js';
@@ -71,7 +72,10 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     const branchRefs = declared.workspace?.branch ? templateReferences(declared.workspace.branch) : [];
     const step = withParentArtifacts(declared, [...refs, ...branchRefs], options.parentArtifacts);
     const ancestors = step.rework_only ? reworkAncestors(step.id, pipeline.value.steps, stepsById) : ancestorsOf(step.id, stepsById);
+    problems.push(...fanOutProblems(step, refs, (path) => pipeline.locate(['steps', index, ...path])));
     for (const ref of refs) {
+      // A matrix worker's item.
+      if (step.strategy && ref.name === 'task') continue;
       const why = explainUnknownVariable(ref.name, step, ancestors, Object.keys(project), gateIds);
       if (why) problems.push(templateError(why, template, ref, location));
     }
@@ -83,11 +87,9 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     problems.push(...contractCommandProblems(step, index, pipeline, Object.keys(project)));
     const thread = planThread(step, pipeline.value.steps, ancestors);
     const planned = planStep(step, source, manifest, options, pipeline.value);
-    // A browser step asks no model: its persona's model is no concern of it.
-    const modelProblem = planned.adapter.type === 'browser' ? undefined : stepModelError(index, manifest, pipeline, planned.adapter);
-    if (modelProblem) problems.push(modelProblem);
-    if (planned.adapter.type === 'browser') problems.push(...browserStepProblems(step, template, location, (key) => pipeline.locate(['steps', index, key])));
-    return { ...planned, ...(thread ? { thread } : {}), location: at };
+    const fanOut = planFanOut(step, template, pipeline.value);
+    problems.push(...adapterProblems(step, planned.adapter, { index, manifest, pipeline, source }));
+    return { ...planned, ...(thread ? { thread } : {}), ...(fanOut ? { fanOut } : {}), location: at };
   };
   const steps = pipeline.value.steps.map((step, index): PlannedStep => ({ ...planStepOfKind(step, index), ...planRouting(step) }));
   const injectedArtifactsDir = planInjectedArtifactsDir(manifest);
@@ -124,7 +126,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     forgeVariables: forgeTemplateValues(pipeline.forge ?? forgeOf(undefined, undefined, {})),
     ...(pipeline.value.input ? { inputSpec: pipeline.value.input } : {}),
     ...(pipeline.value.pipeline_outputs ? { outputs: pipeline.value.pipeline_outputs } : {}),
-    requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project),
+    requires: planRequires(pipeline.value.requires, (path) => pipeline.locate(path), project, runtime?.skills?.allow_install ?? false),
     forge: planForge(manifest, pipeline),
     ...planGraph(pipeline.value),
   });
@@ -312,6 +314,19 @@ function unknownVariableError(why: string, location: SourceLocation): WaveError 
     location,
     hint: 'Templates may use {{ input }}, {{ run.id }}, {{ pipeline.name }}, {{ step.id }}, {{ project.<key> }}, {{ artifacts.<as> }}, {{ steps.<dependency>.output }} and {{ gate.<gate step>.choice|key|text|timestamp|target }}.',
   });
+}
+
+/** What the step's adapter cannot do with it: a model it does not have; a browser step's action list that does not hold. */
+function adapterProblems(
+  step: Step,
+  adapter: AttemptStep['adapter'],
+  at: { index: number; manifest: Located<Manifest>; pipeline: Located<Pipeline>; source: StepTemplate },
+): WaveError[] {
+  const { index, manifest, pipeline, source } = at;
+  // A browser step asks no model: its persona's model is no concern of it.
+  if (adapter.type === 'browser') return browserStepProblems(step, source.template, source.location, (key) => pipeline.locate(['steps', index, key]));
+  const modelProblem = stepModelError(index, manifest, pipeline, adapter);
+  return modelProblem ? [modelProblem] : [];
 }
 
 /** Each of a command's references where the shell expands nothing. */

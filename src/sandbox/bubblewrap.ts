@@ -19,6 +19,9 @@ export interface BubblewrapOptions extends RoomOptions {
   enforceLimits: boolean;
 }
 
+/** Jails made by this process: each attempt's cgroup name is unique. */
+let jailsMade = 0;
+
 /** Docker's default /dev/shm size, and room enough in /run for the mount point of the attempt's folder. */
 const SHM_BYTES = 64 * 1024 * 1024;
 const RUN_BYTES = 1024 * 1024;
@@ -65,7 +68,8 @@ export class BubblewrapSandbox implements Sandbox {
     return inAttemptRoom(spec, scope, this.options, signal, async (room) => {
       const id = insideIdentity();
       const files = await writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!);
-      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${ownerTag()}-${scope.stepId}-${scope.attempt}`, this.options.limits) : undefined;
+      // Numbered: child runs started together (a fanned-out step's workers) run the same step and attempt at once.
+      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${ownerTag()}-${scope.stepId}-${scope.attempt}-${++jailsMade}`, this.options.limits) : undefined;
       try {
         const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, tmp: room.tmp, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
         // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.

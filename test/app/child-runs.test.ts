@@ -35,6 +35,7 @@ async function parentRun() {
     onFailure: 'halt' as const,
     keepWorkspaces: false,
     autoApprove: false,
+    installSkills: false,
     err,
     emit: (body: Parameters<typeof emit>[1]) => emit(context, body),
     depth: 0,

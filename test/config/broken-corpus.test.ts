@@ -236,11 +236,10 @@ const CORPUS: Array<[file: string, problems: Expected[], says?: string[], warned
   [
     'pipeline/unsupported-step-keys.yaml',
     [
-      ['not_supported', 8, 5],
+      ['not_supported', 8, 57],
       ['not_supported', 23, 5],
-      ['not_supported', 25, 5],
     ],
-    ['`strategy` (', '`validation` (', '`concurrency` (', '`contexts` ('],
+    ['`strategy.stacked` (', '`validation` (', '`contexts` ('],
     [['not_supported', 27, 5]],
   ],
   ['pipeline/unsupported-top-level.yaml', [['not_supported', 14, 3]], ['`chat_context`', '`input.label_filter`'], [['not_supported', 7, 1]]],

@@ -75,7 +75,7 @@ describe('settings of Wave features nothing in a run uses', () => {
 metadata: { name: needs }
 steps:
   - id: each
-    strategy: { type: matrix }
+    validation: [{ type: json_schema }]
     exec: { type: command, source: "true" }
   - id: summary
     dependencies: [each]
@@ -90,7 +90,7 @@ steps:
     expect(manifest.warnings.map((w) => w.message.split(' (')[0])).toContain('`runtime.routing.auto_route: true`');
     expect(manifest.warnings.find((w) => w.message.startsWith('`runtime.routing.auto_route: true`'))!.message).toContain('each step runs on the model its step or persona names');
     const pipeline = await readPipeline(join(dir, 'pipelines', 'needs.yaml'), manifestView(manifest), {});
-    expect(pipeline.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([['not_supported', '`strategy`']]);
+    expect(pipeline.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([['not_supported', '`validation`']]);
     // Wave's compaction writes a summary nothing reads: accepted, with a warning saying so.
     expect(pipeline.warnings.map((w) => w.message.split(' (')[0])).toEqual(['`handover.compaction`']);
     expect(pipeline.warnings[0]!.message).toContain('Wave writes a summary of a long step that nothing reads');

@@ -26,7 +26,7 @@ describe('requires: what a pipeline needs on the machine', () => {
     expect(await problemsOf(requires)).toEqual([]);
   });
 
-  it('refuses a skill installer and init command by name, at the key: they would run third-party code on the host', async () => {
+  it('accepts a skill installer and init command: they run only after the opt-in, in the sandbox (test/sandbox/skill-setup.e2e.test.ts)', async () => {
     const requires = `requires:
   skills:
     speckit:
@@ -34,11 +34,7 @@ describe('requires: what a pipeline needs on the machine', () => {
       init: specify init --here
       check: specify check
 `;
-    const problems = await problemsOf(requires);
-    expect(problems.map(([code, line, message]) => [code, line, message])).toEqual([
-      ['not_supported', 6, '`requires.skills.<name>.install` (installing a missing skill by running its install command) is not supported yet'],
-      ['not_supported', 7, "`requires.skills.<name>.init` (running a skill's init command in each new worktree) is not supported yet"],
-    ]);
+    expect(await problemsOf(requires)).toEqual([]);
   });
 
   it('needs a check for a required skill (Wave counts a skill without one as missing), not for an optional one', async () => {

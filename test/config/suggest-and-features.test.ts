@@ -29,9 +29,8 @@ describe('unsupportedFeatures', () => {
       .map((f) => f.name)
       .join('\n');
     for (const name of [
-      '`strategy`',
+      '`strategy.dependency_key`',
       '`validation`',
-      '`concurrency`',
       '`contexts`',
       '`handover.compaction`',
       '`handover.on_review_fail`',
@@ -43,8 +42,6 @@ describe('unsupportedFeatures', () => {
       'markdown_spec',
       'event_contains',
       'spec_derived_test',
-      '`requires.skills.<name>.install`',
-      '`requires.skills.<name>.init`',
       '`chat_context`',
       '`ontology`',
       '`hooks`',

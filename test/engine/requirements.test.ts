@@ -33,6 +33,7 @@ describe('checkRequirements: tools on PATH, skills by their check command', () =
     const project = mkdtempSync(join(tmpdir(), 'wave-req-'));
     writeFileSync(join(project, 'installed.marker'), '');
     const requires: PlannedRequires = {
+      allowInstall: false,
       tools: [
         { name: 'mytool', location: at(3) },
         { name: 'absent-tool', location: at(4) },

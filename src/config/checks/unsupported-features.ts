@@ -71,16 +71,19 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
 ];
 
 const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
-  // A skill's installer fetches and runs third-party code on the host, outside any sandbox and egress allowlist: install it yourself.
-  { at: ['requires', 'skills', '*'], key: 'install', name: '`requires.skills.<name>.install`', what: 'installing a missing skill by running its install command' },
-  { at: ['requires', 'skills', '*'], key: 'init', name: '`requires.skills.<name>.init`', what: "running a skill's init command in each new worktree" },
   { at: [], key: 'chat_context', name: '`chat_context`', what: 'post-run chat sessions', unused: true },
   { at: ['input'], key: 'label_filter', name: '`input.label_filter`', what: 'issue label filters' },
   { at: ['input'], key: 'batch_size', name: '`input.batch_size`', what: 'batch input' },
   { at: ['input'], key: 'source', name: '`input.source: {value}`', what: 'input read from a file or stdin (use --input-file)', value: (v) => v !== 'cli', example: 'file | stdin' },
   { at: ['input'], key: 'path', name: '`input.path`', what: 'input read from a file (use --input-file)' },
   { at: [...STEP, 'gate'], key: 'tui_action', name: '`gate.tui_action`', what: "what Wave's terminal UI does at the gate", unused: true },
-  { at: STEP, key: 'strategy', name: '`strategy`', what: 'matrix steps' },
+  // Wave's tiered and stacked matrices, and a child pipeline per item (use `iterate` for that).
+  ...(['item_id_key', 'dependency_key', 'child_pipeline', 'input_template', 'stacked'] as const).map((key) => ({
+    at: [...STEP, 'strategy'],
+    key,
+    name: `\`strategy.${key}\``,
+    what: 'matrix items that depend on each other, or run a child pipeline',
+  })),
   // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
   { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
   {
@@ -91,7 +94,6 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     unused: true,
   },
   { at: STEP, key: 'validation', name: '`validation`', what: 'validation rules' },
-  { at: STEP, key: 'concurrency', name: '`concurrency`', what: 'concurrent agents per step' },
   { at: STEP, key: 'contexts', name: '`contexts`', what: 'ontology context filters', unused: true },
   { at: [...STEP, 'handover'], key: 'compaction', name: '`handover.compaction`', what: COMPACTION, unused: true },
   { at: [...STEP, 'handover'], key: 'on_review_fail', name: '`handover.on_review_fail`', what: 'review-driven rework', unused: true },

@@ -136,6 +136,15 @@ export const RuntimeSchema = z
     stall_timeout: Duration.optional().describe('End an attempt as stalled after this long without output; unset or 0 disables.'),
     sandbox: SandboxSchema.optional(),
     cost: CostSchema.optional(),
+    skills: z
+      .strictObject({
+        allow_install: z
+          .boolean()
+          .optional()
+          .describe("true: pipelines' `requires.skills` install and init commands run (in the sandbox), as with `wave run --install-skills`; default false."),
+      })
+      .optional()
+      .describe('What the skills pipelines require may run to set themselves up.'),
     fallbacks: z.record(z.string(), StringList).optional().describe('Adapter name -> adapters to try when it is rate limited.'),
     max_line_bytes: z.number().int().positive().optional().describe('Longest output line parsed; longer lines are counted and skipped. Default 10 MiB.'),
     artifacts: z

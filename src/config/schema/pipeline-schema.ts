@@ -170,6 +170,20 @@ export const IterateSchema = z
     "Runs the step's `pipeline` once per item ({{ item }}, {{ item.<field> }}, {{ iteration }} in its name and input), collecting each child's output in item order as `collected-output`.",
   );
 
+/** Wave's matrix strategy: the step once per item of a JSON list in a file, each run a worker of its own. */
+export const MatrixStrategySchema = z
+  .strictObject({
+    type: z.literal('matrix').describe('Always matrix.'),
+    items_source: z
+      .string()
+      .describe(
+        "The JSON file of items: `<step>/<path>` reads an earlier step's artifact named <path> (else the file <path> in its workspace); any other path is relative to the project folder.",
+      ),
+    item_key: z.string().optional().describe('A dot path to the list inside the file (`plan.tasks`); absent: the file is the list.'),
+    max_concurrency: z.number().int().optional().describe("Workers at once; 0 or less (default): every item, within the run's max_concurrency."),
+  })
+  .describe('Fan-out over a JSON list: each item runs the step as a child run in its own workspace, `{{ task }}` in its prompt or command being the item.');
+
 /** An aggregate step's `aggregate`: one text made of earlier steps' outputs, saved as an artifact. */
 export const AggregateSchema = z
   .strictObject({
@@ -320,6 +334,15 @@ export const StepSchema = z.strictObject({
     .max(10)
     .optional()
     .describe("How many sub-agents the persona may run at once: above 1, its system prompt says so (Wave's concurrency hint)."),
+  strategy: MatrixStrategySchema.optional(),
+  concurrency: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'Above 1: the step runs as that many identical workers, each a child run in a workspace of its own (at most runtime.max_concurrency at once); their outputs are collected in order.',
+    ),
 });
 
 export const PipelineSchema = z

@@ -9,6 +9,7 @@ import type { PreparedStep } from '../workspace/step-files.js';
 import { join } from 'node:path';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { browserAttempt } from './browser-attempt.js';
+import { withSkillPath } from '../run/ready-skills.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'> & Partial<Pick<PreparedStep, 'workdir'>>;
@@ -16,7 +17,8 @@ export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'
 /** The curated environment of one attempt of `step` on `adapter`: the passthrough variables and the adapter's CLI's base-URL variables. */
 export function attemptEnv(context: RunContext, step: AttemptStep, adapter: ResolvedAdapter, place: StepPlace): Record<string, string> {
   return buildCuratedEnv({
-    parent: context.parentEnv,
+    // The skills installed in the sandbox come first on PATH (after the run's `wave` command).
+    parent: context.skills?.some((skill) => skill.home) ? { ...context.parentEnv, PATH: withSkillPath(context.parentEnv.PATH, context.skills) } : context.parentEnv,
     passthrough: [...context.plan.runtime.envPassthrough, ...endpointVariables(adapter.type)],
     stepEnv: { ...adapter.env, ...step.env },
     waveEnv: place.dependencyEnv,

@@ -10,6 +10,7 @@ import { EVENTS_FILE } from '../../state/run-store.js';
 import { WAVE_COMMAND_DIR, waveCommandPaths } from '../steps/wave-command.js';
 import { stepGitBinds } from '../workspace/git/step-gitdir.js';
 import type { WorktreeGit } from '../workspace/git/worktree-git.js';
+import { skillHomes } from '../run/ready-skills.js';
 
 export interface AttemptPlace {
   attempt: number;
@@ -20,6 +21,11 @@ export interface AttemptPlace {
   env: Record<string, string>;
   /** Who the attempt runs as when not the step's persona (an agent_review's reviewer): its allowed_domains apply. */
   persona?: ResolvedPersona | undefined;
+}
+
+/** The hosts a step's sandbox may reach: every step's (runtime.sandbox.default_allowed_domains), then its persona's. */
+export function stepAllowedDomains(context: RunContext, persona: ResolvedPersona | undefined): string[] {
+  return [...context.plan.runtime.sandbox.defaultAllowedDomains, ...(persona?.allowedDomains ?? [])];
 }
 
 /** The spawn of one attempt inside the run's sandbox, or undefined (the host) when the backend is none. */
@@ -33,10 +39,10 @@ export function sandboxedSpawn(context: RunContext, step: AttemptStep, adapter: 
     attempt: place.attempt,
     workspace: place.workspace,
     attemptDir: place.attemptDir,
-    allowedDomains: [...context.plan.runtime.sandbox.defaultAllowedDomains, ...((place.persona ?? step.persona)?.allowedDomains ?? []), ...(login?.hosts ?? [])],
+    allowedDomains: [...stepAllowedDomains(context, place.persona ?? step.persona), ...(login?.hosts ?? [])],
     endpoints: modelEndpoints(adapter, place.env),
     // `wave thread` inside reads the run's events and nothing else of its folder.
-    readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths()],
+    readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths(), ...skillHomes(context.skills)],
     ...(place.git ? { gitBinds: stepGitBinds(place.git) } : {}),
     ...(login ? { login: { file: login.file, at: login.at, variables: login.variables } } : {}),
   };

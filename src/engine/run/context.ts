@@ -7,6 +7,7 @@ import type { Sandbox } from '../../sandbox/types.js';
 import type { AttemptPort } from '../attempt/attempt-port.js';
 import type { RunStore } from '../../state/run-store.js';
 import type { ChildRuns } from './child-run-port.js';
+import type { ReadySkill } from './ready-skills.js';
 
 /** Distributes over the union so each event type keeps its own fields. */
 type WithoutBase<E> = E extends unknown ? Omit<E, 'v' | 'ts' | 'runId'> : never;
@@ -32,6 +33,8 @@ export interface RunContext {
   readonly pipelineArtifacts?: PipelineArtifacts;
   /** A loop iteration's run: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
   readonly enclosing?: (name: string) => string | undefined;
+  /** The required skills the preflight found or installed (app/skill-setup.ts): their init commands and sandboxed installs. */
+  readonly skills?: readonly ReadySkill[];
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

@@ -21,6 +21,7 @@ import { recordStepOutcomes } from './step-outcomes.js';
 import type { StepOutcome, StepRun } from './step-run.js';
 import { withThreadContext } from './thread-context.js';
 import { withReworkContext } from './rework-context.js';
+import { initSkills } from './skill-init.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -50,10 +51,13 @@ export async function runAttempts(run: StepRun<AttemptStep>, feedback: RetryFeed
   let prepared: PreparedStep;
   try {
     prepared = await prepareStepWorkspace(context, step, run.outputs);
+    await initSkills(run, prepared);
     // Retries start from this prompt too: the thread's transcripts are read once, as they were when the step began.
     if (step.thread) prepared.prompt = await withThreadContext(context, step, prepared.prompt, firstAttempt, modelAsker(context, step, firstAttempt, prepared, run.signal));
     if (run.rework) withReworkContext(step, prepared, run.rework);
   } catch (error) {
+    // A skill's init stopped by a cancel or a halt: the step is stopped, not failed.
+    if (run.signal.aborted) return endStopped(run, started, firstAttempt);
     // A workspace that cannot be made is the step's failure; a WaveError keeps its own class.
     return endStep(run, started, firstAttempt, { failure: failureOfError(error, 'workspace_failed') });
   }

@@ -1,14 +1,14 @@
 import type { Failure } from '../../core/errors/failure.js';
-import type { CompositionStep } from '../../plan/plan-types.js';
+import type { PlannedStep } from '../../plan/plan-types.js';
 import { emit } from '../run/context.js';
 import type { StepOutcome, StepRun } from './step-run.js';
 
 /**
- * Records the end of a step that runs no attempts (a child pipeline's, an iterate's, an aggregate's, a branch's):
- * completed with its output, failed, cancelled when the run stopped it, or rejected when its child run was (the
- * scheduler sees that as failed: the run stops, and ends rejected).
+ * Records the end of a step that runs no attempts of its own (a child pipeline's, an iterate's, an aggregate's, a
+ * branch's, a fanned-out step's): completed with its output, failed, cancelled when the run stopped it, or rejected
+ * when its child run was (the scheduler sees that as failed: the run stops, and ends rejected).
  */
-export function endChildStep(run: StepRun<CompositionStep>, started: number, ending: { failure?: Failure; output?: string; rejected?: boolean }): StepOutcome {
+export function endChildStep(run: StepRun<PlannedStep>, started: number, ending: { failure?: Failure; output?: string; rejected?: boolean }): StepOutcome {
   const { context, step } = run;
   const durationMs = Date.now() - started;
   const { failure, output } = ending;

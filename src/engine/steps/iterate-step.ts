@@ -2,16 +2,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import PQueue from 'p-queue';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
-import type { IterateStep } from '../../plan/plan-types.js';
+import type { AttemptStep, IterateStep } from '../../plan/plan-types.js';
 import { RunStore } from '../../state/run-store.js';
+import type { RunRecord } from '../../state/record/run-record.js';
 import { reasonOf } from '../attempt/attempt.js';
 import type { ChildRunOutcome } from '../run/child-run-port.js';
 import { emit } from '../run/context.js';
 import { childOutput, parsedOrText } from './child-output.js';
 import { endChildStep } from './child-step-end.js';
 import { fieldOf, resolveCompositionText } from './composition-text.js';
-import { earlierChild, startOrResumeChild } from './step-child.js';
-import type { StepRun, StepRunner } from './step-run.js';
+import { earlierChild, startOrResumeChild, type StepChildRequest } from './step-child.js';
+import type { StepOutcome, StepRun, StepRunner } from './step-run.js';
 
 /** The artifact an iterate step saves: every item's value, in item order (Wave's `<step>:collected-output`). */
 export const COLLECTED_OUTPUT = 'collected-output';
@@ -36,28 +37,52 @@ export const runIterateStep: StepRunner<IterateStep> = async (run) => {
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'template_invalid') });
   }
+  const width = step.mode === 'parallel' ? (step.maxConcurrent > 0 ? step.maxConcurrent : items.length) : 1;
+  return runChildItems(run, started, { items, width, onFailure: step.onFailure, label: 'iterate item', child: (item, index) => ({ values: itemValues(item, index) }) });
+};
+
+/** How a step's children run over its items: how many at once, what a failed one does, and what each item's child is. */
+export interface ChildItems {
+  items: readonly unknown[];
+  /** Children at once (the run's max_concurrency still holds). */
+  width: number;
+  onFailure: 'fail' | 'continue';
+  /** How a failed item is named in the step's failure (`iterate item 2 of 3: …`). */
+  label: string;
+  child: (item: unknown, index: number) => Pick<StepChildRequest, 'values' | 'fixed'>;
+  /** A completed child's value, from its record and run folder; default its output (childOutput). */
+  value?: (record: RunRecord, dir: string) => unknown;
+}
+
+/**
+ * Runs a child per item (Wave's iterate, and a fanned-out step's workers), `width` at once; under `fail` the first
+ * failure stops the others. The values, in item order (a failed item's `null` under `continue`), are saved as
+ * `collected-output` and are the step's output.
+ */
+export async function runChildItems(run: StepRun<IterateStep | AttemptStep>, started: number, spec: ChildItems): Promise<StepOutcome> {
+  const { context, step } = run;
+  const { items } = spec;
   const reused = items.filter((_, index) => earlierChild(run, index)?.status === 'completed').length;
   emit(context, { type: 'iterate_items', stepId: step.id, items: items.length, reused });
   // Under `fail`, the first failed item stops the others.
   const siblings = new AbortController();
   const signal = AbortSignal.any([run.signal, siblings.signal]);
-  const width = step.mode === 'parallel' ? Math.min(step.maxConcurrent > 0 ? step.maxConcurrent : items.length, context.plan.runtime.maxConcurrency) : 1;
-  const queue = new PQueue({ concurrency: Math.max(1, width) });
+  const queue = new PQueue({ concurrency: Math.max(1, Math.min(spec.width, context.plan.runtime.maxConcurrency)) });
   const ends: ItemEnd[] = new Array<ItemEnd>(items.length);
   await Promise.all(
     items.map((item, index) =>
       queue.add(async () => {
         if (signal.aborted) return void (ends[index] = { failure: reasonOf(signal) });
-        ends[index] = await runItem(run, item, index, signal);
-        if ('failure' in ends[index] && step.onFailure === 'fail') siblings.abort(ends[index].failure);
+        ends[index] = await runItem(run, index, { ...spec.child(item, index), signal }, spec.value ?? ((record) => parsedOrText(childOutput(record))));
+        if ('failure' in ends[index] && spec.onFailure === 'fail') siblings.abort(ends[index].failure);
       }),
     ),
   );
   if (run.signal.aborted) return endChildStep(run, started, { failure: reasonOf(run.signal) });
   const failed = ends.flatMap((end, index) => ('failure' in end ? [{ index, ...end }] : []));
   const first = failed.find((f) => f.failure.class !== 'aborted') ?? failed[0];
-  if (first && (step.onFailure === 'fail' || failed.length === items.length)) {
-    const failure = { ...first.failure, message: `iterate item ${first.index + 1} of ${items.length}: ${first.failure.message}` };
+  if (first && (spec.onFailure === 'fail' || failed.length === items.length)) {
+    const failure = { ...first.failure, message: `${spec.label} ${first.index + 1} of ${items.length}: ${first.failure.message}` };
     return endChildStep(run, started, { failure, rejected: first.rejected === true });
   }
   const collected = JSON.stringify(ends.map((end) => ('value' in end ? end.value : null)));
@@ -67,7 +92,7 @@ export const runIterateStep: StepRunner<IterateStep> = async (run) => {
     return endChildStep(run, started, { failure: failureOfError(error, 'io_error') });
   }
   return endChildStep(run, started, { output: collected });
-};
+}
 
 /** `over` as Wave reads it: a JSON array, else the step fails saying what it got. */
 function parseItems(text: string): unknown[] {
@@ -82,13 +107,21 @@ function parseItems(text: string): unknown[] {
 }
 
 /** One item's child: the one an earlier run of the step left for it (finished if need be), else a new one. */
-async function runItem(run: StepRun<IterateStep>, item: unknown, index: number, signal: AbortSignal): Promise<ItemEnd> {
+async function runItem(
+  run: StepRun<IterateStep | AttemptStep>,
+  index: number,
+  request: Pick<StepChildRequest, 'values' | 'fixed' | 'signal'>,
+  valueOf: NonNullable<ChildItems['value']>,
+): Promise<ItemEnd> {
   const earlier = earlierChild(run, index);
   let outcome: ChildRunOutcome;
   try {
     // An item whose child completed keeps its value: the child is not run again.
-    if (earlier?.status === 'completed') return { value: parsedOrText(childOutput(RunStore.open(run.context.plan.runtime.runsRoot, earlier.runId).record)) };
-    outcome = await startOrResumeChild(run, { kind: 'iterate_item', item: index, values: itemValues(item, index), signal });
+    if (earlier?.status === 'completed') {
+      const store = RunStore.open(run.context.plan.runtime.runsRoot, earlier.runId);
+      return { value: valueOf(store.record, store.dir) };
+    }
+    outcome = await startOrResumeChild(run, { kind: 'iterate_item', item: index, ...request });
   } catch (error) {
     return { failure: failureOfError(error, 'internal') };
   }
@@ -96,7 +129,7 @@ async function runItem(run: StepRun<IterateStep>, item: unknown, index: number, 
     const failure = outcome.failure ?? { class: 'internal', message: `child run ${outcome.record.id} ${outcome.status}` };
     return { failure, ...(outcome.status === 'rejected' ? { rejected: true } : {}) };
   }
-  return { value: parsedOrText(childOutput(outcome.record)) };
+  return { value: valueOf(outcome.record, outcome.dir) };
 }
 
 /** `{{ item }}` (a string item as it is, any other as JSON), `{{ item.<field>… }}` and `{{ iteration }}` (0-based). */
@@ -111,7 +144,7 @@ export function itemValues(item: unknown, index: number): (name: string) => stri
 }
 
 /** Saves the collection in the run's artifact store as the step's `collected-output`. */
-async function saveCollected(run: StepRun<IterateStep>, collected: string): Promise<void> {
+async function saveCollected(run: StepRun<IterateStep | AttemptStep>, collected: string): Promise<void> {
   const { context, step } = run;
   const dir = context.store.artifactsDir(step.id);
   await mkdir(dir, { recursive: true });

@@ -18,6 +18,8 @@ export interface RequirementStatus {
   detail: string;
   /** What to install, when it is missing. */
   hint?: string;
+  /** A skill found installed that the run cannot set up (its init needs the opt-in or a sandbox): skipped rather than missing. */
+  idle?: boolean;
   location: SourceLocation;
 }
 
@@ -81,7 +83,7 @@ export async function checkRequirements(requires: PlannedRequires, projectRoot: 
         ? {}
         : {
             hint: skill.check
-              ? `Install the skill \`${skill.name}\` so that \`${skill.check}\` succeeds in ${projectRoot}${skill.optional ? '' : ', or mark it `optional: true`'}.`
+              ? `Install the skill \`${skill.name}\` so that \`${skill.check}\` succeeds in ${projectRoot}${skill.install ? ' (or run with --install-skills to have its install run in the sandbox)' : ''}${skill.optional ? '' : ', or mark it `optional: true`'}.`
               : `Add \`check:\` with a command that exits 0 once \`${skill.name}\` is installed.`,
           }),
       location: skill.location,

@@ -1,4 +1,5 @@
-import { isReworkOnly, type PlannedStep, type StepKind } from '../../plan/plan-types.js';
+import { isAttemptStep, isReworkOnly, type AttemptStep, type PlannedStep, type StepKind } from '../../plan/plan-types.js';
+import { runFanOut } from './fan-out-step.js';
 import { runAgentStep } from './agent-step.js';
 import { runCommandStep } from './command-step.js';
 import { runSubPipelineStep } from './pipeline-step.js';
@@ -27,6 +28,8 @@ const STEP_RUNNERS: { readonly [K in StepKind]: StepRunner<Extract<PlannedStep, 
 export function runStep(run: StepRun): Promise<StepOutcome> {
   // Left pending: the run marks it skipped at its end if no step needed it (engine/run/run-pipeline.ts).
   if (isReworkOnly(run.step) && !run.rework) return Promise.resolve({ status: 'skipped' });
+  // A fanned-out agent or command step runs as workers, each a child run of it alone.
+  if (isAttemptStep(run.step) && run.step.fanOut) return runFanOut(run as StepRun<AttemptStep>, run.step.fanOut);
   const runner = STEP_RUNNERS[run.step.kind] as StepRunner<PlannedStep>;
   return runner({ ...run, runRework: ({ step, rework, outputs }) => runStep({ ...run, step, rework, outputs }) });
 }

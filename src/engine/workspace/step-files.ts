@@ -30,6 +30,8 @@ export interface PreparedStep {
   values: string[];
   readonlyMounts: ReadonlyMount[];
   kind: 'directory' | 'worktree';
+  /** Made for this step now, not shared with an earlier one: the required skills' init runs in it. */
+  created: boolean;
   /** A worktree workspace's git as Wave made it. */
   git?: WorktreeGit;
 }
@@ -78,6 +80,7 @@ export async function prepareStepWorkspace(context: RunContext, step: AttemptSte
     values: rendered.values,
     readonlyMounts: workspace.readonlyMounts,
     kind: workspace.kind,
+    created: workspace.created,
     ...(workspace.git ? { git: workspace.git } : {}),
   };
 }

@@ -39,6 +39,8 @@ export interface PreparedWorkspace {
   git?: WorktreeGit;
   /** For verifyReadonlyMounts after the step. */
   readonlyMounts: ReadonlyMount[];
+  /** Made for this step now (a folder always is; a worktree only by the first step of the run naming its branch): skills' init runs here. */
+  created: boolean;
 }
 
 /** `<workspaceRoot>/<run-id>`, refusing ids that are not one folder name. */
@@ -59,13 +61,13 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
   let prepared: PreparedWorkspace;
   if (spec.type === 'worktree') {
     const branch = spec.branch ?? `wave/${options.runId}/${stepId}`;
-    const git = await ensureWorktree({ projectRoot, runDir, branch, base: spec.base });
-    prepared = { path: git.workTree, kind: 'worktree', branch, git, readonlyMounts: [] };
+    const { git, created } = await ensureWorktree({ projectRoot, runDir, branch, base: spec.base });
+    prepared = { path: git.workTree, kind: 'worktree', branch, git, readonlyMounts: [], created };
   } else {
     const path = join(runDir, stepId);
     await removeTree(path);
     await mkdir(path, { recursive: true });
-    prepared = { path, kind: 'directory', readonlyMounts: [] };
+    prepared = { path, kind: 'directory', readonlyMounts: [], created: true };
   }
   if (spec.mount?.length) {
     prepared.readonlyMounts = await applyMounts({

@@ -84,14 +84,20 @@ function inRepositoryQueue<T>(repo: string, task: () => Promise<T>): Promise<T> 
 }
 
 // Steps of one run naming the same branch share its worktree, even when they ask at the same moment.
-const worktreesInProgress = new Map<string, Promise<WorktreeGit>>();
+const worktreesInProgress = new Map<string, Promise<RunWorktree>>();
+
+/** The run's worktree of a branch, and whether this process made it (a resumed run finds the one its first process made). */
+export interface RunWorktree {
+  git: WorktreeGit;
+  created: boolean;
+}
 
 /**
  * Returns the run's worktree for `request.branch`, creating it with `git worktree add` the first time (the branch
  * made from `base` when it does not exist yet) and giving it a git folder of the step's own; later calls for the
  * branch share it.
  */
-export function ensureWorktree(request: WorktreeRequest): Promise<WorktreeGit> {
+export function ensureWorktree(request: WorktreeRequest): Promise<RunWorktree> {
   const key = `${request.runDir}\0${request.branch}`;
   let pending = worktreesInProgress.get(key);
   if (!pending) {
@@ -117,7 +123,7 @@ async function withStepGitDir(worktree: WorktreeGit): Promise<WorktreeGit> {
   return worktree;
 }
 
-async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: WorktreeRequest): Promise<WorktreeGit> {
+async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: WorktreeRequest): Promise<RunWorktree> {
   const repo = await requireRepositoryRoot(projectRoot);
   const nameCheck = await git(['check-ref-format', '--branch', branch], repo);
   if (nameCheck.code !== 0) {
@@ -131,7 +137,7 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
     const realPath = await realpathOfNearest(path);
     const registered = (await listWorktrees(repo)).find((w) => w.path === realPath);
     // A resumed run finds the worktree its first attempt made.
-    if (registered && existsSync(path) && registered.branch === branch) return withStepGitDir(worktree);
+    if (registered && existsSync(path) && registered.branch === branch) return { git: await withStepGitDir(worktree), created: false };
     // Deleted rather than `git worktree remove`d: git never runs in a folder a step has written.
     await removeTree(path);
     await git(['worktree', 'prune'], repo);
@@ -151,7 +157,7 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
       );
     }
     await rm(worktree.stepGitDir, { recursive: true, force: true });
-    return withStepGitDir(worktree);
+    return { git: await withStepGitDir(worktree), created: true };
   });
 }
 
