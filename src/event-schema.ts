@@ -95,7 +95,7 @@ const RunOptionsSchema = z
     keepWorkspaces: z.boolean(),
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
     env: z.record(z.string(), z.string()).optional(),
-    parentArtifacts: z.strictObject({ pipeline: z.string(), names: z.array(z.string()) }).optional(),
+    parentArtifacts: z.record(z.string(), z.string()).optional(),
   })
   .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 

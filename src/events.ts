@@ -228,7 +228,7 @@ export interface RunOptions {
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */
-  parentArtifacts?: { pipeline: string; names: string[] };
+  parentArtifacts?: Record<string, string>;
 }
 
 /** A step as the run record first knows it. */

@@ -58,7 +58,7 @@ describe("a parent's artifacts in its child's steps", () => {
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const parent = records(project).find((r) => r.pipeline === 'parent')!;
     expect(savedArtifact(project, parent, 'hand', 'got')).toBe('finding one;the plan;findings\nplan\n');
-    expect(childOf(project).options.parentArtifacts).toEqual({ pipeline: 'parent', names: ['findings', 'plan'] });
+    expect(childOf(project).options.parentArtifacts).toEqual({ plan: 'parent', findings: 'parent' });
   });
 
   it('a resumed parent resumes the child with the same artifacts; the child resumed on its own asks for its parent', async () => {
@@ -100,5 +100,40 @@ describe("a parent's artifacts in its child's steps", () => {
     expect(run.stderr).toContain(
       "`artifacts.findings` is not an artifact this step injects (known: none; run as a child, it gets those its parent's step hands over with `config.inject`)",
     );
+  });
+  it("a loop's sub-step hands its child an artifact of a step before the loop, as Wave's shared context does", async () => {
+    const looper = `kind: WavePipeline
+metadata: { name: looper }
+steps:
+  - id: scan
+    exec: { type: command, source: "printf 'finding one;' > f.txt" }
+    output_artifacts: [{ name: findings, path: f.txt }]
+  - id: again
+    dependencies: [scan]
+    loop:
+      max_iterations: 2
+      steps:
+        - id: hand
+          pipeline: single
+          config: { inject: [findings] }
+`;
+    const single = `kind: WavePipeline
+metadata: { name: single }
+steps:
+  - id: read
+    exec: { type: command, source: "cat {{ artifacts.findings }} > got.txt" }
+    output_artifacts: [{ name: got, path: got.txt }]
+`;
+    const project = makeProject({ 'pipelines/looper.yaml': looper, 'pipelines/single.yaml': single });
+    expect((await runWave(['validate', 'pipelines/looper.yaml'], { cwd: project })).code).toBe(0);
+    const run = await runWave(['run', 'looper'], { cwd: project });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const readers = records(project).filter((r) => r.pipeline === 'single');
+    expect(readers).toHaveLength(2);
+    for (const reader of readers) expect(savedArtifact(project, reader, 'read', 'got')).toBe('finding one;');
+    const bad = looper.replace('inject: [findings]', 'inject: [findngs]');
+    writeFileSync(join(project, 'pipelines', 'looper.yaml'), bad);
+    const checked = await runWave(['validate', 'pipelines/looper.yaml'], { cwd: project });
+    expect(checked.stdout + checked.stderr).toContain('step `hand` hands its child `findngs`, which no step it depends on declares');
   });
 });

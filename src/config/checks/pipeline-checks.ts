@@ -9,7 +9,8 @@ import { checkRequires } from './requires-checks.js';
 import { declaredArtifacts, stepLabel, undeclaredArtifactError } from './raw-step.js';
 import { checkStepReferences, type ManifestView } from './step-checks.js';
 import { childPipelineCycleErrors, childPipelineStepErrors } from './child-pipeline-checks.js';
-import { pipelineArtifactRefErrors } from './pipeline-artifact-checks.js';
+import { pipelineArtifactNames, pipelineArtifactRefErrors, type PipelineArtifactNames } from './pipeline-artifact-checks.js';
+import { enclosingPipelineOf } from '../load/loop-body.js';
 import { gateStepErrors, gateTypeErrors } from './gate-checks.js';
 import { graphStepErrors } from './graph-checks.js';
 import { loopStepErrors } from './loop-checks.js';
@@ -108,7 +109,8 @@ export function checkPipelineReferences(
   const cycle = findCycle([...byId.values()]);
   if (cycle) errors.push(cycleError(cycle, byId, locator));
   else {
-    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque), ...checkChildInjections(step, byId, locator, opaque));
+    const aroundNames = artifactNamesAroundLoop(root);
+    for (const step of byId.values()) errors.push(...checkInjections(step, byId, locator, opaque), ...checkChildInjections(step, { byId, locator, opaque, aroundNames }));
     for (const step of byId.values()) errors.push(...mountSubsetErrors(step, byId, locator, opaque));
     errors.push(...checkThreads([...byId.values()], byId, locator));
     errors.push(...reworkErrors([...byId.values()], locator));
@@ -167,13 +169,26 @@ function cycleError(cycle: string[], byId: Map<string, StepEntry>, locator: Loca
   });
 }
 
-/** Each artifact a child step hands its child (`config.inject`) must be declared by a step it depends on, unless one of them runs a child (whose artifacts only the run knows). */
-function checkChildInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
+/** In a loop's body, the artifacts of the pipeline around the loop (its sub-steps share that run's, as in Wave). */
+function artifactNamesAroundLoop(root: unknown): PipelineArtifactNames | undefined {
+  const around = enclosingPipelineOf(root);
+  return around !== undefined ? pipelineArtifactNames(around) : undefined;
+}
+
+/**
+ * Each artifact a child step hands its child (`config.inject`) must be declared by a step it depends on (in a loop's
+ * sub-step, or by a step of the pipeline around the loop), unless one of them runs a child (whose artifacts only the run knows).
+ */
+function checkChildInjections(
+  step: StepEntry,
+  at: { byId: Map<string, StepEntry>; locator: Locator; opaque: ReadonlySet<string>; aroundNames?: PipelineArtifactNames },
+): WaveError[] {
+  const { byId, locator, opaque, aroundNames } = at;
   const config = step.raw.config;
   if (!isRecord(config) || !Array.isArray(config.inject)) return [];
   const ancestors = [...ancestorsOf(step.id, byId)];
-  if (ancestors.some((id) => opaque.has(id) || byId.get(id)?.raw.branch !== undefined)) return [];
-  const declared = ancestors.flatMap((id) => declaredArtifacts(byId.get(id)!.raw));
+  if (aroundNames?.open || ancestors.some((id) => opaque.has(id) || byId.get(id)?.raw.branch !== undefined)) return [];
+  const declared = [...ancestors.flatMap((id) => declaredArtifacts(byId.get(id)!.raw)), ...(aroundNames?.declared ?? [])];
   return config.inject.flatMap((name: unknown, i) =>
     typeof name !== 'string' || declared.includes(name)
       ? []

@@ -36,6 +36,14 @@ export function loopBodyName(parent: string, stepId: string): string {
 
 const ITERATION = /\{\{\s*iteration\s*\}\}/g;
 
+/** Each loop body's raw pipeline, to the raw pipeline around its loop (whose artifacts its child steps may hand on). */
+const ENCLOSING = new WeakMap<object, unknown>();
+
+/** The raw pipeline around a loop body; undefined for a pipeline that is no loop body. */
+export function enclosingPipelineOf(raw: unknown): unknown {
+  return isRecord(raw) ? ENCLOSING.get(raw) : undefined;
+}
+
 /**
  * A pipeline's raw value narrowed to a loop step's body: a pipeline of the loop's sub-steps (with the parent's skills and
  * requirements), `{{ iteration }}` written in as the iteration's number, and a locator that points into the parent's file.
@@ -63,6 +71,7 @@ export function loopBodyOf(raw: unknown, locator: Locator, address: string): { r
     ...(pipeline.requires !== undefined ? { requires: pipeline.requires } : {}),
     steps: loop.steps.map((step) => withIteration(step, String(body.iteration))),
   };
+  ENCLOSING.set(derived, parent.raw);
   const inParent = (path: readonly PropertyKey[]): readonly PropertyKey[] => (path[0] === 'steps' ? ['steps', index, 'loop', ...path] : path);
   return {
     raw: derived,

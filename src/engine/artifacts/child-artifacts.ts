@@ -7,9 +7,14 @@ import { RUN_FILE } from '../../state/run-store.js';
 import { collectRunOutputs } from '../run/run-outputs.js';
 import { runArtifacts, type ArtifactLocation, type PipelineArtifacts } from './pipeline-artifacts.js';
 
-/** What a run where `step` starts a child hands the child: the run's own artifacts (under its pipeline's name) and those of the completed child runs of the steps `step` depends on. */
-export function artifactsForChildOf(plan: Plan, record: () => RunRecord, dir: string, step: PlannedStep): PipelineArtifacts {
+/**
+ * What a run where `step` starts a child hands the child: the run's own artifacts (under its pipeline's name), those of
+ * the completed child runs of the steps `step` depends on, and what the run was itself handed (a loop iteration's child
+ * reaches the pipeline around the loop).
+ */
+export function artifactsForChildOf(plan: Plan, record: () => RunRecord, dir: string, step: PlannedStep, handed?: PipelineArtifacts): PipelineArtifacts {
   const sources = new Map<string, () => Map<string, ArtifactLocation>>();
+  const inherited = new Set((handed?.pipelines ?? []).filter((pipeline) => pipeline !== plan.pipelineName));
   const steps = new Map(plan.steps.map((s) => [s.id, s]));
   for (const ancestor of ancestorsOf(step.id, steps)) {
     for (const child of record().steps[ancestor]?.children ?? []) {
@@ -22,8 +27,9 @@ export function artifactsForChildOf(plan: Plan, record: () => RunRecord, dir: st
     }
   }
   sources.set(plan.pipelineName, () => runArtifacts(record(), dir, collectRunOutputs(plan, record(), dir)?.outputs));
+  for (const pipeline of sources.keys()) inherited.delete(pipeline);
   return {
-    pipelines: [...sources.keys()],
-    locate: (pipeline, artifact) => sources.get(pipeline)?.().get(artifact),
+    pipelines: [...sources.keys(), ...inherited],
+    locate: (pipeline, artifact) => (inherited.has(pipeline) ? handed!.locate(pipeline, artifact) : sources.get(pipeline)?.().get(artifact)),
   };
 }

@@ -65,7 +65,7 @@ async function runIteration(run: StepRun<LoopStep>, iteration: number): Promise<
   const earlier = context.store.record.steps[step.id]?.children?.[iteration];
   const { runsRoot } = context.plan.runtime;
   if (earlier?.status === 'completed') return { status: 'completed', record: RunStore.open(runsRoot, earlier.runId).record, dir: join(runsRoot, earlier.runId) };
-  const artifacts = artifactsForChildOf(context.plan, () => context.store.record, context.store.dir, step);
+  const artifacts = artifactsForChildOf(context.plan, () => context.store.record, context.store.dir, step, context.pipelineArtifacts);
   // The sub-steps' composition fields read the steps before the loop (and, in a nested loop, those around it).
   const enclosing = (name: string) => stepReference(context.store, name, run.outputs) ?? context.enclosing?.(name);
   const at = { stepId: step.id, signal, artifacts, enclosing };

@@ -32,7 +32,7 @@ export function startOrResumeChild(run: StepRun<ChildStarting>, request: StepChi
   const children = context.children;
   if (!children) throw new Error('this run cannot start child runs');
   const earlier = earlierChild(run, item);
-  const artifacts = artifactsForChildOf(context.plan, () => context.store.record, context.store.dir, step);
+  const artifacts = artifactsForChildOf(context.plan, () => context.store.record, context.store.dir, step, context.pipelineArtifacts);
   const at = { stepId: step.id, signal, artifacts, ...(item !== undefined ? { item } : {}) };
   if (earlier && earlier.status !== 'completed') return children.resume({ ...at, runId: earlier.runId });
   if (request.fixed) return children.run({ ...at, kind, ...request.fixed });
