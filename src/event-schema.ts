@@ -93,6 +93,7 @@ const RunOptionsSchema = z
     onFailure: z.enum(['halt', 'continue']),
     timeoutMinutes: z.number().positive().optional(),
     keepWorkspaces: z.boolean(),
+    autoApprove: z.boolean().optional().describe('--auto-approve: approval gates take their default choice.'),
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
     env: z.record(z.string(), z.string()).optional(),
     parentArtifacts: z.record(z.string(), z.string()).optional(),

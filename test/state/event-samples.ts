@@ -162,7 +162,7 @@ export const EVERY_EVENT: RunEvent[] = [
     pipelineFile: '/p/pipelines/hello.yaml',
     manifestFile: '/p/wave.yaml',
     input: 'in',
-    options: { steps: ['split'], onFailure: 'halt', timeoutMinutes: 5, keepWorkspaces: false },
+    options: { steps: ['split'], onFailure: 'halt', timeoutMinutes: 5, keepWorkspaces: false, autoApprove: true, parentArtifacts: { plan: 'parent' } },
     steps: [{ id: 'split', optional: false, dependencies: [] }],
     parentId: 'parent-run',
     parentStepId: 'fan',
