@@ -1,14 +1,20 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RunRecord } from '../../state/record/run-record.js';
 
-/** A child run's output as its parent step gives it: the child's one pipeline output, or all of them as a JSON object, or (none declared) its last step's output. */
-export function childOutput(record: RunRecord): string {
-  const outputs = Object.entries(record.outputs ?? {});
+/**
+ * A child run's output as its parent step gives it: the child's one pipeline output, or all of them as a JSON object,
+ * or (none declared) its last completed step's output, read from the child's run folder.
+ */
+export function childOutput(child: { readonly record: RunRecord; readonly dir: string }): string {
+  const outputs = Object.entries(child.record.outputs ?? {});
   if (outputs.length === 1) return outputs[0]![1].value ?? '';
   if (outputs.length > 1) return JSON.stringify(Object.fromEntries(outputs.map(([name, output]) => [name, parsedOrText(output.value)])));
-  const last = Object.values(record.steps)
+  const last = Object.values(child.record.steps)
     .filter((s) => s.status === 'completed')
     .at(-1);
-  return last?.output ?? '';
+  const file = last ? join(child.dir, 'steps', last.id, 'output.txt') : undefined;
+  return file && existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 /** A JSON value when the text is JSON, else the text; null for none. */

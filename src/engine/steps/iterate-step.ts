@@ -73,7 +73,7 @@ export async function runChildItems(run: StepRun<IterateStep | AttemptStep>, sta
     items.map((item, index) =>
       queue.add(async () => {
         if (signal.aborted) return void (ends[index] = { failure: reasonOf(signal) });
-        ends[index] = await runItem(run, index, { ...spec.child(item, index), signal }, spec.value ?? ((record) => parsedOrText(childOutput(record))));
+        ends[index] = await runItem(run, index, { ...spec.child(item, index), signal }, spec.value ?? ((record, dir) => parsedOrText(childOutput({ record, dir }))));
         if ('failure' in ends[index] && spec.onFailure === 'fail') siblings.abort(ends[index].failure);
       }),
     ),

@@ -53,7 +53,7 @@ export const runLoopStep: StepRunner<LoopStep> = async (run) => {
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
-  return endChildStep(run, started, { output: childOutput(last!.record) });
+  return endChildStep(run, started, { output: childOutput(last!) });
 };
 
 /** Iteration `iteration` (0-based): the step's child for it when an earlier run completed it, else that child finished, else a new one. */

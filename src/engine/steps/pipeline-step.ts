@@ -48,7 +48,7 @@ export async function runChildPipeline(run: StepRun<SubPipelineStep>, kind: Chil
   } catch (error) {
     return endChildStep(run, started, { failure: failureOfError(error, 'artifact_missing') });
   }
-  return endChildStep(run, started, { output: childOutput(outcome.record) });
+  return endChildStep(run, started, { output: childOutput(outcome) });
 }
 
 /**
