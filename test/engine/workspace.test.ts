@@ -14,7 +14,7 @@ describe('directory workspaces', () => {
   it('gives each step a fresh empty folder under <root>/<run-id>/<step-id>', async () => {
     const a = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'split', projectRoot: project });
     const b = await prepareWorkspace({ workspaceRoot, runId: 'run-1', stepId: 'count', projectRoot: project });
-    expect(a).toEqual({ path: join(workspaceRoot, 'run-1', 'split'), kind: 'directory', readonlyMounts: [] });
+    expect(a).toEqual({ path: join(workspaceRoot, 'run-1', 'split'), kind: 'directory', readonlyMounts: [], created: true });
     expect(b.path).toBe(join(workspaceRoot, 'run-1', 'count'));
     expect(await readdir(a.path)).toEqual([]);
     expect(await readdir(b.path)).toEqual([]);
