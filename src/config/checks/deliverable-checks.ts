@@ -13,13 +13,13 @@ import { describeValue } from '../load/zod-issues.js';
  * What a pipeline takes and gives back, checked on the raw value: `input.default` and `input.example` fit the declared
  * input; each of `pipeline_outputs` names a step and one of its artifacts (Wave checks the step; an artifact nobody
  * declares would only ever be missing) and a readable `field`; each step's `outcomes` follow Wave's OutcomeDef.Validate,
- * with paths that can be read and that stay in the workspace. `setAside`: steps an unsupported feature took over.
+ * with paths that can be read and that stay in the workspace. `opaque`: steps whose artifacts only the run knows (a child pipeline's, a loop's).
  */
-export function checkDeliverables(root: Record<string, unknown>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
+export function checkDeliverables(root: Record<string, unknown>, locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
   const steps = Array.isArray(root.steps) ? root.steps.filter(isRecord) : [];
   return [
     ...checkInputValues(root.input, locator),
-    ...checkPipelineOutputs(root.pipeline_outputs, steps, locator, setAside),
+    ...checkPipelineOutputs(root.pipeline_outputs, steps, locator, opaque),
     ...(Array.isArray(root.steps) ? root.steps.flatMap((step, index) => (isRecord(step) ? checkOutcomes(step, index, locator) : [])) : []),
   ];
 }
@@ -46,7 +46,7 @@ function artifactsOf(step: Record<string, unknown>): string[] {
   return step.extract !== undefined ? [...declared, 'extract'] : declared;
 }
 
-function checkPipelineOutputs(outputs: unknown, steps: Record<string, unknown>[], locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
+function checkPipelineOutputs(outputs: unknown, steps: Record<string, unknown>[], locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
   if (!isRecord(outputs)) return [];
   const ids = steps.flatMap((s) => (typeof s.id === 'string' ? [s.id] : []));
   const errors: WaveError[] = [];
@@ -64,7 +64,7 @@ function checkPipelineOutputs(outputs: unknown, steps: Record<string, unknown>[]
         );
       }
     }
-    if (typeof output.step !== 'string' || setAside.has(output.step)) continue;
+    if (typeof output.step !== 'string' || opaque.has(output.step)) continue;
     const step = steps.find((s) => s.id === output.step);
     if (!step) {
       errors.push(

@@ -18,7 +18,7 @@ interface SubsetStep {
  * run before (a dependency) and declare the artifact. A step not in this pipeline is Wave's parent-pipeline artifact:
  * accepted, and at run time the mount falls back to its whole source, as in Wave (a `mount_subset` event says so).
  */
-export function mountSubsetErrors(step: SubsetStep, byId: ReadonlyMap<string, SubsetStep>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
+export function mountSubsetErrors(step: SubsetStep, byId: ReadonlyMap<string, SubsetStep>, locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
   const mounts = isRecord(step.raw.workspace) ? step.raw.workspace.mount : undefined;
   if (!Array.isArray(mounts)) return [];
   const errors: WaveError[] = [];
@@ -39,7 +39,7 @@ export function mountSubsetErrors(step: SubsetStep, byId: ReadonlyMap<string, Su
     }
     const source = byId.get(subset.step);
     // A step an unsupported feature set aside has already been reported; what it would produce is unknown.
-    if (!source || setAside.has(subset.step)) return;
+    if (!source || opaque.has(subset.step)) return;
     if (!(ancestors ??= ancestorsOf(step.id, byId)).has(subset.step)) {
       errors.push(
         new WaveError('unknown_dependency', `step \`${step.id}\` narrows a mount to an artifact of \`${subset.step}\`, which it does not depend on`, {

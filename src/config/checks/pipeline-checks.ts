@@ -32,16 +32,9 @@ interface StepEntry {
 /**
  * Cross-references of a pipeline, checked on the raw value so they are found even when the schema
  * check failed elsewhere: duplicate ids, dependencies, cycles, injected artifacts, and per-step references.
- * `setAside` names steps an unsupported feature removed or does the work of: a reference to them follows from
- * that report, so it is not reported again.
+ * `suppressed` holds the paths an unsupported feature took (its report stands for what follows from it).
  */
-export function checkPipelineReferences(
-  root: unknown,
-  view: ManifestView,
-  locator: Locator,
-  setAside: ReadonlySet<string> = new Set(),
-  suppressed: readonly Path[] = [],
-): WaveError[] {
+export function checkPipelineReferences(root: unknown, view: ManifestView, locator: Locator, suppressed: readonly Path[] = []): WaveError[] {
   if (!isRecord(root) || !Array.isArray(root.steps)) return [];
   if (root.steps.length > MAX_STEPS) {
     return [
@@ -52,10 +45,7 @@ export function checkPipelineReferences(
     ];
   }
   // A child pipeline's (or a loop's sub-steps') artifacts are named there: references to them are checked when it runs.
-  const opaque = new Set([
-    ...setAside,
-    ...root.steps.flatMap((s) => (isRecord(s) && (s.pipeline !== undefined || s.loop !== undefined) && typeof s.id === 'string' ? [s.id] : [])),
-  ]);
+  const opaque = new Set(root.steps.flatMap((s) => (isRecord(s) && (s.pipeline !== undefined || s.loop !== undefined) && typeof s.id === 'string' ? [s.id] : [])));
   const errors: WaveError[] = [
     ...checkPipelineSkills(root, view, locator),
     ...checkRequires(root, view, locator),
@@ -67,9 +57,8 @@ export function checkPipelineReferences(
   root.steps.forEach((raw, index) => {
     if (!isRecord(raw)) return;
     errors.push(...checkStepReferences(raw, index, view, locator));
-    // A step whose work an unsupported feature does (a gate, a loop), or whose `exec` one took, lacks it by design: that report stands for it.
-    const execTaken =
-      (typeof raw.id === 'string' && setAside.has(raw.id)) || suppressed.some((path) => path.length === 3 && path[0] === 'steps' && path[1] === index && path[2] === 'exec');
+    // A step whose `exec` an unsupported feature took (a slash command) lacks it by design: that report stands for it.
+    const execTaken = suppressed.some((path) => path.length === 3 && path[0] === 'steps' && path[1] === index && path[2] === 'exec');
     if (!execTaken) errors.push(...childPipelineStepErrors(raw, index, view, locator));
     errors.push(...stepEnvReferenceErrors(raw, index, locator));
     errors.push(...pipelineArtifactRefErrors(raw, index, view, locator));
@@ -97,7 +86,7 @@ export function checkPipelineReferences(
   for (const step of byId.values()) {
     if (!Array.isArray(step.raw.dependencies)) continue;
     step.raw.dependencies.forEach((dep: unknown, i) => {
-      if (typeof dep !== 'string' || byId.has(dep) || setAside.has(dep)) return;
+      if (typeof dep !== 'string' || byId.has(dep)) return;
       errors.push(
         new WaveError('unknown_dependency', `step \`${step.id}\` depends on \`${dep}\`, which is not a step of this pipeline`, {
           location: locator.locate(['steps', step.index, 'dependencies', i]),
@@ -202,14 +191,14 @@ function checkChildInjections(
 }
 
 /** Each injected artifact must come from a (transitive) dependency that declares it. */
-function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, setAside: ReadonlySet<string>): WaveError[] {
+function checkInjections(step: StepEntry, byId: Map<string, StepEntry>, locator: Locator, opaque: ReadonlySet<string>): WaveError[] {
   const memory = step.raw.memory;
   if (!isRecord(memory) || !Array.isArray(memory.inject_artifacts)) return [];
   const ancestors = ancestorsOf(step.id, byId);
   const errors: WaveError[] = [];
   memory.inject_artifacts.forEach((ref, i) => {
     // One that names a pipeline too is refused as such (pipeline-artifact-checks.ts).
-    if (!isRecord(ref) || typeof ref.step !== 'string' || ref.pipeline !== undefined || setAside.has(ref.step)) return;
+    if (!isRecord(ref) || typeof ref.step !== 'string' || ref.pipeline !== undefined || opaque.has(ref.step)) return;
     const at = ['steps', step.index, 'memory', 'inject_artifacts', i];
     const source = byId.get(ref.step);
     if (!source || !ancestors.has(ref.step)) {

@@ -17,14 +17,10 @@ interface UnsupportedFeature {
   example?: string;
   /** Keys beside it that belong to the same feature and go with it. */
   with?: readonly string[];
-  /** Keys beside it whose problems follow from the feature (a gate step has no `exec`): not reported. */
-  moot?: readonly string[];
   /** The value makes the whole parent meaningless (a contract of a type we lack): drop the parent, report nothing in it. */
   dropParent?: boolean;
   /** Nothing in a run here would use it (a setting of a feature that never runs): accepted with a warning, not an error. */
   unused?: boolean;
-  /** The feature does the step's work: what the step would produce is unknown, so references to its artifacts are not checked. */
-  opaqueStep?: boolean;
 }
 
 const STEP = ['steps', '*'];
@@ -135,8 +131,6 @@ export interface StrippedFeatures {
   /** Features nothing in a run here would use: accepted, each named once. */
   warnings: WaveError[];
   suppressed: Path[];
-  /** Ids of steps set aside whole, or whose work an unsupported feature does: references to them follow from that report. */
-  setAsideSteps: Set<string>;
 }
 
 /**
@@ -147,7 +141,6 @@ export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipe
   const errors: WaveError[] = [];
   const warnings: WaveError[] = [];
   const suppressed: Path[] = [];
-  const setAsideSteps = new Set<string>();
   const features = kind === 'manifest' ? MANIFEST_FEATURES : PIPELINE_FEATURES;
   // Those that set a whole mapping aside go last, so every other feature inside it is still reported.
   for (const feature of [...features.filter((f) => !f.dropParent), ...features.filter((f) => f.dropParent)]) {
@@ -159,8 +152,6 @@ export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipe
       const location = feature.value ? locator.locate(path) : locator.locateKey(path);
       if (feature.unused) warnings.push(unusedFeatureWarning(feature, value, location));
       else errors.push(unsupportedFeatureError(feature, value, location));
-      const isStep = parentPath.length === 2 && parentPath[0] === 'steps';
-      if (isStep && (feature.opaqueStep || feature.dropParent) && typeof parent.id === 'string') setAsideSteps.add(parent.id);
       if (feature.dropParent) {
         dropAt(root, parentPath);
         suppressed.push(parentPath);
@@ -170,10 +161,9 @@ export function stripUnsupportedFeatures(root: unknown, kind: 'manifest' | 'pipe
         delete parent[key];
         suppressed.push([...parentPath, key]);
       }
-      for (const key of feature.moot ?? []) suppressed.push([...parentPath, key]);
     }
   }
-  return { errors, warnings, suppressed, setAsideSteps };
+  return { errors, warnings, suppressed };
 }
 
 function unsupportedFeatureError(feature: UnsupportedFeature, value: unknown, location: SourceLocation): WaveError {

@@ -56,9 +56,7 @@ export async function readPipeline(file: string, view: ManifestView, env: NodeJS
   // Imported here, not above: ajv is for commands that read pipelines, not for `wave runs` finding its folder.
   const { schemaProblems } = await import('../../json-schema/schema-validator.js');
   const checked: ManifestView = { ...view, inspectSchema: schemaProblems };
-  const read = await readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) =>
-    checkPipelineReferences(raw, checked, locator, stripped.setAsideSteps, stripped.suppressed),
-  );
+  const read = await readConfig(file, 'pipeline', PipelineSchema, env, (raw, locator, stripped) => checkPipelineReferences(raw, checked, locator, stripped.suppressed));
   // Each loop's sub-steps are checked as the pipeline each of its iterations runs.
   for (const stepId of loopStepIds(read.raw)) {
     const body = await readPipeline(loopBodyAddress(file, stepId, 0), view, env);
