@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import type { RunRecord, StepRecord } from '../state/record/run-record.js';
+import { stepOutputFile } from '../state/step-output-file.js';
 import type { Paint } from './color.js';
 
 /** Where the whole of a step's result is: the step's output.txt for JSON fields of a completed step, else its log. */
 function restOfResult(runId: string, step: StepRecord, runDir: string, showPath: (path: string) => string): string {
-  if (step.result?.kind === 'fields' && step.status === 'completed') return showPath(join(runDir, 'steps', step.id, 'output.txt'));
+  if (step.result?.kind === 'fields' && step.status === 'completed') return showPath(stepOutputFile(runDir, step.id));
   return `wave logs ${runId} --step ${step.id}`;
 }
 

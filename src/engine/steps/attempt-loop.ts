@@ -1,5 +1,6 @@
 import type { AttemptStep } from '../../plan/plan-types.js';
 import type { AdapterResult } from '../../adapters/types.js';
+import { stepOutputFile } from '../../state/step-output-file.js';
 import { isRetried } from '../../core/errors/error-codes.js';
 import { failureOfError, type Failure } from '../../core/errors/failure.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
@@ -23,7 +24,6 @@ import { withThreadContext } from './thread-context.js';
 import { withReworkContext } from './rework-context.js';
 import { initSkills } from './skill-init.js';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 
 /** What a step of one kind tells its next attempt after a failure; undefined: the attempt runs as the first did. */
 export interface RetryFeedback {
@@ -216,6 +216,6 @@ class AttemptLoop {
   /** Keeps the step's result text beside its attempts (the folder exists: the attempt wrote there), before the step counts as completed. */
   private writeOutput(text: string): Promise<void> {
     const { context, step } = this.stepRun;
-    return writeFile(join(context.store.dir, 'steps', step.id, 'output.txt'), text);
+    return writeFile(stepOutputFile(context.store.dir, step.id), text);
   }
 }

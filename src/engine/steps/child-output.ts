@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunRecord } from '../../state/record/run-record.js';
+import { readStepOutput } from '../../state/step-output-file.js';
 
 /**
  * A child run's output as its parent step gives it: the child's one pipeline output, or all of them as a JSON object,
@@ -13,8 +12,7 @@ export function childOutput(child: { readonly record: RunRecord; readonly dir: s
   const last = Object.values(child.record.steps)
     .filter((s) => s.status === 'completed')
     .at(-1);
-  const file = last ? join(child.dir, 'steps', last.id, 'output.txt') : undefined;
-  return file && existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return (last && readStepOutput(child.dir, last.id)) ?? '';
 }
 
 /** A JSON value when the text is JSON, else the text; null for none. */

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readStepOutput } from '../../state/step-output-file.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { WaveError } from '../../core/errors/errors.js';
 import { failureOfError } from '../../core/errors/failure.js';
@@ -38,17 +38,8 @@ export async function runFanOut(run: StepRun<AttemptStep>, fanOut: PlannedFanOut
     label: matrix ? 'matrix item' : 'worker',
     child: (item) => ({ fixed: { pipeline, input: matrix ? (typeof item === 'string' ? item : JSON.stringify(item)) : context.plan.input } }),
     // A worker's value is its step's output, as Wave's worker results are.
-    value: (_record, dir) => parsedOrText(readOutput(join(dir, 'steps', step.id, 'output.txt'))),
+    value: (_record, dir) => parsedOrText(readStepOutput(dir, step.id)),
   });
-}
-
-/** A completed worker's output text; undefined when it kept none. */
-function readOutput(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** The worker pipeline, written beside the step's record: each worker is a child run of it. */
