@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave, WAVE_BIN } from '../support/cli.js';
+import { gatedPipeline, shipOrAbort } from '../support/gate-pipeline.js';
 import { makeProject } from '../support/project.js';
 import { findOnPath, requirementMet } from '../support/requirement.js';
 import { runDirs } from '../support/runs.js';
@@ -11,25 +12,7 @@ import { waitFor } from '../support/wait.js';
 
 // An approval gate on a terminal asks there, as Wave's CLI does: `script` gives `wave run` a real pseudo-terminal.
 
-const PIPELINE = (gate: string) => `kind: WavePipeline
-metadata: { name: gated }
-steps:
-  - id: approve
-    type: gate
-    gate:
-${gate}
-  - id: ship
-    dependencies: [approve]
-    exec: { type: command, source: "echo shipped {{ gate.approve.key }}" }
-`;
-
-const CHOICES = `      type: approval
-      message: Ship it?
-      freeform: true
-      choices:
-        - { key: y, label: Ship, target: ship }
-        - { key: n, label: Abort, target: _fail }
-      default: y`;
+const CHOICES = shipOrAbort();
 
 /** `wave run gated` on a pseudo-terminal whose keyboard is `type`; `seen()` is what the terminal showed so far. */
 function onTerminal(project: string, extra = '') {
@@ -52,7 +35,7 @@ const hasScript = requirementMet('script', findOnPath('script') !== undefined, '
 
 describe.skipIf(!hasScript)('an approval gate on a terminal', () => {
   it('lists the choices and asks until one is typed (Enter: the default), then the text; the run goes on with the answer', async () => {
-    const project = makeProject({ 'pipelines/gated.yaml': PIPELINE(CHOICES) });
+    const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
     const { wave, seen, type } = onTerminal(project);
     await waitFor(() => seen().includes('Choice [y]: '), 'the question');
     expect(seen()).toContain('Gate approve: Ship it?');
@@ -70,7 +53,7 @@ describe.skipIf(!hasScript)('an approval gate on a terminal', () => {
   });
 
   it('withdraws the question when the gate is answered from another shell', async () => {
-    const project = makeProject({ 'pipelines/gated.yaml': PIPELINE(CHOICES) });
+    const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
     const { wave, seen } = onTerminal(project, '--output text');
     await waitFor(() => seen().includes('Choice [y]: '), 'the question');
     const id = record(project).id;
@@ -83,11 +66,11 @@ describe.skipIf(!hasScript)('an approval gate on a terminal', () => {
   });
 
   it('asks nothing at a gate `auto` resolves, and a gate without choices asks approve or reject', async () => {
-    const auto = makeProject({ 'pipelines/gated.yaml': PIPELINE(`${CHOICES}\n      auto: true`) });
+    const auto = makeProject({ 'pipelines/gated.yaml': gatedPipeline(`${CHOICES}\n      auto: true`) });
     const ran = onTerminal(auto);
     expect((await ran.wave).exitCode).toBe(0);
     expect(ran.seen()).not.toContain('Choice');
-    const plain = makeProject({ 'pipelines/gated.yaml': PIPELINE('      type: approval') });
+    const plain = makeProject({ 'pipelines/gated.yaml': gatedPipeline('      type: approval') });
     const { wave, seen, type } = onTerminal(plain);
     await waitFor(() => seen().includes('Approve? [y/n]: '), 'the question');
     type('n\n');

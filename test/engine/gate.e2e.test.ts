@@ -4,36 +4,14 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/events.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave, startWave } from '../support/cli.js';
+import { gatedPipeline, shipOrAbort } from '../support/gate-pipeline.js';
 import { makeProject } from '../support/project.js';
 import { runDirs } from '../support/runs.js';
 import { waitFor } from '../support/wait.js';
 
 // Gate steps (Wave's `gate:`), run by the CLI as a user runs them: no TTY, so an approval gate waits for `wave approve`.
 
-/** A gate between two command steps; `gate` is its YAML body (indented 6). */
-const gated = (gate: string) => `kind: WavePipeline
-metadata: { name: gated }
-steps:
-  - id: prep
-    exec: { type: command, source: "echo prepared" }
-  - id: approve
-    type: gate
-    dependencies: [prep]
-    gate:
-${gate}
-  - id: ship
-    dependencies: [approve]
-    exec: { type: command, source: "echo shipped {{ steps.approve.output }}" }
-`;
-
-const CHOICES = `      type: approval
-      message: Ship it?
-      freeform: true
-      choices:
-        - { key: y, label: Ship, target: ship }
-        - { key: n, label: Abort, target: _fail }
-        - { key: back, label: Again, target: prep }
-      default: y`;
+const CHOICES = shipOrAbort('{ key: back, label: Again, target: prep }');
 
 function runRecord(project: string): RunRecord {
   const [dir] = runDirs(project);
@@ -57,7 +35,7 @@ async function untilWaiting(project: string, extra: string[] = []) {
 
 describe('a gate step', () => {
   it('waits with no terminal until `wave approve` from another shell; the choice and text are recorded and the run goes on', async () => {
-    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
     const { wave, id } = await untilWaiting(project);
     const status = await runWave(['status', id], { cwd: project });
     expect(status.stdout).toContain(
@@ -81,7 +59,7 @@ describe('a gate step', () => {
   });
 
   it('takes an answer given while the run was down: kill -9 while waiting, approve, then `wave resume`', async () => {
-    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES.replace('freeform: true', 'freeform: false')) });
+    const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES.replace('freeform: true', 'freeform: false')) });
     const { wave, id } = await untilWaiting(project);
     wave.kill('SIGKILL');
     await wave;
@@ -100,7 +78,7 @@ describe('a gate step', () => {
       ['reject', ['--text', 'not today'], 'gate `approve` was answered "Abort", which fails the run'],
       ['approve', ['--choice', 'n'], 'gate `approve` was answered "Abort", which fails the run'],
     ] as const) {
-      const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+      const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
       const { wave, id } = await untilWaiting(project);
       await runWave([verb, id, 'approve', ...args], { cwd: project });
       const done = await wave;
@@ -111,7 +89,7 @@ describe('a gate step', () => {
   });
 
   it('runs the target of a choice going back again, with the steps after it, and the gate waits again', async () => {
-    const project = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    const project = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
     const { wave, id } = await untilWaiting(project);
     await runWave(['approve', id, 'approve', '--choice', 'back'], { cwd: project });
     // The gate is requeued with its target: it waits for a second answer.
@@ -127,7 +105,7 @@ describe('a gate step', () => {
   });
 
   it('stops a choice that keeps going back at the visit limit of its target (route_stopped)', async () => {
-    const looping = gated(CHOICES.replace('      default: y', '      default: back\n      auto: true')).replace(
+    const looping = gatedPipeline(CHOICES.replace('      default: y', '      default: back\n      auto: true')).replace(
       '    exec: { type: command, source: "echo prepared" }',
       '    max_visits: 3\n    exec: { type: command, source: "echo prepared" }',
     );
@@ -142,18 +120,18 @@ describe('a gate step', () => {
 
   it('resolves at once with `auto` (the default, else the first choice) or `--auto-approve` (the default); times out to the default', async () => {
     const auto = makeProject({
-      'pipelines/gated.yaml': gated(CHOICES.replace('      default: y', '      auto: true').replace('{ key: y', '{ key: z').replace('{ key: n', '{ key: y')),
+      'pipelines/gated.yaml': gatedPipeline(CHOICES.replace('      default: y', '      auto: true').replace('{ key: y', '{ key: z').replace('{ key: n', '{ key: y')),
     });
     const autoRun = await runWave(['run', 'gated'], { cwd: auto });
     expect(autoRun.code).toBe(0);
     expect(runRecord(auto).steps.approve!.gate!.decision).toMatchObject({ by: 'auto', key: 'z' });
 
-    const flagged = makeProject({ 'pipelines/gated.yaml': gated(CHOICES) });
+    const flagged = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
     expect((await runWave(['run', 'gated', '--auto-approve'], { cwd: flagged })).code).toBe(0);
     expect(runRecord(flagged).steps.approve!.gate!.decision).toMatchObject({ by: 'auto_approve', key: 'y' });
     expect(runRecord(flagged).options.autoApprove).toBe(true);
 
-    const noDefault = makeProject({ 'pipelines/gated.yaml': gated(CHOICES.replace('      default: y\n', '').replace(/default: y$/, '')) });
+    const noDefault = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES.replace('      default: y\n', '').replace(/default: y$/, '')) });
     const refused = await runWave(['run', 'gated', '--auto-approve'], { cwd: noDefault });
     expect(refused.code).toBe(1);
     expect(runRecord(noDefault).steps.approve!.failure).toMatchObject({
@@ -161,22 +139,22 @@ describe('a gate step', () => {
       message: "--auto-approve takes a gate's default choice, and gate `approve` has none",
     });
 
-    const timed = makeProject({ 'pipelines/gated.yaml': gated(`${CHOICES}\n      timeout: 1s`) });
+    const timed = makeProject({ 'pipelines/gated.yaml': gatedPipeline(`${CHOICES}\n      timeout: 1s`) });
     expect((await runWave(['run', 'gated'], { cwd: timed })).code).toBe(0);
     expect(runRecord(timed).steps.approve!.gate!.decision).toMatchObject({ by: 'timeout', key: 'y' });
-    const plain = makeProject({ 'pipelines/gated.yaml': gated('      type: approval\n      timeout: 500ms') });
+    const plain = makeProject({ 'pipelines/gated.yaml': gatedPipeline('      type: approval\n      timeout: 500ms') });
     expect((await runWave(['run', 'gated'], { cwd: plain })).code).toBe(1);
     expect(runRecord(plain).steps.approve!.failure).toMatchObject({ class: 'timeout', message: 'no one resolved gate `approve` within 0.5 s, and it has no default choice' });
   });
 
   it('a timer gate waits its time, and Ctrl-C stops the wait at once', async () => {
-    const short = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 300ms\n      message: cooling down') });
+    const short = makeProject({ 'pipelines/gated.yaml': gatedPipeline('      type: timer\n      timeout: 300ms\n      message: cooling down') });
     const run = await runWave(['run', 'gated', '--output', 'text'], { cwd: short });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('approve waiting 0.3s (timer gate): cooling down');
     expect(runRecord(short).steps.approve!.gate!.decision).toMatchObject({ by: 'timer' });
 
-    const long = makeProject({ 'pipelines/gated.yaml': gated('      type: timer\n      timeout: 1h\n      prompt: Hold on') });
+    const long = makeProject({ 'pipelines/gated.yaml': gatedPipeline('      type: timer\n      timeout: 1h\n      prompt: Hold on') });
     const { wave } = await untilWaiting(long);
     const stoppedAt = Date.now();
     wave.kill('SIGINT');
@@ -189,12 +167,12 @@ describe('a gate step', () => {
   });
 
   it('`wave validate` checks the choices, the default, the targets, a timer’s timeout, a pr_merge’s pull request and keys another type of gate reads', async () => {
-    const bad = gated(`      type: approval
+    const bad = gatedPipeline(`      type: approval
       choices:
         - { key: y, label: Yes, target: shipp }
         - { key: y, label: Also yes }
       default: x`).replace('  - id: ship', '  - id: wait\n    dependencies: [prep]\n    gate: { type: timer }\n  - id: ship');
-    const project = makeProject({ 'pipelines/gated.yaml': bad, 'pipelines/poll.yaml': gated('      type: pr_merge\n      freeform: true\n      branch: main') });
+    const project = makeProject({ 'pipelines/gated.yaml': bad, 'pipelines/poll.yaml': gatedPipeline('      type: pr_merge\n      freeform: true\n      branch: main') });
     const checked = await runWave(['validate', 'pipelines/gated.yaml'], { cwd: project });
     expect(checked.code).toBe(2);
     const text = checked.stdout + checked.stderr;
@@ -203,7 +181,7 @@ describe('a gate step', () => {
     expect(text).toContain('wrong_type: step `approve`: the gate has two choices with the key `y`');
     expect(text).toContain("wrong_type: step `approve`: the gate's default `x` is not the key of one of its choices");
     expect(text).toContain('missing_field: step `wait`: a timer gate needs `timeout`, how long it waits');
-    const compiled = await runWave(['compile', 'gated'], { cwd: makeProject({ 'pipelines/gated.yaml': gated(CHOICES) }) });
+    const compiled = await runWave(['compile', 'gated'], { cwd: makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) }) });
     expect(compiled.stderr).toContain('not_supported: step `approve` is a gate, which `wave compile` does not turn into jobs yet');
     const poll = await runWave(['validate', 'pipelines/poll.yaml'], { cwd: project });
     const said = poll.stdout + poll.stderr;
