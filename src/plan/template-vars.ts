@@ -52,13 +52,13 @@ const WAVE_ALIASES = new Map([
 export function templateValue(name: string, source: TemplateSource): string | undefined {
   const builtin = BUILTINS.get(WAVE_ALIASES.get(name) ?? name);
   if (builtin) return builtin(source);
-  const [head, second, , ...fieldPath] = name.split('.');
+  const [head, second, third, ...fieldPath] = name.split('.');
   if (second === undefined) return undefined;
   if (head === 'project') return source.project(second);
   if (head === 'artifacts') return source.artifact(name.slice('artifacts.'.length));
   if (head === 'steps') return source.stepOutput(second, fieldPath);
   if (head === 'forge') return source.forge(name);
-  if (head === 'gate' && isGateField(name.split('.')[2])) return source.gate(second, name.split('.')[2] as GateField);
+  if (head === 'gate' && isGateField(third)) return source.gate(second, third);
   return undefined;
 }
 

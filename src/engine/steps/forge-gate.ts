@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SYSTEM_CLOCK } from '../../core/clock.js';
 import type { Failure } from '../../core/errors/failure.js';
@@ -56,21 +56,12 @@ function fail(message: string): { failure: Failure } {
 
 /** The branch checked out in the project, read from its `.git/HEAD` (no git is run); undefined when detached or not a repository. */
 function checkedOutBranch(projectRoot: string): string | undefined {
+  const dotGit = join(projectRoot, '.git');
   try {
-    let gitDir = join(projectRoot, '.git');
-    const dotGit = readFileSync(gitDir, 'utf8');
     // A linked worktree's `.git` is a file naming its folder.
-    gitDir = resolve(projectRoot, /^gitdir: (.+)$/m.exec(dotGit)?.[1] ?? gitDir);
-    return headBranch(readFileSync(join(gitDir, 'HEAD'), 'utf8'));
+    const gitDir = statSync(dotGit).isFile() ? resolve(projectRoot, /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1] ?? dotGit) : dotGit;
+    return /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8'))?.[1]?.trim();
   } catch {
-    try {
-      return headBranch(readFileSync(join(projectRoot, '.git', 'HEAD'), 'utf8'));
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
-}
-
-function headBranch(head: string): string | undefined {
-  return /^ref: refs\/heads\/(.+)$/m.exec(head)?.[1]?.trim();
 }
