@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runWave } from '../support/cli.js';
-import { makeProject } from '../support/project.js';
+import { makeProject, SHELL_MANIFEST } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 
 // pr_merge and ci_pass gates ask GitHub through `gh`: here a stub `gh` on PATH answers from a script of answers.
@@ -92,5 +92,49 @@ describe('gates that poll GitHub', () => {
     const noRemote = makeProject({ 'pipelines/gated.yaml': gated('type: ci_pass') });
     expect((await runWave(['run', 'gated'], { cwd: noRemote, env: { PATH: gh.path } })).code).toBe(1);
     expect(latestRun(noRemote).steps.merged!.failure!.message).toContain('set `gate.repo: owner/repo`');
+  });
+});
+
+describe("the manifest's gate timeouts and a ci_pass gate's own branch", () => {
+  /** The shell manifest with these `runtime.timeouts` gate keys. */
+  const withTimeouts = (keys: string) => SHELL_MANIFEST.replace('timeouts: { process_grace_seconds: 1 }', `timeouts: { process_grace_seconds: 1, ${keys} }`);
+
+  it('gate_poll_interval_seconds and gate_poll_timeout_minutes are the defaults of a polling gate that sets neither', async () => {
+    const gh = stubGh(['{"merged":false,"state":"OPEN"}']);
+    const pipeline = `kind: WavePipeline
+metadata: { name: gated }
+steps:
+  - id: merged
+    type: gate
+    gate: { type: pr_merge, pr_number: 3, repo: acme/app }
+`;
+    const project = makeProject({ 'wave.yaml': withTimeouts('gate_poll_interval_seconds: 0.05, gate_poll_timeout_minutes: 0.005'), 'pipelines/gated.yaml': pipeline });
+    const run = await runWave(['run', 'gated'], { cwd: project, env: { PATH: gh.path } });
+    expect(run.code).toBe(1);
+    expect(latestRun(project).steps.merged!.failure!.message).toContain('gate `merged` waited 0.3 s for pull request #3 of acme/app to merge');
+    // Polled every 50 ms for 0.3 s, not once every 30 s.
+    expect(gh.calls().length).toBeGreaterThan(2);
+  });
+
+  it('gate_approval_hours is how long an approval gate without a timeout waits before taking its default', async () => {
+    const pipeline = `kind: WavePipeline
+metadata: { name: gated }
+steps:
+  - id: approve
+    type: gate
+    gate: { type: approval, default: y, choices: [{ key: y, label: Yes }] }
+`;
+    const project = makeProject({ 'wave.yaml': withTimeouts('gate_approval_hours: 0.0001'), 'pipelines/gated.yaml': pipeline });
+    const run = await runWave(['run', 'gated'], { cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(latestRun(project).steps.approve!.gate!.decision).toMatchObject({ by: 'timeout', key: 'y' });
+  });
+
+  it("a ci_pass gate's `branch` is the branch it asks about", async () => {
+    const gh = stubGh(['[{"status":"completed","conclusion":"success"}]']);
+    const project = makeProject({ 'pipelines/gated.yaml': gated('type: ci_pass, repo: acme/app, branch: release/2') });
+    const run = await runWave(['run', 'gated'], { cwd: project, env: { PATH: gh.path } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(gh.calls()).toEqual(['run list --branch release/2 --repo acme/app --limit 5 --json status,conclusion']);
   });
 });
