@@ -97,6 +97,7 @@ const RunOptionsSchema = z
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
     env: z.record(z.string(), z.string()).optional(),
     parentArtifacts: z.record(z.string(), z.string()).optional(),
+    maxCycles: z.number().int().positive().optional(),
   })
   .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 

@@ -229,6 +229,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */
   parentArtifacts?: Record<string, string>;
+  /** A child run's: the iteration limit of its loop steps that set none (its parent step's config.max_cycles). */
+  maxCycles?: number;
 }
 
 /** A step as the run record first knows it. */

@@ -7,7 +7,7 @@ import type { Located } from '../config/load/located.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import { itemValues } from '../engine/steps/iterate-step.js';
 import type { ChildPlan, ChildPlans } from '../plan/describe-plan.js';
-import { buildPlan } from '../plan/plan.js';
+import { buildPlan, handedPlanOptions } from '../plan/plan.js';
 import type { BranchStep, IterateStep, Plan, PlannedStep, SubPipelineStep } from '../plan/plan-types.js';
 import { renderTemplate } from '../plan/templates.js';
 import { MAX_CHILD_DEPTH } from './child-runs.js';
@@ -46,12 +46,14 @@ interface WantedChild {
   pipeline: string;
   shown?: string;
   input: string;
+  /** The step's config.max_cycles, which the child's loops without a limit take. */
+  maxCycles?: number;
 }
 
 function childrenWanted(plan: Plan, step: PlannedStep): WantedChild[] {
   switch (step.kind) {
     case 'pipeline':
-      return [{ pipeline: step.pipeline, input: childInput(plan, step) }];
+      return [{ pipeline: step.pipeline, input: childInput(plan, step), ...handedPlanOptions(step) }];
     case 'iterate':
       return iterateChildren(plan, step);
     case 'branch':
@@ -66,12 +68,12 @@ function childrenWanted(plan: Plan, step: PlannedStep): WantedChild[] {
 /** Each item's child over a literal list; over a list known at run time, the one child when its name is fixed. */
 function iterateChildren(plan: Plan, step: IterateStep): WantedChild[] {
   const items = literalList(step.over);
-  if (!items) return [{ label: 'each item', pipeline: step.pipeline, input: step.input ?? plan.input }];
+  if (!items) return [{ label: 'each item', pipeline: step.pipeline, input: step.input ?? plan.input, ...handedPlanOptions(step) }];
   return items.map((item, index) => {
     const values = itemValues(item, index);
     const described = JSON.stringify(item);
     const label = `item ${index + 1} (${described.length > 40 ? `${described.slice(0, 39)}…` : described})`;
-    return { label, pipeline: renderTemplate(step.pipeline, values), input: childInput(plan, step, values) };
+    return { label, pipeline: renderTemplate(step.pipeline, values), input: childInput(plan, step, values), ...handedPlanOptions(step) };
   });
 }
 
@@ -108,7 +110,7 @@ async function childPlan(child: WantedChild, nest: Nest): Promise<ChildPlan> {
     if (nest.ancestors.includes(file)) return { ...said, note: 'not shown again: it is one of the pipelines that start it (a cycle)' };
     const pipeline = await loadPipeline(file, manifest);
     refuseDisabledPipeline(pipeline);
-    const plan = buildPlan(manifest, pipeline, { input: child.input });
+    const plan = buildPlan(manifest, pipeline, { input: child.input, ...handedPlanOptions(child) });
     const children = await plansUnder(plan, undefined, { manifest, depth: nest.depth + 1, ancestors: [...nest.ancestors, file] });
     const redactor = runRedactor(plan);
     return { ...said, plan, children, redact: (text) => redactor.redact(text) };

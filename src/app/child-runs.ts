@@ -1,3 +1,4 @@
+import { handedPlanOptions } from '../plan/plan.js';
 import { isBuiltinManifest } from '../config/load/builtin-manifest.js';
 import { WaveError } from '../core/errors/errors.js';
 import { failureOfError } from '../core/errors/failure.js';
@@ -54,7 +55,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     depth,
     ...(base.show ? { show: base.show } : {}),
     ...(started?.env ? { env: started.env } : {}),
-    ...(started?.parentArtifacts ? { parentArtifacts: started.parentArtifacts } : {}),
+    ...handedPlanOptions(started),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),
     ...(request.enclosing ? { enclosing: request.enclosing } : {}),
   });

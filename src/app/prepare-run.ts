@@ -3,7 +3,7 @@ import { findManifest, loadManifest, loadPipeline, loadProjectManifest, resolveP
 import { checkRunInput } from '../config/load/run-input.js';
 import { worktreeWarnings } from '../engine/workspace/worktree-preflight.js';
 import { describePlan } from '../plan/describe-plan.js';
-import { buildPlan } from '../plan/plan.js';
+import { buildPlan, handedPlanOptions } from '../plan/plan.js';
 import type { Plan } from '../plan/plan-types.js';
 import { childPlansOf } from './child-plans.js';
 import { configWarningsText } from './config-warnings.js';
@@ -30,8 +30,7 @@ export async function prepareRun(request: StartRunRequest): Promise<PreparedRun>
   else (request.err ?? process.stderr).write(configWarningsText([manifest, pipeline, worktrees]));
   const input = request.readInput?.() ?? pipeline.value.input?.default ?? '';
   checkRunInput(pipeline, input);
-  const parentArtifacts = request.parent?.parentArtifacts;
-  const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: request.timeoutMinutes, ...(parentArtifacts ? { parentArtifacts } : {}) });
+  const plan = buildPlan(manifest, pipeline, { input, timeoutMinutes: request.timeoutMinutes, ...handedPlanOptions(request.parent) });
   await request.withPlan?.(plan);
   // Steps another job ran (compiled workflows) are there for the selected ones: their parts decide.
   const done = request.runId ? partSteps(plan, request.runId) : undefined;

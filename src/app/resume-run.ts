@@ -3,7 +3,7 @@ import { loadManifest, loadPipeline, loadProjectManifest, type Located } from '.
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { WaveError } from '../core/errors/errors.js';
-import { buildPlan } from '../plan/plan.js';
+import { buildPlan, handedPlanOptions } from '../plan/plan.js';
 import { isProcessAlive } from '../process/liveness.js';
 import { RunLock } from '../state/run-lock.js';
 import { RunStore } from '../state/run-store.js';
@@ -57,8 +57,7 @@ async function resumeOwned(owned: {
   const pipeline = await loadPipeline(recorded.pipelineFile, manifest);
   // A child's parent already said its manifest's warnings.
   if (!request.parent) err.write(configWarningsText([manifest, pipeline]));
-  const { timeoutMinutes, parentArtifacts } = recorded.options;
-  const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes, ...(parentArtifacts ? { parentArtifacts } : {}) });
+  const plan = buildPlan(manifest, pipeline, { input: recorded.input, timeoutMinutes: recorded.options.timeoutMinutes, ...handedPlanOptions(recorded.options) });
   const redactor = runRedactor(plan);
   const store = RunStore.open(runsRoot, recorded.id, redactor);
   const { pid, status } = store.record;

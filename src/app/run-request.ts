@@ -62,6 +62,8 @@ export interface ParentRun extends SharedRunParts {
   env?: Readonly<Record<string, string>>;
   /** The parent's artifacts the child's steps may name as `{{ artifacts.<name> }}`, recorded in its options so a resume plans the same. */
   parentArtifacts?: ParentArtifacts;
+  /** The iteration limit of the child's loop steps that set none (its parent step's config.max_cycles), recorded in its options too. */
+  maxCycles?: number;
 }
 
 /** A recorded run as the extra sinks are made for it. */

@@ -1,3 +1,4 @@
+import { handedPlanOptions } from '../plan/plan.js';
 import type { StepPart } from '../state/run-parts.js';
 import { newRunId } from '../state/run-id.js';
 import { RunLock } from '../state/run-lock.js';
@@ -41,7 +42,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     ...(request.autoApprove ? { autoApprove: true } : {}),
     ...(request.installSkills ? { installSkills: true } : {}),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
-    ...(request.parent?.parentArtifacts ? { parentArtifacts: request.parent.parentArtifacts } : {}),
+    ...handedPlanOptions(request.parent),
   };
   const record = newRunRecord(request.runId ?? newRunId(plan.pipelineName), plan, options, request.parent);
   const parts = request.runId ? takeStepParts(plan, record) : new Map<string, StepPart>();

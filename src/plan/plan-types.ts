@@ -130,6 +130,8 @@ interface ChildPipelineFields extends StepBase {
   readonly extract: readonly string[];
   /** The whole child's time limit; absent: none beyond its own steps'. */
   readonly timeoutMs?: number;
+  /** The iteration limit of the child's loop steps that set none (config.max_cycles). */
+  readonly maxCycles?: number;
   /** `{{ env.<key> }}` in the child's templates. */
   readonly env: Readonly<Record<string, string>>;
 }

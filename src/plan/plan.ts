@@ -48,6 +48,19 @@ export interface PlanOptions {
   timeoutMinutes?: number;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}`. */
   parentArtifacts?: ParentArtifacts;
+  /** A child run's: its parent step's config.max_cycles, the limit of each loop step that sets no max_iterations. */
+  maxCycles?: number;
+}
+
+/** What a parent step hands its child's plan (recorded in the child's options, so a resume plans the same). */
+export type HandedPlanOptions = Pick<PlanOptions, 'parentArtifacts' | 'maxCycles'>;
+
+/** The handed options of a child run's request or record, leaving out what is absent. */
+export function handedPlanOptions(from: HandedPlanOptions | undefined): HandedPlanOptions {
+  return {
+    ...(from?.parentArtifacts ? { parentArtifacts: from.parentArtifacts } : {}),
+    ...(from?.maxCycles !== undefined ? { maxCycles: from.maxCycles } : {}),
+  };
 }
 
 /** Manifest + pipeline + input -> an immutable Plan; every template is checked before anything runs. */
@@ -60,7 +73,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   const problems: WaveError[] = [];
   const planStepOfKind = (declared: Step, index: number): PlannedStep => {
     const at = pipeline.locate(['steps', index]);
-    if (declared.loop) return { ...planLoopStep(declared, declared.loop), location: at };
+    if (declared.loop) return { ...planLoopStep(declared, options.maxCycles, { problems, location: pipeline.locate(['steps', index, 'loop']) }), location: at };
     if (declared.type === 'conditional') return { ...planConditionalStep(declared), location: at };
     if (declared.pipeline !== undefined) return { ...planChildStep(declared, declared.pipeline), location: at };
     if (declared.aggregate) return { ...planAggregateStep(declared, declared.aggregate), location: at };
@@ -153,16 +166,27 @@ function planBranchStep(step: Step, branch: NonNullable<Step['branch']>): Omit<B
 }
 
 /** A loop step: how often at most, what ends it, and its sub-steps (read as a pipeline of their own when an iteration runs). */
-function planLoopStep(step: Step, loop: NonNullable<Step['loop']>): Omit<LoopStep, 'location'> {
+function planLoopStep(step: Step, handedLimit: number | undefined, at: { problems: WaveError[]; location: SourceLocation }): Omit<LoopStep, 'location'> {
+  const loop = step.loop!;
+  const maxIterations = loop.max_iterations ?? handedLimit;
+  if (maxIterations === undefined) at.problems.push(loopLimitMissing(step.id, at.location));
   return {
     id: step.id,
     dependencies: step.dependencies ?? [],
     optional: step.optional ?? false,
     kind: 'loop',
-    maxIterations: loop.max_iterations,
+    maxIterations: maxIterations ?? 1,
     ...(loop.until !== undefined ? { until: loop.until } : {}),
     subSteps: loop.steps.map((sub) => String(sub.id)),
   };
+}
+
+/** A loop with no limit of its own, in a run no parent step gave one (config.max_cycles). */
+function loopLimitMissing(stepId: string, location: SourceLocation): WaveError {
+  return new WaveError('missing_field', `loop step \`${stepId}\` sets no \`max_iterations\``, {
+    location,
+    hint: "Set `loop.max_iterations`; run as a child, the loop may take it from its parent step's `config.max_cycles` instead.",
+  });
 }
 
 /** A gate step: its kind of wait, its choices and limits. */
@@ -238,6 +262,7 @@ function planChildStep(step: Step, child: string): Omit<SubPipelineStep, 'locati
     inject: config.inject ?? [],
     extract: config.extract ?? [],
     ...(config.timeout !== undefined ? { timeoutMs: durationMs(config.timeout) } : {}),
+    ...(config.max_cycles !== undefined ? { maxCycles: config.max_cycles } : {}),
     env: stringRecord(config.env),
   };
 }

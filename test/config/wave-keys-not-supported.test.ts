@@ -41,7 +41,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
     ]);
   });
 
-  it("a child pipeline's `config.max_cycles` by name and its `config.stop_condition` with a warning; its `config.inject` is checked, not refused", async () => {
+  it("a child pipeline's `config.stop_condition` with a warning; its `config.inject` and `config.max_cycles` are checked, not refused", async () => {
     const dir = makeProject({ 'pipelines/child.yaml': `kind: WavePipeline\nmetadata: { name: child }\nsteps:\n  - id: a\n    ${COMMAND}\n` });
     projects.push(dir);
     const file = join(dir, 'pipelines', 'parent.yaml');
@@ -52,7 +52,7 @@ describe("Wave's keys of features not built here are named not_supported, never 
     const read = await readPipeline(file, manifestView(await readManifest(join(dir, 'wave.yaml'), {})), {});
     expect(read.errors.map((e) => [e.code, e.message.split(' (')[0]])).toEqual([
       ['unknown_artifact', 'step `sub` hands its child `notes`, which no step it depends on declares'],
-      ['not_supported', 'step `config.max_cycles`'],
+      ['conflicting_fields', 'step `sub` sets `config.max_cycles`, but the child `child` has no loop step without a `max_iterations` of its own, so it would do nothing'],
     ]);
     expect(read.warnings.map((w) => [w.code, w.message.split(' (')[0]])).toEqual([['not_supported', 'step `config.stop_condition`']]);
   });

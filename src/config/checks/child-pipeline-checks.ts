@@ -89,8 +89,28 @@ export function childPipelineStepErrors(step: Record<string, unknown>, index: nu
   for (const name of childNames(step)) {
     const problem = missingChild(name, label, view, locator.locate([...at, 'pipeline'])) ?? refusedChild(name, label, view, locator.locate([...at, 'pipeline']));
     if (problem) errors.push(problem);
+    else errors.push(...idleLoopLimit(step, name, label, view, locator.locate([...at, 'config', 'max_cycles'])));
   }
   return errors;
+}
+
+/** `config.max_cycles` reaches only the child's loop steps that set no max_iterations: with none, it would do nothing. */
+function idleLoopLimit(step: Record<string, unknown>, name: string, label: string, view: ManifestView, location: SourceLocation): WaveError[] {
+  if (!isRecord(step.config) || step.config.max_cycles === undefined) return [];
+  const file = childFile(name, view.dir);
+  const raw = file ? readRawPipeline(file) : undefined;
+  const steps = isRecord(raw) && Array.isArray(raw.steps) ? raw.steps.filter(isRecord) : [];
+  if (steps.some((child) => isRecord(child.loop) && child.loop.max_iterations === undefined)) return [];
+  return [
+    new WaveError(
+      'conflicting_fields',
+      `${label} sets \`config.max_cycles\`, but the child \`${name}\` has no loop step without a \`max_iterations\` of its own, so it would do nothing`,
+      {
+        location,
+        hint: "Remove `config.max_cycles`, or leave `max_iterations` out of the child's loop step that should take it.",
+      },
+    ),
+  ];
 }
 
 /**

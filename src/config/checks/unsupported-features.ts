@@ -80,8 +80,7 @@ const PIPELINE_FEATURES: readonly UnsupportedFeature[] = [
     name: `\`strategy.${key}\``,
     what: 'matrix items that depend on each other, or run a child pipeline',
   })),
-  // Of a child pipeline's loops, which this version does not run; and a variable Wave sets that nothing reads.
-  { at: [...STEP, 'config'], key: 'max_cycles', name: 'step `config.max_cycles`', what: "a limit on the child's loops" },
+  // A variable Wave sets that nothing reads.
   {
     at: [...STEP, 'config'],
     key: 'stop_condition',

@@ -147,6 +147,12 @@ export const SubPipelineConfigSchema = z
       "Artifacts of this run's earlier steps the child's steps read as `{{ artifacts.<name> }}` (each placed in the workspace of a child step that names it).",
     ),
     extract: StringList.optional().describe("The child's artifacts also kept in this run as `<child pipeline>.<name>`; a missing one fails the step."),
+    max_cycles: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("The iteration limit of each of the child's loop steps that sets no `max_iterations` of its own (Wave's max_cycles)."),
     timeout: Duration.optional().describe("The whole child run's time limit (a duration: 30s, 10m, 1h); past it the child is stopped and the step fails with `timeout`."),
     env: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
@@ -218,7 +224,14 @@ export const BranchSchema = z
 /** A loop step's `loop`: its sub-steps, run as a graph of their own once per iteration, until `until` says so. */
 export const LoopSchema = z
   .strictObject({
-    max_iterations: z.number().int().positive().describe('How many iterations at most; the step completes when they are done, as in Wave.'),
+    max_iterations: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'How many iterations at most; the step completes when they are done, as in Wave. Required, unless the pipeline runs as a child whose parent step sets `config.max_cycles`.',
+      ),
     until: z
       .string()
       .optional()

@@ -22,6 +22,8 @@ export interface ChildRunRequest {
   artifacts?: PipelineArtifacts;
   /** This run's artifacts the child's steps may name as `{{ artifacts.<name> }}` without injecting them. */
   parentArtifacts?: ParentArtifacts;
+  /** The iteration limit of the child's loop steps that set none (config.max_cycles). */
+  maxCycles?: number;
   /** A loop iteration's: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
   enclosing?: (name: string) => string | undefined;
 }

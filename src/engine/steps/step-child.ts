@@ -40,5 +40,6 @@ export function startOrResumeChild(run: StepRun<ChildStarting>, request: StepChi
   const pipeline = resolveCompositionText(context, step.id, step.pipeline, outputs, values);
   // Wave: an input that resolves to nothing is the parent's.
   const input = (step.input !== undefined ? resolveCompositionText(context, step.id, step.input, outputs, values) : '') || context.plan.input;
-  return children.run({ ...at, kind, pipeline, input, env: step.env, parentArtifacts: parentArtifactsFor(context.plan, step, artifacts) });
+  const parentArtifacts = parentArtifactsFor(context.plan, step, artifacts);
+  return children.run({ ...at, kind, pipeline, input, env: step.env, parentArtifacts, ...(step.maxCycles !== undefined ? { maxCycles: step.maxCycles } : {}) });
 }
