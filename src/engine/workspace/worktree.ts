@@ -5,6 +5,7 @@ import { WaveError } from '../../core/errors/errors.js';
 import { git, type GitResult } from './git/git-command.js';
 import { hasStepGitDir, makeStepGitDir } from './git/step-gitdir.js';
 import { returnStepBranch } from './git/branch-return.js';
+import { inRepositoryQueue } from './git/repository-queue.js';
 import { worktreeGit, type WorktreeGit } from './git/worktree-git.js';
 import { seedSnapshotIndex } from './worktree-changes.js';
 import { removeTree } from './workspace-files.js';
@@ -69,18 +70,6 @@ function gitFailure(what: string, result: GitResult, hint?: string): WaveError {
   return new WaveError('workspace_failed', `${what} failed: ${result.stderr || `exit code ${result.code}`}`, {
     hint: hint ?? 'Check the branch and base names and the state of the repository (`git worktree list`).',
   });
-}
-
-// git takes locks on the repository's shared files; one worktree change at a time per repository avoids them.
-const repositoryQueues = new Map<string, Promise<unknown>>();
-
-function inRepositoryQueue<T>(repo: string, task: () => Promise<T>): Promise<T> {
-  const next = (repositoryQueues.get(repo) ?? Promise.resolve()).then(task, task);
-  repositoryQueues.set(
-    repo,
-    next.catch(() => undefined),
-  );
-  return next;
 }
 
 // Steps of one run naming the same branch share its worktree, even when they ask at the same moment.
