@@ -54,7 +54,7 @@ function worktreeStep(id: string, command: string, contract: string): string {
 async function runSteps(files: Record<string, string>, steps: string[]): Promise<{ run: { code: number; stderr: string }; record: RunRecord }> {
   const project = makeProject({ ...files, '.gitignore': '.wave/\n', 'pipelines/p.yaml': `kind: WavePipeline\nmetadata: { name: p }\nsteps:\n${steps.join('')}` });
   await makeRepository(project);
-  const run = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
+  const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
   return { run, record: latestRun(project) };
 }
 
@@ -185,7 +185,7 @@ describe("test_diff on a TypeScript project: the manifest's project patterns", (
       'pipelines/p.yaml': `kind: WavePipeline\nmetadata: { name: p }\nsteps:\n${worktreeStep('s', 'true', 'type: test_diff')}`,
     });
     await makeRepository(project);
-    const run = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
+    const run = await runWave(['run', 'p', '--output', 'text'], { cwd: project });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('test_func_pattern `(unclosed` is not a usable regular expression');
   }, 60_000);

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { WaveError } from '../../core/errors/errors.js';
 import { git, type GitResult } from './git/git-command.js';
 import { hasStepGitDir, makeStepGitDir } from './git/step-gitdir.js';
-import { returnStepBranch } from './git/branch-return.js';
+import { returnStepBranchNow } from './git/branch-return.js';
 import { inRepositoryQueue } from './git/repository-queue.js';
 import { worktreeGit, type WorktreeGit } from './git/worktree-git.js';
 import { seedSnapshotIndex } from './worktree-changes.js';
@@ -122,7 +122,7 @@ async function createOrReuseWorktree({ projectRoot, runDir, branch, base }: Work
   }
   const worktree = worktreeGit(runDir, branch, await commonGitDir(repo));
   const path = worktree.workTree;
-  return inRepositoryQueue(repo, async () => {
+  return inRepositoryQueue(worktree.repository, async () => {
     const realPath = await realpathOfNearest(path);
     const registered = (await listWorktrees(repo)).find((w) => w.path === realPath);
     // A resumed run finds the worktree its first attempt made.
@@ -159,11 +159,11 @@ export async function removeRunWorktrees(projectRoot: string, runDir: string): P
   if (!repo) return;
   const realRunDir = await realpathOfNearest(runDir);
   const repository = await commonGitDir(repo);
-  await inRepositoryQueue(repo, async () => {
+  await inRepositoryQueue(repository, async () => {
     for (const worktree of await listWorktrees(repo)) {
       if (!isInside(realRunDir, worktree.path, false)) continue;
       // Commits made since the last attempt ended (a step cut short) reach the branch before the folder goes.
-      if (worktree.branch !== undefined) await returnStepBranch(worktreeGit(runDir, worktree.branch, repository)).catch(() => undefined);
+      if (worktree.branch !== undefined) await returnStepBranchNow(worktreeGit(runDir, worktree.branch, repository)).catch(() => undefined);
       // Deleted rather than `git worktree remove`d: git never runs in a folder a step has written.
       await removeTree(worktree.path);
     }

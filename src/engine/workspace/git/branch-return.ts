@@ -5,6 +5,7 @@ import { WaveError } from '../../../core/errors/errors.js';
 import { walkTree } from '../workspace-files.js';
 import { git, type GitFiles, type GitResult } from './git-command.js';
 import type { WorktreeGit } from './worktree-git.js';
+import { inRepositoryQueue } from './repository-queue.js';
 
 /** A commit id, SHA-1 or SHA-256. */
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -68,7 +69,13 @@ function returnFailure(worktree: WorktreeGit, what: string, result: GitResult): 
  * its name is refused, so an existing or future object cannot be replaced), then the branch ref, and nothing else:
  * refs, tags and objects the step changed in its own folder stay there.
  */
-export async function returnStepBranch(worktree: WorktreeGit): Promise<void> {
+export function returnStepBranch(worktree: WorktreeGit): Promise<void> {
+  // Never beside a `git worktree add`, whose HEAD names no commit yet while `--all` below would read it.
+  return inRepositoryQueue(worktree.repository, () => returnStepBranchNow(worktree));
+}
+
+/** returnStepBranch for a caller that holds the repository's queue already. */
+export async function returnStepBranchNow(worktree: WorktreeGit): Promise<void> {
   const commit = await stepBranchCommit(worktree);
   if (commit === undefined) return;
   const { repository, branch } = worktree;
