@@ -1,6 +1,7 @@
+import type { Failure } from '../core/errors/failure.js';
 import type { RunEvent } from '../events.js';
 import type { GateRecord } from '../state/record/run-record.js';
-import { oneLine } from './describe.js';
+import { describeFailure, oneLine } from './describe.js';
 import { formatDuration } from './format.js';
 
 type GateWaiting = Pick<Extract<RunEvent, { type: 'gate_waiting' }>, 'gate' | 'message' | 'choices' | 'defaultChoice' | 'timeoutMs' | 'polls'>;
@@ -27,8 +28,23 @@ const BY: Record<GateResolved['by'], string> = {
 
 /** How a gate was resolved: by whom, with which choice, and the person's text. */
 export function gateResolvedText(decision: GateResolved): string {
+  return `gate ${resolution(decision)}`;
+}
+
+/** A gate's decision with its step and when, on one line: "gate `approve` resolved by a person y "Ship" → ship: looks good, at 2024-05-01T12:00:03.000Z". */
+export function gateDecisionText(stepId: string, decision: GateResolved, at: string): string {
+  return `gate \`${stepId}\` ${resolution(decision)}, at ${at}`;
+}
+
+/** Why a gate step failed: a rejection (a `_fail` choice), or a wait that ended without a decision. */
+export function gateFailedText(stepId: string, failure: Failure): string {
+  return `gate \`${stepId}\` failed: ${describeFailure(failure)}`;
+}
+
+/** `resolved by a person y "Ship" → ship: the first line of their text`. */
+function resolution(decision: GateResolved): string {
   const choice = decision.key !== undefined ? ` ${decision.key} "${decision.label ?? decision.key}"${decision.target ? ` → ${decision.target}` : ''}` : '';
-  return `gate resolved ${BY[decision.by]}${choice}${decision.text !== undefined ? `: ${firstLine(decision.text)}` : ''}`;
+  return `resolved ${BY[decision.by]}${choice}${decision.text !== undefined ? `: ${firstLine(decision.text)}` : ''}`;
 }
 
 /** A gate as `wave status` shows it under its step: waiting (and how to answer), or its decision. */

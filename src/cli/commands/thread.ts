@@ -5,8 +5,8 @@ import { readEventsFile } from '../../state/events-file.js';
 import { EVENTS_FILE, RunStore } from '../../state/run-store.js';
 import { findRunsRoot } from '../../state/runs-root.js';
 import { DEFAULT_THREAD_BUDGET, MIN_THREAD_BUDGET, pageThread, renderThreadPage, type ThreadPage, type ThreadQuery } from '../../state/thread/thread-page.js';
-import { roundsOf } from '../../state/thread/thread-rounds.js';
-import { roundFields } from '../../state/thread/thread-view.js';
+import { threadFields } from '../../state/thread/thread-view.js';
+import { threadRoundsOf } from '../../state/thread/walk-rounds.js';
 import { positiveInteger } from '../run-options.js';
 
 interface ThreadOptions {
@@ -16,11 +16,11 @@ interface ThreadOptions {
   manifest?: string;
 }
 
-/** `wave thread [run]`: a run's completed step attempts as numbered rounds, paged within a character budget (for agents, too). */
+/** `wave thread [run]`: a run's completed step attempts, gate decisions, routes and stops as numbered rounds, paged within a character budget (for agents, too). */
 export function registerThread(program: Command): void {
   program
     .command('thread')
-    .description("Print a run's completed step attempts as rounds within a budget: the first and the latest, and the command to load the rest.")
+    .description("Print a run's completed step attempts, gate decisions and routes as rounds within a budget: the first and the latest, and the command to load the rest.")
     .argument('[run]', 'a run id, or a unique prefix of one (default: $WAVE_RUN_ID, set in every step)')
     .option(
       '--budget <chars>',
@@ -33,7 +33,7 @@ export function registerThread(program: Command): void {
     .option('-m, --manifest <file>', 'the manifest the run belongs to (default: the nearest wave.yaml, else this folder)')
     .action((runArg: string | undefined, options: ThreadOptions) => {
       const { runId, dir } = locateRun(runArg, options.manifest);
-      const rounds = roundsOf(readEventsFile(join(dir, EVENTS_FILE)));
+      const rounds = threadRoundsOf(readEventsFile(join(dir, EVENTS_FILE)));
       if (options.before !== undefined && (options.before < 2 || options.before > rounds.length + 1)) {
         throw new WaveError('invalid_argument', `--before ${options.before} is not a round of run ${runId}`, {
           hint: rounds.length ? `Its rounds are 1 to ${rounds.length}; --before takes 2 to ${rounds.length + 1}.` : 'It has no completed step attempts yet.',
@@ -62,7 +62,7 @@ function pageJson(page: ThreadPage, query: ThreadQuery): Record<string, unknown>
     total_rounds: page.total,
     budget: query.budget,
     ...(query.before !== undefined ? { before: query.before } : {}),
-    rounds: page.shown.map(({ number, round, body, cut }) => ({ round: number, step: round.stepId, finished_at: round.finishedAt, ...roundFields(round), body, cut })),
+    rounds: page.shown.map(({ number, round, body, cut }) => ({ round: number, step: round.stepId, finished_at: round.finishedAt, ...threadFields(round), body, cut })),
     ...(page.gap ? { omitted: { rounds: page.gap.count, before: page.gap.before, command: page.gap.command } } : {}),
   };
 }

@@ -1,10 +1,15 @@
+import { join } from 'node:path';
+import type { RunEvent } from '../../events.js';
+import { readEventsFile } from '../../state/events-file.js';
 import type { RunRecord, StepRecord } from '../../state/record/run-record.js';
+import { EVENTS_FILE } from '../../state/run-store.js';
 import type { TextRedactor } from '../../state/redact-values.js';
 import { deliverablesMarkdown } from '../deliverables.js';
 import { describeFailure } from '../describe.js';
 import { resultsMarkdown } from '../step-results.js';
 import { formatCost, formatDuration, formatTokens } from '../format.js';
 import { hasTokens } from '../../core/models/tokens.js';
+import { walkMarkdown } from './github-walk.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -20,14 +25,17 @@ export interface GithubSummaryOptions {
    * run, whose failed jobs GitHub re-runs with the parts the passing ones uploaded.
    */
   resume?: 'wave-resume' | 'action' | 'compiled';
+  /** The run's events, for the routes its walk took; absent: read from events.ndjson in runDir (none there: none shown). */
+  events?: readonly RunEvent[];
 }
 
-/** The job summary of a run in Markdown: steps table, timeline, contracts, step results, totals, how to resume; redacted and capped. */
+/** The job summary of a run in Markdown: steps table, gates and routes, timeline, contracts, step results, totals, how to resume; redacted and capped. */
 export function formatGithubSummary(record: RunRecord, options: GithubSummaryOptions): string {
   const steps = Object.values(record.steps);
   const sections = [
     `## Wave run \`${record.id}\`: ${record.pipeline} ${record.status}`,
     stepsTable(steps),
+    walkMarkdown(record, options.events ?? readEventsFile(join(options.runDir, EVENTS_FILE)), row),
     timeline(steps),
     contractsTable(steps),
     resultsMarkdown(record, options.runDir),

@@ -1,6 +1,6 @@
 import { quotedBlock } from '../../core/terminal-safe.js';
-import { renderRound } from './thread-view.js';
-import type { Round } from './thread-rounds.js';
+import { renderRound, roundBody } from './thread-view.js';
+import { isWalkRound, type ThreadRound } from './walk-rounds.js';
 
 /** `wave thread`'s default budget, in characters of output. */
 export const DEFAULT_THREAD_BUDGET = 8000;
@@ -19,7 +19,7 @@ export interface ThreadQuery {
 
 export interface ShownRound {
   number: number;
-  round: Round;
+  round: ThreadRound;
   text: string;
   /** The body as shown: the round's, or its end when it was cut to fit. */
   body: string;
@@ -46,7 +46,7 @@ export interface ThreadPage {
  * fit, the first round left out. The newest round a page could show is always shown, its body cut if it alone is too
  * long, so a page is never empty while there are rounds.
  */
-export function pageThread(rounds: readonly Round[], query: ThreadQuery): ThreadPage {
+export function pageThread(rounds: readonly ThreadRound[], query: ThreadQuery): ThreadPage {
   const total = rounds.length;
   const shown: ShownRound[] = [];
   let used = 0;
@@ -55,7 +55,7 @@ export function pageThread(rounds: readonly Round[], query: ThreadQuery): Thread
     const cost = used === 0 ? 0 : SEPARATOR.length;
     const text = renderRound(number, round);
     if (used + cost + text.length <= room) {
-      shown.push({ number, round, text, body: round.body, cut: false });
+      shown.push({ number, round, text, body: roundBody(round), cut: false });
       used += cost + text.length;
       return true;
     }
@@ -94,10 +94,14 @@ function loadCommand(query: ThreadQuery, before: number): string {
 }
 
 /** A round whose body is cut from the front to fit `room` characters, saying where the whole of it is. */
-function cutToFit(number: number, round: Round, room: number, runId: string): { text: string; body: string } {
-  const note = `[… body cut to fit the budget; all of it: wave logs ${runId} --step ${round.stepId} --attempt ${round.attempt}]`;
+function cutToFit(number: number, round: ThreadRound, room: number, runId: string): { text: string; body: string } {
+  // A gate's text is whole in its gate_resolved event; an attempt's answer in its log.
+  const where = isWalkRound(round)
+    ? `the ${round.stepId} gate_resolved event in events.ndjson of run ${runId}`
+    : `wave logs ${runId} --step ${round.stepId} --attempt ${round.attempt}`;
+  const note = `[… body cut to fit the budget; all of it: ${where}]`;
   const bare = renderRound(number, round, '', note);
-  const tail = longestTail(round.body.trimEnd(), room - bare.length - 1);
+  const tail = longestTail(roundBody(round).trimEnd(), room - bare.length - 1);
   return { text: renderRound(number, round, tail, note), body: `${note}\n${tail}` };
 }
 

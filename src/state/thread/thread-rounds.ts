@@ -1,7 +1,7 @@
 import type { Failure } from '../../core/errors/failure.js';
 import type { FileChange } from '../../core/file-change.js';
 import type { TokenUsage } from '../../core/models/tokens.js';
-import type { RunEvent } from '../../events.js';
+import type { RouteOutcome, RunEvent } from '../../events.js';
 
 /** A contract's verdict on the attempt. */
 export interface RoundContract {
@@ -31,6 +31,17 @@ export interface Round {
   output?: Record<string, unknown>;
   /** The agent's final answer, or the command's output tail. */
   body: string;
+  /** Where the walk went from the step after this attempt (`wave thread` only; see walk-rounds.ts). */
+  route?: RouteNote;
+}
+
+/** Where the walk went from a step (a step_routed event), and the visit it begins at its target (absent for `_complete`). */
+export interface RouteNote {
+  target: string;
+  outcome: RouteOutcome;
+  when?: string;
+  requeued: string[];
+  visit?: number;
 }
 
 /** The run's completed attempts in the order they ended, each with the file changes and contract verdicts recorded before its end. */
