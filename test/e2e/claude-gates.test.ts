@@ -102,12 +102,15 @@ describe.skipIf(!available)('claude: an approval gate between Claude steps, answ
     await approve(project, id, 'y', 'good now');
     const done = await wave;
     expect(done.exitCode, String(done.stdout) + String(done.stderr)).toBe(0);
-    const { steps } = latestRun(project);
+    const { steps, tokens } = latestRun(project);
     expect([steps.plan!.visits, steps.approve!.visits, steps.build!.visits]).toEqual([2, 2, 1]);
     expect(steps.plan!.attempts.map((a) => [a.visit, a.adapter, a.exitCode])).toEqual([
       [1, 'planner', 0],
       [2, 'planner', 0],
     ]);
+    // The run's tokens hold both of the planner's runs and the builder's.
+    const claudeInput = [...steps.plan!.attempts, ...steps.build!.attempts].reduce((sum, a) => sum + a.tokens.input, 0);
+    expect([steps.plan!.tokens.input + steps.build!.tokens.input, tokens.input]).toEqual([claudeInput, claudeInput]);
     const routed = latestEvents(project).flatMap((e) => (e.type === 'step_routed' ? [[e.stepId, e.target, e.requeued]] : []));
     expect(routed).toEqual([
       ['approve', 'plan', ['plan', 'approve']],

@@ -70,6 +70,10 @@ describe.skipIf(!available)('claude: graph routing with the real Claude Code fix
       [2, 2, 'fixer'],
     ]);
     expect(fix!.attempts.map((a) => a.exitCode)).toEqual([0, 0]);
+    // The step and the run count the tokens of both of Claude's visits, not only the last one's.
+    const spent = fix!.attempts.reduce((sum, a) => sum + a.tokens.input, 0);
+    expect(spent).toBeGreaterThan(fix!.attempts[1]!.tokens.input);
+    expect([fix!.tokens.input, record.tokens.input]).toEqual([spent, spent]);
     expect([test!.status, check!.status, done!.status]).toEqual(['completed', 'completed', 'completed']);
     expect(routesOf(project, 'fixloop')).toEqual([
       'check → fix (failure; again: )',
