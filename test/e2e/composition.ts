@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runDirs } from '../support/runs.js';
-import type { LoggedRequest } from './agents.js';
+import { param, type LoggedRequest, type ModelServer } from './agents.js';
 
 // What the real-Claude composition tests share: child pipelines of one Claude step, and how their runs are read.
 
@@ -58,6 +58,11 @@ export function stepArtifact(project: string, record: RunRecord, stepId: string,
   const artifact = record.steps[stepId]?.artifacts.find((a) => a.name === name);
   if (!artifact) throw new Error(`step ${stepId} of ${record.id} kept no artifact ${name}`);
   return artifact.path.startsWith('/') ? readFileSync(artifact.path, 'utf8') : runFile(project, record.id, artifact.path);
+}
+
+/** The URL of the server's `rounds` scenario: Claude writes `file` with the first of `texts` in its first run, the next in the next (the last from then on). */
+export function roundsUrl(server: ModelServer, file: string, texts: readonly string[]): string {
+  return `${server.url}/s/rounds/${encodeURIComponent(file)}/${param(JSON.stringify(texts))}`;
 }
 
 /** The model requests whose conversation holds `text` (a child's task, say). */

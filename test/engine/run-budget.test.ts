@@ -174,6 +174,37 @@ describe('runtime.cost: the run warns once at warn_at and stops at budget_ceilin
     expect(ofType(events, 'budget_warning')).toEqual([expect.objectContaining({ spentUsd: 1.5, warnAtUsd: 1, step: 'second' })]);
     expect(ofType(events, 'budget_warning')[0]).not.toHaveProperty('ceilingUsd');
   });
+
+  it('counts every visit of a step a route sends back to: a fix loop stops at the ceiling, not at its visit limit', async () => {
+    const loop = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: fix
+    persona: agent
+    exec: { source: "fix" }
+  - id: test
+    persona: agent
+    dependencies: [fix]
+    exec: { source: "test" }
+  - id: check
+    type: conditional
+    dependencies: [test]
+    edges:
+      - { target: fix }
+`;
+    const planned = await plannedRun(loop, { manifest: manifest('{ budget_ceiling: 2.5 }') });
+    // The fix costs 1.5 a visit; the tests fail each time another way (the circuit breaker would stop the same failure).
+    const { status, record, events } = await execute(planned, (config, attempt) =>
+      config.stepId === 'fix'
+        ? { result: { text: 'fixed', tokens: tokens(10, 1), costUsd: 1.5 } }
+        : { result: { ok: false, exitCode: 1, text: '', failure: { class: 'non_zero_exit', message: `test run ${attempt} failed` } } },
+    );
+    expect(status).toBe('failed');
+    // 1.5 a visit: the second one reaches the ceiling.
+    expect(ofType(events, 'budget_exhausted')).toEqual([expect.objectContaining({ spentUsd: 3, ceilingUsd: 2.5, step: 'fix' })]);
+    expect(record.steps.fix).toMatchObject({ visits: 2, costUsd: 3 });
+    expect(record.costUsd).toBe(3);
+  });
 });
 
 describe("runtime.cost: a child run spends its parent's budget", () => {

@@ -101,4 +101,20 @@ describe('applyEvent', () => {
     expect(record.steps.a!.attempts[0]).toMatchObject({ sessionId: 's-1', costUsd: 0.25, durationMs: 5 });
     expect(record).toMatchObject({ status: 'completed', durationMs: 9, finishedAt: base.ts, costUsd: 0.75 });
   });
+  it("adds up a step's tokens and cost over its visits: a route back requeues it, its next visit spends more", () => {
+    const visit = (attempt: number): RunEvent[] => [
+      { ...base, type: 'step_began', stepId: 'fix' },
+      { ...base, type: 'step_started', stepId: 'fix', attempt, adapter: 'claude', workspace: '/w' },
+      { ...base, type: 'attempt_finished', stepId: 'fix', attempt, adapter: 'claude', passed: true, exitCode: 0, durationMs: 5, tokens, costUsd: 0.25, text: '' },
+      { ...base, type: 'step_completed', stepId: 'fix', attempt, durationMs: 5, tokens },
+    ];
+    const record = folded(
+      ['fix', 'test'],
+      [...visit(1), { ...base, type: 'step_routed', stepId: 'test', target: 'fix', outcome: 'failure', requeued: ['fix', 'test'] }, ...visit(2)],
+    );
+    expect(record.steps.fix).toMatchObject({ status: 'completed', visits: 2, tokens: { input: 2, output: 4 }, costUsd: 0.5 });
+    // Requeued and left pending, it still holds what it spent.
+    applyEvent(record, { ...base, type: 'step_routed', stepId: 'test', target: 'fix', outcome: 'failure', requeued: ['fix'] });
+    expect(record.steps.fix).toMatchObject({ status: 'pending', tokens: { input: 2, output: 4 }, costUsd: 0.5 });
+  });
 });

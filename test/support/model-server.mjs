@@ -61,6 +61,8 @@ export async function startModelServer({ port = 0, logFile, host = '127.0.0.1' }
   const handlers = await loadHandlers();
   const requests = [];
   const counts = new Map();
+  // What stateful scenarios count across requests (the writes of `rounds`), for this server only.
+  const tallies = new Map();
   const sockets = new Set();
   const serve = async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -75,7 +77,7 @@ export async function startModelServer({ port = 0, logFile, host = '127.0.0.1' }
     const handler = handlers.find((h) => h.match(req, path + url.search));
     if (!handler) return sendError(res, 404, `no handler for ${req.method} ${path}`);
     try {
-      await handler.handle({ req, res, path, scenario, params, body, requestIndex, log });
+      await handler.handle({ req, res, path, scenario, params, body, requestIndex, log, tallies });
     } catch (error) {
       if (!res.headersSent) sendError(res, 500, String(error?.stack ?? error));
       else res.destroy();

@@ -97,7 +97,8 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const s = stepOf(r, e.stepId);
     if (!s) return;
     const visits = s.resumedVisit ? (s.visits ?? 1) : (s.visits ?? 0) + 1;
-    Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, tokens: { ...NO_TOKENS }, artifacts: [], contracts: [], visits });
+    // Its tokens and cost add up over its visits (a loop, a rework round): the run's total is the sum of its steps'.
+    Object.assign(s, { status: 'running', startedAt: e.ts, failure: undefined, artifacts: [], contracts: [], visits });
     delete s.resumedVisit;
     delete s.rework;
     delete s.outcomes;
@@ -223,10 +224,12 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     s.gate = { ...(s.gate ?? { gate: 'approval', since: ts }), status: 'resolved', decision: { ...decision, at: ts } };
   },
   step_routed: (r, e) => {
-    // A requeued step runs afresh (its child runs too): pending, its attempts and visits kept; the route that sent it here is gone.
+    // A requeued step runs afresh (its child runs too): pending, its attempts, visits, tokens and cost kept; the route that sent it here is gone.
     for (const id of e.requeued) {
       const s = stepOf(r, id);
-      if (s) r.steps[id] = { ...pendingStep(s), attempts: s.attempts, ...(s.visits !== undefined ? { visits: s.visits } : {}) };
+      if (!s) continue;
+      const spent = { tokens: s.tokens, ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}) };
+      r.steps[id] = { ...pendingStep(s), attempts: s.attempts, ...spent, ...(s.visits !== undefined ? { visits: s.visits } : {}) };
     }
     const target = stepOf(r, e.target);
     if (target) target.routedBy = e.stepId;

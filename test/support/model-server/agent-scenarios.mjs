@@ -22,6 +22,8 @@ export function encodeParam(text) {
  *   shell/<command base64url>           a shell tool call, then an answer quoting its output
  *   shellfail                           a shell command that exits 3, then an answer saying so
  *   author                              writes the first file the task names, of the kind its extension asks for
+ *   rounds/<file>/<contents base64url>  writes the n-th text of a JSON list (the last once past it), n counting the
+ *                                       writes of this scenario and list that went through before: one a run of the CLI
  *   wavestep                            does what a Wave step asks so that its contracts pass (wave-step-scenario.mjs)
  * Every other scenario is the shared one (text, seq, http401/429/500, hang, stall, truncated).
  * Returns { tool: { kind: 'write', path, content } | { kind: 'shell', command } } or a replyFor() reply.
@@ -51,11 +53,27 @@ export function agentReplyFor(ctx, toolResult) {
       if (!toolResult) return { tool: { kind: 'write', path, content: authoredContent(path) } };
       return { text: toolResult.isError ? `Could not write ${path}: ${toolResult.text.slice(0, 200)}` : `Wrote ${path}.` };
     }
+    case 'rounds':
+      return roundsReply(ctx, toolResult);
     case 'wavestep':
       return waveStepReply(ctx, toolResult);
     default:
       return replyFor(ctx);
   }
+}
+
+/** `rounds`: the write of the text whose turn it is; a write that went through moves the next conversation to the next text. */
+function roundsReply(ctx, toolResult) {
+  const [file, list] = ctx.params;
+  const path = decodeURIComponent(file ?? 'out.txt');
+  const contents = JSON.parse(decode(list ?? encodeParam('[""]')));
+  // Counted by writes done, not by requests: a CLI's title or retried requests do not move the round on.
+  const key = `rounds/${ctx.params.join('/')}`;
+  const done = ctx.tallies?.get(key) ?? 0;
+  if (!toolResult) return { tool: { kind: 'write', path, content: contents[Math.min(done, contents.length - 1)] } };
+  if (toolResult.isError) return { text: `Could not write ${path}: ${toolResult.text.slice(0, 200)}` };
+  ctx.tallies?.set(key, done + 1);
+  return { text: `Wrote ${path}.` };
 }
 
 /** The first text the task's messages quote between << and >> (so a child's answer follows its input), else empty. */
