@@ -75,6 +75,48 @@ describe('graph routing', () => {
     expect(status.stdout).toMatch(/fix +completed .*visited 3×/);
   });
 
+  it('a fix step only a route enters keeps its last visit when the walk goes on elsewhere (test first, then fix)', async () => {
+    const testFirst = `kind: WavePipeline
+metadata: { name: fixloop }
+steps:
+  - id: test
+    type: command
+    script: ${JSON.stringify(countingTest(3))}
+  - id: check
+    type: conditional
+    dependencies: [test]
+    edges:
+      - { target: done, condition: outcome=success }
+      - { target: fix }
+  - id: fix
+    dependencies: [check]
+    exec: { type: command, source: "echo fixing" }
+    edges: [{ target: test }]
+  - id: done
+    dependencies: [check]
+    exec: { type: command, source: "echo done" }
+`;
+    const { project, result } = await run(testFirst);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const steps = record(project).steps;
+    expect(Object.entries(steps).map(([id, s]) => [id, s.status, s.visits])).toEqual([
+      ['test', 'completed', 3],
+      ['check', 'completed', 3],
+      ['fix', 'completed', 2],
+      ['done', 'completed', 1],
+    ]);
+    expect(routes(project).map((r) => `${r.from} → ${r.to}: ${r.requeued.join(', ')}`)).toEqual([
+      'check → fix: ',
+      'fix → test: test, check',
+      'check → fix: fix',
+      'fix → test: test, check',
+      'check → done: ',
+    ]);
+    const status = await runWave(['status', record(project).id], { cwd: project });
+    expect(status.stdout).toMatch(/fix +completed .*visited 2×/);
+    expect(status.stdout).not.toContain('skipped');
+  });
+
   it('stops at the visit limit: max_visits of a step, max_step_visits of the run (route_stopped, exit 1)', async () => {
     const limited = await run(fixLoop(countingTest(99), { fix: '    max_visits: 2\n', pipeline: '' }));
     expect(limited.result.code).toBe(1);

@@ -143,10 +143,13 @@ export class StepRouter {
     return { requeued: requeued.length > 0 };
   }
 
-  /** The step and every step that depends on it, transitively, in plan order. */
+  /**
+   * The step and every step that depends on it, transitively, in plan order; not through a step only a route enters
+   * (a route there puts it back with its own dependents), so a loop's fix step not reached again keeps its last visit.
+   */
   private withDependents(id: string): string[] {
     const found = new Set([id]);
-    for (const s of this.context.plan.steps) if (s.dependencies.some((d) => found.has(d))) found.add(s.id);
+    for (const s of this.context.plan.steps) if (!this.routeOnly.has(s.id) && s.dependencies.some((d) => found.has(d))) found.add(s.id);
     return this.context.plan.steps.filter((s) => found.has(s.id)).map((s) => s.id);
   }
 
