@@ -205,7 +205,11 @@ function stepJob(step: CompiledStep, place: JobPlace, { runsDir, env, install, c
       ...setupSteps(install),
       ...(isAttemptStep(step) ? agentInstallSteps(step, install) : []),
       ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
-      { name: `Run step ${step.id}`, env, run: `${call.command} run ${waveArgs(call)} --steps ${step.id}${approved} --output text` },
+      {
+        name: `Run step ${step.id}${place.environment !== undefined ? `, approved through the GitHub Environment ${unevaluated(place.environment)}` : ''}`,
+        env,
+        run: `${call.command} run ${waveArgs(call)} --steps ${step.id}${approved} --output text`,
+      },
       {
         name: `Upload the part of ${step.id}`,
         // A failed step's part is what tells the final job it failed.

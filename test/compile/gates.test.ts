@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { gateEnvironmentName } from '../../src/compile/gate-job.js';
 import { JOB_SETUP_MINUTES } from '../../src/compile/job-timeout.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
@@ -44,12 +45,17 @@ interface Job {
   needs?: string[];
   environment?: string;
   'timeout-minutes': number;
-  steps: { run?: string }[];
+  steps: { name?: string; run?: string }[];
+}
+
+/** A job's `wave run` step. */
+function waveRunStep(job: Job): { name?: string; run?: string } {
+  return job.steps.find((step) => step.run?.includes(' run '))!;
 }
 
 /** The command of a job's `wave run` step. */
 function waveRun(job: Job): string {
-  return job.steps.find((step) => step.run?.includes(' run '))!.run!;
+  return waveRunStep(job).run!;
 }
 
 describe('gates in a compiled workflow', () => {
@@ -77,6 +83,9 @@ describe('gates in a compiled workflow', () => {
     const written = (parse(text) as { jobs: Record<string, Job> }).jobs;
     expect(waveRun(written.approve!)).toContain('--steps approve --auto-approve --output text');
     expect(waveRun(written.robot!)).toContain('--steps robot --output text');
+    // The job's log says who let it run: the decision records `auto_approve`, GitHub keeps the reviewer.
+    expect(waveRunStep(written.sign_off!).name).toBe('Run step sign.off, approved through the GitHub Environment production');
+    expect(waveRunStep(written.robot!).name).toBe('Run step robot');
     expect(written.approve!['timeout-minutes']).toBe(JOB_SETUP_MINUTES);
     // The timer's 2 s round up to a minute of the job's own.
     expect(written.pause!['timeout-minutes']).toBe(JOB_SETUP_MINUTES + 1);
@@ -127,6 +136,16 @@ describe('gates in a compiled workflow', () => {
     expect(written.stderr).toContain(
       'create the GitHub Environments wave-release-train-approve and production (Settings → Environments) with required reviewers: without them GitHub creates each with none, and the gate passes unasked',
     );
+  });
+});
+
+describe('the name of a gate’s GitHub Environment', () => {
+  it('is the gate’s `environment` as written, else wave-<pipeline>-<step> in lowercase letters, digits and `-`, at most 255 characters', () => {
+    expect(gateEnvironmentName('Release Train', 'sign.off', undefined)).toBe('wave-release-train-sign-off');
+    expect(gateEnvironmentName('Release Train', 'sign.off', 'Prod (EU)')).toBe('Prod (EU)');
+    expect(gateEnvironmentName('p', '__', undefined)).toBe('wave-p-gate');
+    const long = gateEnvironmentName('x'.repeat(300), 'y'.repeat(300), undefined);
+    expect(long).toBe(`wave-${'x'.repeat(48)}-${'y'.repeat(255 - 54)}`);
   });
 });
 
