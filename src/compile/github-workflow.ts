@@ -2,8 +2,9 @@ import { relative, sep } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import { contractPolicy } from '../contracts/policy.js';
 import { WaveError, type SourceLocation } from '../core/errors/errors.js';
-import { isAttemptStep, isReworkOnly, type AttemptStep, type Plan } from '../plan/plan-types.js';
+import { isAttemptStep, isReworkOnly, type AttemptStep, type GateStep, type Plan } from '../plan/plan-types.js';
 import { slugPipelineName } from '../state/run-id.js';
+import { gateEnvironmentName, needsEnvironment, refuseUncompilableGate } from './gate-job.js';
 import { jobCondition } from './job-condition.js';
 import { jobIdsOf } from './job-ids.js';
 import { jobTimeoutMinutes } from './job-timeout.js';
@@ -39,6 +40,8 @@ export interface GithubWorkflowOptions {
   install?: WaveInstall;
   /** The events the workflow starts on (default: DEFAULT_TRIGGERS). */
   triggers?: readonly Trigger[];
+  /** The `gate.environment` of each approval gate that names its GitHub Environment, by step id (see gateEnvironmentsOf). */
+  gateEnvironments?: ReadonlyMap<string, string>;
 }
 
 /** What every job's `wave` command is given: the failure mode, how Wave is run and how the input arrives. */
@@ -79,13 +82,16 @@ export function githubWorkflow(whole: Plan, options: GithubWorkflowOptions): Rec
   const runsDir = `${unevaluated(repoPath(options.repoRoot, plan.runtime.runsRoot))}/\${{ env.WAVE_RUN_ID }}`;
   const files = waveFiles(plan, options);
   const jobs: Record<string, Job> = {};
-  const mayFail = new Map(plan.steps.map((s) => [s.id, s.optional || s.contracts.some((c) => contractPolicy(c) === 'continue')]));
+  const mayFail = new Map(plan.steps.map((s) => [s.id, s.optional || (isAttemptStep(s) && s.contracts.some((c) => contractPolicy(c) === 'continue'))]));
+  const environments = jobEnvironments(plan, options);
   for (const step of plan.steps) {
     const jobId = jobIds.get(step.id)!;
     const condition = jobCondition(step.dependencies.map((d) => ({ jobId: jobIds.get(d)!, mayFail: mayFail.get(d)! })));
     const ancestors = ancestorJobs(plan, step.id).map((id) => jobIds.get(id)!);
-    const env = { ...files, ...secretVariables(stepSecrets(plan, step, secrets)) };
-    jobs[jobId] = stepJob(step, { jobId, needs: step.dependencies.map((d) => jobIds.get(d)!), condition, ancestors }, { runsDir, env, install, call });
+    // A gate runs no command of the pipeline's, so its job gets no secret.
+    const env = { ...files, ...(isAttemptStep(step) && secretVariables(stepSecrets(plan, step, secrets))) };
+    const place = { jobId, needs: step.dependencies.map((d) => jobIds.get(d)!), condition, ancestors, environment: environments.get(step.id) };
+    jobs[jobId] = stepJob(step, place, { runsDir, env, install, call });
   }
   jobs[ASSEMBLE_JOB] = assembleJob([...jobIds.values()], { runsDir, env: files, install, call });
   const read = workflowSecrets(plan);
@@ -125,16 +131,29 @@ export function workflowJobIds(plan: Plan): string[] {
 /** The secrets some job of the workflow of `plan` reads (of its env_passthrough), which the repository must define. */
 export function workflowSecrets(whole: Plan): string[] {
   const plan = compilablePlan(whole);
-  const read = new Set(plan.steps.flatMap((step) => stepSecrets(whole, step, plan.runtime.envPassthrough)));
+  const read = new Set(plan.steps.filter(isAttemptStep).flatMap((step) => stepSecrets(whole, step, plan.runtime.envPassthrough)));
   return plan.runtime.envPassthrough.filter((name) => read.has(name));
 }
 
-/** Where a step's job sits among the others: its id, the jobs it needs, its `if:` and the jobs whose parts it downloads. */
+/** The GitHub Environments the workflow of `plan` binds its approval gates' jobs to, which the repository must create with required reviewers. */
+export function workflowEnvironments(whole: Plan, options: Pick<GithubWorkflowOptions, 'gateEnvironments'> = {}): string[] {
+  return [...new Set(jobEnvironments(compilablePlan(whole), options).values())];
+}
+
+/** The Environment of each approval gate's job that waits for a reviewer, by step id. */
+function jobEnvironments(plan: CompilablePlan, options: Pick<GithubWorkflowOptions, 'gateEnvironments'>): Map<string, string> {
+  const gates = plan.steps.filter((step): step is GateStep => step.kind === 'gate' && needsEnvironment(step));
+  return new Map(gates.map((step) => [step.id, gateEnvironmentName(plan.pipelineName, step.id, options.gateEnvironments?.get(step.id))]));
+}
+
+/** Where a step's job sits among the others: its id, the jobs it needs, its `if:`, the jobs whose parts it downloads, and the Environment it waits for. */
 interface JobPlace {
   jobId: string;
   needs: string[];
   condition: string | undefined;
   ancestors: string[];
+  /** An approval gate's: GitHub runs the job once a required reviewer of this Environment approves it. */
+  environment: string | undefined;
 }
 
 /** What a job's steps are made of: the run folder, the environment of its `wave` step, how Wave is installed and called. */
@@ -168,20 +187,29 @@ function assembleJob(stepJobIds: string[], { runsDir, env, install, call }: JobM
   };
 }
 
-/** The job that runs one step with `wave run --steps` and uploads its part of the run folder. */
-function stepJob(step: AttemptStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
+/**
+ * The job that runs one step with `wave run --steps` and uploads its part of the run folder. An approval gate's job is
+ * bound to its Environment: once a reviewer approves, `--auto-approve` records the gate's default choice.
+ */
+function stepJob(step: CompiledStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
   // Step ids are letters, digits, `_`, `.` and `-` (the pipeline schema), so they hold no `${{` and no shell syntax.
+  const approved = place.environment !== undefined ? ' --auto-approve' : '';
   return {
     name: step.id,
     ...(place.needs.length && { needs: place.needs }),
     ...(place.condition && { if: place.condition }),
+    ...(place.environment !== undefined && { environment: unevaluated(place.environment) }),
     'runs-on': 'ubuntu-latest',
     'timeout-minutes': jobTimeoutMinutes(step),
     steps: [
       ...setupSteps(install),
-      ...agentInstallSteps(step, install),
+      ...(isAttemptStep(step) ? agentInstallSteps(step, install) : []),
       ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
-      { name: `Run step ${step.id}`, env, run: `${call.command} run ${waveArgs(call)} --steps ${step.id} --output text` },
+      {
+        name: `Run step ${step.id}${place.environment !== undefined ? `, approved through the GitHub Environment ${unevaluated(place.environment)}` : ''}`,
+        env,
+        run: `${call.command} run ${waveArgs(call)} --steps ${step.id}${approved} --output text`,
+      },
       {
         name: `Upload the part of ${step.id}`,
         // A failed step's part is what tells the final job it failed.
@@ -201,11 +229,13 @@ function stepJob(step: AttemptStep, place: JobPlace, { runsDir, env, install, ca
   };
 }
 
-/** Refuses the pipeline values that land where GitHub allows no expression, so that an escaped `${{` cannot be written there either. */
-/** A plan whose every step a job runs as attempts. */
-type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly AttemptStep[] };
+/** A step one job runs: its attempts, or its gate. */
+type CompiledStep = AttemptStep | GateStep;
 
-/** The plan with every step one job can run; a child pipeline's step is refused by name. */
+/** A plan whose every step one job runs. */
+type CompilablePlan = Omit<Plan, 'steps'> & { readonly steps: readonly CompiledStep[] };
+
+/** The plan with every step one job can run; a child pipeline's step, and a gate no job can express, are refused by name. */
 function compilablePlan(plan: Plan): CompilablePlan {
   const routed = plan.steps.find((step) => step.edges?.length || step.kind === 'conditional');
   if (routed)
@@ -213,11 +243,11 @@ function compilablePlan(plan: Plan): CompilablePlan {
       location: routed.location,
       hint: 'Run this pipeline with `wave run` or the Wave GitHub Action, where one job runs it whole.',
     });
-  const child = plan.steps.find((step) => !isAttemptStep(step));
+  const child = plan.steps.find((step) => !isAttemptStep(step) && step.kind !== 'gate');
   if (child)
     throw new WaveError(
       'not_supported',
-      `step \`${child.id}\` ${child.kind === 'gate' ? 'is a gate' : child.kind === 'loop' ? 'is a loop' : 'runs a child pipeline'}, which \`wave compile\` does not turn into jobs yet`,
+      `step \`${child.id}\` ${child.kind === 'loop' ? 'is a loop' : 'runs a child pipeline'}, which \`wave compile\` does not turn into jobs yet`,
       {
         location: child.location,
         hint:
@@ -236,7 +266,8 @@ function compilablePlan(plan: Plan): CompilablePlan {
         hint: 'Run this pipeline with `wave run` or the Wave GitHub Action (one job runs it whole).',
       },
     );
-  const consumer = (plan.steps as readonly AttemptStep[]).find((step) => step.injectArtifacts.some((ref) => ref.pipeline !== undefined));
+  for (const step of plan.steps) if (step.kind === 'gate') refuseUncompilableGate(step);
+  const consumer = plan.steps.filter(isAttemptStep).find((step) => step.injectArtifacts.some((ref) => ref.pipeline !== undefined));
   if (consumer)
     throw new WaveError('not_supported', `step \`${consumer.id}\` injects an artifact of another pipeline, which only its parent run or \`wave compose\` hands over`, {
       location: consumer.location,
@@ -245,6 +276,7 @@ function compilablePlan(plan: Plan): CompilablePlan {
   return plan as CompilablePlan;
 }
 
+/** Refuses the pipeline values that land where GitHub allows no expression, so that an escaped `${{` cannot be written there either. */
 function refuseUnescapable(plan: Plan, options: GithubWorkflowOptions): void {
   const locate = (path: readonly PropertyKey[]) => options.locatePipeline?.(path) ?? { file: plan.pipelineFile };
   refuseExpressionOpen(plan.pipelineName, '`metadata.name`', locate(['metadata', 'name']));

@@ -1,4 +1,4 @@
-import { NoOperationTraceWriter, isMapping, isScalar, isSequence, parseWorkflow } from '@actions/workflow-parser';
+import { NoOperationTraceWriter, isMapping, isScalar, isSequence, isString, parseWorkflow } from '@actions/workflow-parser';
 import { compileGithubWorkflow } from '../../src/compile/github-workflow.js';
 import { loadManifest, loadPipeline } from '../../src/config/load/load.js';
 import { buildPlan } from '../../src/plan/plan.js';
@@ -12,10 +12,19 @@ export async function planOf(manifestFile: string, pipelineFile: string): Promis
   return buildPlan(manifest, pipeline, { input: pipeline.value.input?.default ?? '' });
 }
 
-/** A compiled workflow as GitHub's own parser reads it: its errors, and each job's needs and `if:`. */
+/** A compiled workflow as GitHub's own parser reads it: its errors, and each job's needs, `if:` and Environment. */
 export async function parsedByGithub(yamlText: string) {
   const { errors, template } = await readAsGithub(yamlText);
-  const jobs = new Map((template?.jobs ?? []).map((job) => [job.id.value, { needs: (job.needs ?? []).map((n) => n.value), if: job.if.expression }]));
+  const jobs = new Map(
+    (template?.jobs ?? []).map((job) => [
+      job.id.value,
+      {
+        needs: (job.needs ?? []).map((n) => n.value),
+        if: job.if.expression,
+        environment: 'environment' in job && job.environment && isString(job.environment) ? job.environment.value : undefined,
+      },
+    ]),
+  );
   return { errors, jobs };
 }
 

@@ -16,6 +16,7 @@ interface WorkflowStep {
 interface WorkflowJob {
   needs?: string[];
   if?: string;
+  environment?: string;
   steps: WorkflowStep[];
 }
 
@@ -68,11 +69,17 @@ function filesUnder(path: string): string[] {
   return readdirSync(path, { withFileTypes: true }).flatMap((e) => filesUnder(join(path, e.name)));
 }
 
+/** What the simulated GitHub decides besides running jobs: the Environments whose reviewer rejects the job waiting for them (the others approve). */
+export interface SimulatedReviews {
+  rejected?: ReadonlySet<string>;
+}
+
 /**
  * Runs a compiled workflow's jobs in the order of their needs, each in a fresh copy of `project` holding only
- * what it downloads; `wave` is the built CLI. Returns each job's folder, result, outputs and job summary.
+ * what it downloads; `wave` is the built CLI. A job bound to an Environment runs once its reviewer approves; a
+ * rejection fails it unrun, as GitHub does. Returns each job's folder, result, outputs and job summary.
  */
-export async function simulateWorkflow(workflowText: string, project: string, input: string) {
+export async function simulateWorkflow(workflowText: string, project: string, input: string, reviews: SimulatedReviews = {}) {
   const workflow = parse(workflowText) as { jobs: Record<string, WorkflowJob> };
   const artifacts = mkdtempSync(join(tmpdir(), 'wave-sim-artifacts-'));
   const results = new Map<string, Result>();
@@ -88,6 +95,10 @@ export async function simulateWorkflow(workflowText: string, project: string, in
     const job = workflow.jobs[id]!;
     if (!allowed(job.if, job.needs ?? [], results)) {
       results.set(id, 'skipped');
+      continue;
+    }
+    if (job.environment !== undefined && reviews.rejected?.has(job.environment)) {
+      results.set(id, 'failure');
       continue;
     }
     const dir = mkdtempSync(join(tmpdir(), `wave-sim-${id}-`));

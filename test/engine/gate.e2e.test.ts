@@ -182,7 +182,7 @@ describe('a gate step', () => {
     expect(text).toContain("wrong_type: step `approve`: the gate's default `x` is not the key of one of its choices");
     expect(text).toContain('missing_field: step `wait`: a timer gate needs `timeout`, how long it waits');
     const compiled = await runWave(['compile', 'gated'], { cwd: makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) }) });
-    expect(compiled.stderr).toContain('not_supported: step `approve` is a gate, which `wave compile` does not turn into jobs yet');
+    expect(compiled.stderr).toContain('not_supported: step `approve` is an approval gate whose choice `y` goes to `ship`, which `wave compile` cannot turn into a job');
     const poll = await runWave(['validate', 'pipelines/poll.yaml'], { cwd: project });
     const said = poll.stdout + poll.stderr;
     expect(said).toContain('missing_field: step `approve`: a pr_merge gate needs `pr_number`, the pull request it waits for');

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { compileGithubWorkflow, workflowJobIds, workflowSecrets } from '../../compile/github-workflow.js';
+import { gateEnvironmentsOf } from '../../compile/gate-job.js';
+import { compileGithubWorkflow, workflowEnvironments, workflowJobIds, workflowSecrets } from '../../compile/github-workflow.js';
 import { DEFAULT_TRIGGERS, isTrigger, TRIGGERS, type Trigger } from '../../compile/triggers.js';
 import { waveInstallOf } from '../../compile/wave-install.js';
 import { writeWorkflowFile } from '../../compile/write-workflow.js';
@@ -58,6 +59,7 @@ export function registerCompile(program: Command): void {
       // Decided per project: `npm ci` where its lockfile lists Wave, else npx of this Wave's version.
       const install = waveInstallOf(repoRoot);
       const triggers = flags.on ?? DEFAULT_TRIGGERS;
+      const gateEnvironments = gateEnvironmentsOf(pipeline.value);
       const workflow = compileGithubWorkflow(plan, {
         repoRoot,
         onFailure: flags.onFailure,
@@ -65,6 +67,7 @@ export function registerCompile(program: Command): void {
         locatePipeline: (path) => pipeline.locate(path),
         install,
         triggers,
+        gateEnvironments,
       });
       if (!flags.output) {
         process.stdout.write(workflow);
@@ -74,7 +77,18 @@ export function registerCompile(program: Command): void {
       refuseForeignFile(file, flags.force ?? false);
       writeWorkflowFile(file, workflow);
       const shown = relative(cwd, file).startsWith('..') ? file : relative(cwd, file);
-      process.stderr.write(safeText(writtenNotice({ file: shown, jobIds: workflowJobIds(plan), install, triggers, secrets: workflowSecrets(plan) })));
+      process.stderr.write(
+        safeText(
+          writtenNotice({
+            file: shown,
+            jobIds: workflowJobIds(plan),
+            install,
+            triggers,
+            secrets: workflowSecrets(plan),
+            environments: workflowEnvironments(plan, { gateEnvironments }),
+          }),
+        ),
+      );
     });
 }
 

@@ -81,7 +81,7 @@ export function gateStepErrors(step: Record<string, unknown>, index: number, ste
 
 /** The gate keys each type of gate reads. */
 const GATE_KEYS: Record<string, readonly string[]> = {
-  approval: ['type', 'auto', 'timeout', 'message', 'prompt', 'choices', 'default', 'freeform'],
+  approval: ['type', 'auto', 'timeout', 'message', 'prompt', 'choices', 'default', 'freeform', 'environment'],
   timer: ['type', 'timeout', 'message', 'prompt'],
   pr_merge: ['type', 'auto', 'timeout', 'message', 'prompt', 'pr_number', 'repo', 'interval'],
   ci_pass: ['type', 'auto', 'timeout', 'message', 'prompt', 'repo', 'branch', 'interval'],

@@ -26,6 +26,15 @@ export const GateSchema = z
     prompt: z.string().optional().describe('approval: the question put to the person.'),
     choices: z.array(GateChoiceSchema).optional().describe('approval: the answers a person picks from.'),
     default: z.string().optional().describe('approval: the key of the choice `auto`, `--auto-approve` and the timeout take.'),
+    environment: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^(?!.*\$\{\{)[^\r\n]+$/, 'a GitHub Environment name: one line of up to 255 characters, without `${{`')
+      .optional()
+      .describe(
+        'approval: the GitHub Environment whose required reviewers approve this gate in the workflow of `wave compile` (default `wave-<pipeline>-<step>`); `wave run` does not read it.',
+      ),
     freeform: z.boolean().optional().describe('approval: the person may add text (`wave approve --text`), kept with the decision; without it the gate takes none.'),
     pr_number: z.number().int().positive().optional().describe('pr_merge: the pull request it waits for (required).'),
     repo: z
