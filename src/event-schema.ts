@@ -94,6 +94,7 @@ const RunOptionsSchema = z
     timeoutMinutes: z.number().positive().optional(),
     keepWorkspaces: z.boolean(),
     autoApprove: z.boolean().optional().describe('--auto-approve: approval gates take their default choice.'),
+    approvedIn: z.string().optional().describe('--approved-in: approval gates take their default choice, approved by the reviewers of this GitHub Environment.'),
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
     env: z.record(z.string(), z.string()).optional(),
     parentArtifacts: z.record(z.string(), z.string()).optional(),
@@ -386,13 +387,16 @@ export const RunEventSchema = z
         ...base,
         type: z.literal('gate_resolved'),
         stepId: z.string(),
-        by: z.enum(['auto', 'auto_approve', 'person', 'timeout', 'timer', 'forge']),
+        by: z.enum(['auto', 'auto_approve', 'environment', 'person', 'timeout', 'timer', 'forge']),
+        environment: z.string().optional(),
         key: z.string().optional(),
         label: z.string().optional(),
         text: z.string().optional(),
         target: z.string().optional(),
       })
-      .describe('A gate was resolved: by its `auto`, `--auto-approve`, a person, its timeout (the default choice) or its timer; with which choice and text.'),
+      .describe(
+        'A gate was resolved: by its `auto`, `--auto-approve`, the reviewers of a GitHub Environment (`--approved-in`), a person, its timeout (the default choice) or its timer; with which choice and text.',
+      ),
     z
       .strictObject({
         ...base,

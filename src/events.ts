@@ -16,7 +16,7 @@ export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancel
 export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 
 /** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
-export type GateResolver = 'auto' | 'auto_approve' | 'person' | 'timeout' | 'timer' | 'forge';
+export type GateResolver = 'auto' | 'auto_approve' | 'environment' | 'person' | 'timeout' | 'timer' | 'forge';
 
 /** The outcome a step's edges are read against: its own, or (a conditional step's) the step's before it. */
 export type RouteOutcome = 'success' | 'failure';
@@ -188,7 +188,7 @@ export type RunEvent = Base &
         polls?: string;
       }
     /** A gate was resolved: by whom or what, with which choice and text. */
-    | { type: 'gate_resolved'; stepId: string; by: GateResolver; key?: string; label?: string; text?: string; target?: string }
+    | { type: 'gate_resolved'; stepId: string; by: GateResolver; environment?: string; key?: string; label?: string; text?: string; target?: string }
     /** The walk goes on from the step to `target` (a step, or `_complete`) by an edge or a gate choice; `requeued` steps go back to pending to run again. */
     | { type: 'step_routed'; stepId: string; target: string; outcome: RouteOutcome; when?: string; requeued: string[] }
     /** An iterate step read its list: how many items it runs a child for, and how many of them an earlier run of the step completed (not run again). */
@@ -223,6 +223,8 @@ export interface RunOptions {
   keepWorkspaces: boolean;
   /** `--auto-approve`: an approval gate takes its default choice instead of waiting for a person. */
   autoApprove?: boolean;
+  /** `--approved-in`: approval gates take their default choice, approved by the reviewers of this GitHub Environment. */
+  approvedIn?: string;
   /** `--install-skills`: the required skills' install and init commands may run (in the sandbox). */
   installSkills?: boolean;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */

@@ -95,6 +95,8 @@ export interface StartRunRequest {
   keepWorkspaces?: boolean;
   /** Approval gates take their default choice instead of waiting for a person. */
   autoApprove?: boolean;
+  /** Approval gates take their default choice, approved by the reviewers of this GitHub Environment (a compiled gate job). */
+  approvedIn?: string;
   /** The required skills' install and init commands may run (in the sandbox). */
   installSkills?: boolean;
   /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */

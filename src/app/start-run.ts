@@ -40,6 +40,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     timeoutMinutes: request.timeoutMinutes,
     keepWorkspaces,
     ...(request.autoApprove ? { autoApprove: true } : {}),
+    ...(request.approvedIn !== undefined ? { approvedIn: request.approvedIn } : {}),
     ...(request.installSkills ? { installSkills: true } : {}),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
     ...handedPlanOptions(request.parent),

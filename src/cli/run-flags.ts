@@ -18,6 +18,7 @@ export interface RunFlags {
   json?: boolean;
   keepWorkspaces?: boolean;
   autoApprove?: boolean;
+  approvedIn?: string;
   installSkills?: boolean;
 }
 
@@ -33,6 +34,10 @@ export function withRunFlags(command: Command): Command {
     .option('--json', 'same as --output json: NDJSON events on stdout')
     .option('--keep-workspaces', 'keep step workspaces after a successful run')
     .option('--auto-approve', 'approval gates take their default choice instead of waiting for a person')
+    .option(
+      '--approved-in <environment>',
+      "approval gates take their default choice, recorded as approved by the reviewers of this GitHub Environment (a compiled workflow's gate job)",
+    )
     .option('--install-skills', "let the required skills' install and init commands run, inside the sandbox")
     .addHelpText('after', pipelineInputHelp);
 }
@@ -47,6 +52,7 @@ export function runRequestOf(flags: RunFlags, cwd: string): Omit<StartRunRequest
     timeoutMinutes: flags.timeout,
     keepWorkspaces: flags.keepWorkspaces,
     autoApprove: flags.autoApprove,
+    ...(flags.approvedIn !== undefined ? { approvedIn: flags.approvedIn } : {}),
     installSkills: flags.installSkills,
     output: outputModeOf(flags),
   };

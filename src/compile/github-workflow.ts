@@ -189,11 +189,13 @@ function assembleJob(stepJobIds: string[], { runsDir, env, install, call }: JobM
 
 /**
  * The job that runs one step with `wave run --steps` and uploads its part of the run folder. An approval gate's job is
- * bound to its Environment: once a reviewer approves, `--auto-approve` records the gate's default choice.
+ * bound to its Environment: once a reviewer approves, `--approved-in` records the gate's default choice as theirs.
  */
 function stepJob(step: CompiledStep, place: JobPlace, { runsDir, env, install, call }: JobMaking): Job {
   // Step ids are letters, digits, `_`, `.` and `-` (the pipeline schema), so they hold no `${{` and no shell syntax.
-  const approved = place.environment !== undefined ? ' --auto-approve' : '';
+  // The Environment's name reaches the command through env, as the file names do.
+  const approved = place.environment !== undefined ? ' --approved-in "$WAVE_GATE_ENVIRONMENT"' : '';
+  const stepEnv = place.environment !== undefined ? { ...env, WAVE_GATE_ENVIRONMENT: unevaluated(place.environment) } : env;
   return {
     name: step.id,
     ...(place.needs.length && { needs: place.needs }),
@@ -207,7 +209,7 @@ function stepJob(step: CompiledStep, place: JobPlace, { runsDir, env, install, c
       ...(place.ancestors.length ? [downloadParts(place.ancestors, runsDir)] : []),
       {
         name: `Run step ${step.id}${place.environment !== undefined ? `, approved through the GitHub Environment ${unevaluated(place.environment)}` : ''}`,
-        env,
+        env: stepEnv,
         run: `${call.command} run ${waveArgs(call)} --steps ${step.id}${approved} --output text`,
       },
       {

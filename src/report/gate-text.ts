@@ -20,6 +20,7 @@ export function gateWaitingText(gate: GateWaiting, runId: string, stepId: string
 const BY: Record<GateResolved['by'], string> = {
   auto: 'by auto',
   auto_approve: 'by --auto-approve',
+  environment: 'by the reviewers of the GitHub Environment',
   person: 'by a person',
   timeout: 'by its timeout (the default)',
   timer: 'its timer elapsed',
@@ -44,7 +45,8 @@ export function gateFailedText(stepId: string, failure: Failure): string {
 /** `resolved by a person y "Ship" → ship: the first line of their text`. */
 function resolution(decision: GateResolved): string {
   const choice = decision.key !== undefined ? ` ${decision.key} "${decision.label ?? decision.key}"${decision.target ? ` → ${decision.target}` : ''}` : '';
-  return `resolved ${BY[decision.by]}${choice}${decision.text !== undefined ? `: ${firstLine(decision.text)}` : ''}`;
+  const where = decision.environment !== undefined ? ` ${oneLine(decision.environment)}` : '';
+  return `resolved ${BY[decision.by]}${where}${choice}${decision.text !== undefined ? `: ${firstLine(decision.text)}` : ''}`;
 }
 
 /** A gate as `wave status` shows it under its step: waiting (and how to answer), or its decision. */

@@ -49,7 +49,7 @@ interface Job {
 }
 
 /** A job's `wave run` step. */
-function waveRunStep(job: Job): { name?: string; run?: string } {
+function waveRunStep(job: Job): { name?: string; run?: string; env?: Record<string, string> } {
   return job.steps.find((step) => step.run?.includes(' run '))!;
 }
 
@@ -81,9 +81,10 @@ describe('gates in a compiled workflow', () => {
     expect(jobs.get('pause')?.environment).toBeUndefined();
     expect(jobs.get('ship')?.needs).toEqual(['pause', 'approve', 'sign_off', 'robot']);
     const written = (parse(text) as { jobs: Record<string, Job> }).jobs;
-    expect(waveRun(written.approve!)).toContain('--steps approve --auto-approve --output text');
+    expect(waveRun(written.approve!)).toContain('--steps approve --approved-in "$WAVE_GATE_ENVIRONMENT" --output text');
+    expect(waveRunStep(written.approve!).env).toMatchObject({ WAVE_GATE_ENVIRONMENT: 'wave-release-train-approve' });
     expect(waveRun(written.robot!)).toContain('--steps robot --output text');
-    // The job's log says who let it run: the decision records `auto_approve`, GitHub keeps the reviewer.
+    // The job's log and the decision say who let it run: the Environment's reviewers (GitHub keeps which one).
     expect(waveRunStep(written.sign_off!).name).toBe('Run step sign.off, approved through the GitHub Environment production');
     expect(waveRunStep(written.robot!).name).toBe('Run step robot');
     expect(written.approve!['timeout-minutes']).toBe(JOB_SETUP_MINUTES);
@@ -98,8 +99,8 @@ describe('gates in a compiled workflow', () => {
     const record = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RunRecord;
     expect(record.status).toBe('completed');
     expect(readFileSync(join(runDir, 'artifacts/ship/out'), 'utf8')).toBe('shipped Ship y\n');
-    expect(record.steps.approve!.gate?.decision).toMatchObject({ by: 'auto_approve', key: 'y', label: 'Ship' });
-    expect(record.steps['sign.off']!.gate?.decision?.by).toBe('auto_approve');
+    expect(record.steps.approve!.gate?.decision).toMatchObject({ by: 'environment', environment: 'wave-release-train-approve', key: 'y', label: 'Ship' });
+    expect(record.steps['sign.off']!.gate?.decision).toMatchObject({ by: 'environment', environment: 'production' });
     expect(record.steps.robot!.gate?.decision?.by).toBe('auto');
     expect(record.steps.pause!.gate?.decision?.by).toBe('timer');
     expect(record.steps.pause!.durationMs).toBeGreaterThanOrEqual(2000);

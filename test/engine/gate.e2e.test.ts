@@ -131,6 +131,14 @@ describe('a gate step', () => {
     expect(runRecord(flagged).steps.approve!.gate!.decision).toMatchObject({ by: 'auto_approve', key: 'y' });
     expect(runRecord(flagged).options.autoApprove).toBe(true);
 
+    // A compiled workflow's gate job: the default choice, approved by the reviewers of the Environment that let it run.
+    const environment = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES) });
+    const approved = await runWave(['run', 'gated', '--approved-in', 'prod \u001b[31m', '--output', 'text'], { cwd: environment });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(runRecord(environment).steps.approve!.gate!.decision).toMatchObject({ by: 'environment', environment: 'prod \u001b[31m', key: 'y' });
+    const said = (await runWave(['status', runRecord(environment).id], { cwd: environment })).stdout;
+    expect(said).toContain('gate resolved by the reviewers of the GitHub Environment prod \\x1b[31m y "Ship"');
+
     const noDefault = makeProject({ 'pipelines/gated.yaml': gatedPipeline(CHOICES.replace('      default: y\n', '').replace(/default: y$/, '')) });
     const refused = await runWave(['run', 'gated', '--auto-approve'], { cwd: noDefault });
     expect(refused.code).toBe(1);

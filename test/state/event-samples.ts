@@ -140,6 +140,7 @@ export const EVERY_EVENT: RunEvent[] = [
     timeoutMs: 60_000,
   },
   { ...base, type: 'gate_resolved', stepId: 'approve', by: 'person', key: 'y', label: 'Ship', text: 'looks good', target: 'publish' },
+  { ...base, type: 'gate_resolved', stepId: 'approve', by: 'environment', environment: 'production', key: 'y', label: 'Ship' },
   { ...base, type: 'step_routed', stepId: 'check', target: 'fix', outcome: 'failure', when: 'outcome=failure', requeued: ['fix', 'test', 'check'] },
   { ...base, type: 'child_run_started', stepId: 'fan', childRunId: 'child-20240601-100000-cccc', pipeline: 'child' },
   {

@@ -14,11 +14,11 @@ import type { StepRun, StepRunner } from './step-run.js';
 const ANSWER_POLL_MS = 250;
 
 /** How a gate was resolved: by whom, with which choice (none for a gate without choices) and text; or why it could not be. */
-type GateDecision = { by: GateResolver; choice?: GateChoice; text?: string } | { failure: Failure };
+type GateDecision = { by: GateResolver; environment?: string; choice?: GateChoice; text?: string } | { failure: Failure };
 
 /**
  * Wave's `gate`: the run waits at this step. A timer waits its `timeout`; an approval gate is resolved by its `auto`,
- * by `wave run --auto-approve` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
+ * by `wave run --auto-approve` or `--approved-in <environment>` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
  * run folder, so an answer given while the run was down is taken on resume), or by its timeout (its default; none:
  * the step fails). A choice whose target is `_fail`, or a rejection, fails the step; a choice with another target sends
  * the walk there (engine/run/step-router.ts: a target that already ran runs again, with the steps after it).
@@ -43,8 +43,9 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   });
   const decision = step.gateType === 'timer' ? await waitTimer(run) : target ? await askForge(run, target) : await decideApproval(run);
   if ('failure' in decision) return endChildStep(run, started, { failure: decision.failure });
-  const { by, choice, text } = decision;
+  const { by, environment, choice, text } = decision;
   const resolved = {
+    ...(environment !== undefined ? { environment } : {}),
     ...(choice ? { key: choice.key, label: choice.label, ...(choice.target !== undefined ? { target: choice.target } : {}) } : {}),
     ...(text !== undefined ? { text } : {}),
   };
@@ -76,10 +77,12 @@ function defaultOf(step: GateStep, orFirst: boolean): GateChoice | undefined {
 async function decideApproval(run: StepRun<GateStep>): Promise<GateDecision> {
   const { context, step, signal } = run;
   if (step.auto) return { by: 'auto', ...optional(defaultOf(step, true)) };
-  if (context.store.record.options.autoApprove) {
+  const { autoApprove, approvedIn } = context.store.record.options;
+  if (autoApprove || approvedIn !== undefined) {
     const choice = defaultOf(step, false);
-    if (step.choices.length && !choice) return { failure: { class: 'gate_rejected', message: `--auto-approve takes a gate's default choice, and gate \`${step.id}\` has none` } };
-    return { by: 'auto_approve', ...optional(choice) };
+    const flag = approvedIn !== undefined ? '--approved-in' : '--auto-approve';
+    if (step.choices.length && !choice) return { failure: { class: 'gate_rejected', message: `${flag} takes a gate's default choice, and gate \`${step.id}\` has none` } };
+    return approvedIn !== undefined ? { by: 'environment', environment: approvedIn, ...optional(choice) } : { by: 'auto_approve', ...optional(choice) };
   }
   const clock = context.clock ?? SYSTEM_CLOCK;
   const deadline = step.timeoutMs !== undefined ? clock.now() + step.timeoutMs : Infinity;

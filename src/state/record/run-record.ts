@@ -124,7 +124,7 @@ export interface GateRecord {
   freeform?: boolean;
   /** pr_merge, ci_pass: what it polls the forge for. */
   polls?: string;
-  decision?: { by: GateResolver; key?: string; label?: string; text?: string; target?: string; at: string };
+  decision?: { by: GateResolver; environment?: string; key?: string; label?: string; text?: string; target?: string; at: string };
 }
 
 /** A run a step started, as its parent records it. */
