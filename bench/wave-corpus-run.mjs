@@ -70,7 +70,7 @@ const NOT_OFFLINE = {
   'inception-bugfix': 'requires gh: child impl-issue-core runs `gh issue view` on the issue, child ops-pr-review runs `gh pr view`/`gh pr comment`',
   'inception-feature':
     'requires gh: child plan-scope runs `gh issue create`, plan-research reads the issue and searches the web, impl-issue (iterated over the created issues) opens pull requests that ops-pr-review reviews',
-  'inception-harden': `child wave-test-hardening runs ${GO_TEST} and \`gh pr create\`; child wave-audit runs \`gh repo view\`/\`gh issue list\``,
+  'inception-harden': `child wave-test-hardening runs \`gh pr create\` and ${GO_TEST}; child wave-audit runs \`gh repo view\`/\`gh issue list\``,
   'ops-epic-runner': 'child plan-scope runs `gh issue list`/`gh issue create`; child impl-issue (iterated over the created issues) runs `gh issue view` and opens pull requests',
   'ops-issue-quality': 'requires gh: scan (github-analyst) runs `gh issue list`, enhance (github-commenter, issues:write) runs `gh issue comment`',
   'ops-pr-respond': `requires gh: fetch-pr runs \`gh pr view\`/\`gh pr diff\` on a pull request URL, its impl-finding children push to the pull request's branch, comment-back runs \`gh pr comment\`; verify runs ${GO_TEST}`,
