@@ -1,16 +1,20 @@
 // Runs every one of Wave's own valid pipelines that needs no network, forge token or missing tool end to end,
 // unmodified with Wave's own manifest, with the real Claude Code against the scripted model server (its `wavestep`
 // scenario writes what each step's requirements ask, in a way its contracts pass), and lists why the others cannot.
+// A pipeline with an approval gate runs with --auto-approve, so no person answers; the output says which did.
 // Usage: node bench/wave-corpus-run.mjs <path of a re-cinq/wave checkout> [--only name,name]
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startModelServer } from '../test/support/model-server.mjs';
 
 const WAVE = fileURLToPath(new URL('../bin/wave.cjs', import.meta.url));
+/** An input that stands for the URL of the page this script serves on 127.0.0.1, filled in once it listens. */
+const LOCAL_PAGE = '<local page>';
 
 /** The valid pipelines that can run offline, each with its own example input. */
 const RUNNABLE = {
@@ -39,26 +43,44 @@ const RUNNABLE = {
   'inception-audit': 'internal/',
   'inception-doc': 'docs/',
   'ops-parallel-audit': 'internal/pipeline',
+  // A timer gate of 5 seconds between two command steps.
+  'wave-smoke-gates': 'verify gate steps work',
+  // Graph mode: a conditional step's edges, a child pipeline, an approval gate (auto: true) and a fix loop not taken.
+  'wave-validate': 'full validation run',
+  // Without .agents/state.db, gather-eval rolls up no eval rows and record skips the insert (its own short-circuit).
+  'pipeline-evolve': 'impl-issue',
+  // Wave's webui is served by its Go binary, not built here: the browser adapter captures a page this script serves.
+  'audit-webui-shots': LOCAL_PAGE,
 };
+
+/** Whether a Go toolchain is on PATH (Debian's golang-go is 1.19, older than the go 1.25.5 Wave's go.mod asks for). */
+const GO_HERE = spawnSync('go', ['version']).status === 0;
+/** `go test ./...`, Wave's project.contract_test_command, and whether this machine can run it. */
+const GO_TEST = `\`go test ./...\` (project.contract_test_command)${GO_HERE ? '' : ', and no Go toolchain is here'}`;
 
 /** The valid pipelines that cannot run offline, and why: the step and the command or tool that needs more. */
 const NOT_OFFLINE = {
   'audit-issue':
-    'requires gh: fetch-issue (github-analyst, issues:read) runs `gh issue view`, file-each-followup runs `gh issue create`, create-pr opens a pull request; its child audit-webui-shots needs the browser adapter',
-  'impl-recinq':
-    'gather (github-analyst) runs `gh issue view`/`gh pr view`, publish runs `gh issue comment` and opens a pull request; simplify has a must-pass test_suite `go test ./...` and no Go toolchain is here',
-  'impl-finding':
-    "requires gh: apply-fix injects ops-pr-respond's pr-context (it runs only as that pipeline's child, and ops-pr-respond needs loops and gh) and pushes to the pull request's branch",
-  'inception-bugfix': 'requires gh; child impl-issue-core is not supported (rework, rejected) and child ops-pr-review needs gh',
-  'inception-feature': 'requires gh; child plan-scope runs `gh issue create`, plan-research needs the issue and web search, impl-issue is not supported (rework)',
-  'inception-harden': 'child wave-test-hardening is not supported (graph-mode conditional steps and edges); child wave-audit needs gh',
-  'ops-epic-runner': 'child plan-scope runs `gh issue list`/`gh issue create`; child impl-issue is not supported (rework)',
+    'requires gh: fetch-issue (github-analyst, issues:read) runs `gh issue view`, file-each-followup runs `gh issue create`, create-pr opens a pull request; its child audit-webui-shots captures the webui routes the issue cites',
+  'impl-finding': "requires gh: apply-fix injects ops-pr-respond's pr-context (it runs only as that pipeline's child) and pushes to the pull request's branch",
+  'impl-issue': `requires gh: fetch-assess runs \`gh issue view\` on the issue it is given, create-pr runs \`gh pr create\`; implement's must-pass test_suite is ${GO_TEST}`,
+  'impl-issue-core': `requires gh: fetch-assess runs \`gh issue view\` on the issue it is given; implement's must-pass test_suite, reworked by fix-implement, is ${GO_TEST}`,
+  'impl-recinq': `gather (github-analyst) runs \`gh issue view\`/\`gh pr view\`, publish runs \`gh issue comment\` and opens a pull request; simplify's must-pass test_suite is ${GO_TEST}`,
+  'impl-speckit': `requires gh: specify runs \`gh issue view\` on a cited issue, create-pr runs \`gh pr create\`; its speckit skill installs with \`uv tool install\` from a git URL; implement's must-pass test_suite is ${GO_TEST}`,
+  'inception-bugfix': 'requires gh: child impl-issue-core runs `gh issue view` on the issue, child ops-pr-review runs `gh pr view`/`gh pr comment`',
+  'inception-feature':
+    'requires gh: child plan-scope runs `gh issue create`, plan-research reads the issue and searches the web, impl-issue (iterated over the created issues) opens pull requests that ops-pr-review reviews',
+  'inception-harden': `child wave-test-hardening runs \`gh pr create\` and ${GO_TEST}; child wave-audit runs \`gh repo view\`/\`gh issue list\``,
+  'ops-epic-runner': 'child plan-scope runs `gh issue list`/`gh issue create`; child impl-issue (iterated over the created issues) runs `gh issue view` and opens pull requests',
   'ops-issue-quality': 'requires gh: scan (github-analyst) runs `gh issue list`, enhance (github-commenter, issues:write) runs `gh issue comment`',
+  'ops-pr-respond': `requires gh: fetch-pr runs \`gh pr view\`/\`gh pr diff\` on a pull request URL, its impl-finding children push to the pull request's branch, comment-back runs \`gh pr comment\`; verify runs ${GO_TEST}`,
   'ops-pr-review': 'diff-analysis runs `gh pr view`/`gh pr checkout` on a pull request URL; publish branches to ops-pr-review-publish, which runs `gh pr comment`',
   'ops-pr-review-publish': "requires gh: publish (github-commenter, pulls:write) injects ops-pr-review's verdict and diff and runs `gh pr comment` on the pull request",
   'plan-research': 'fetch-issue (github-analyst) runs `gh issue view`, research-topics searches the web, post-comment (github-commenter) runs `gh issue comment`',
   'plan-scope': 'fetch-epic (github-analyst) runs `gh issue list`, scope-and-create (github-scoper, issues:write) runs `gh issue create`, verify-report `gh issue view`',
   'wave-audit': 'collect-inventory (github-analyst) runs `gh repo view`, `gh issue list` and `gh pr list`; publish runs `gh issue create`',
+  'wave-scope-audit': 'its input is a GitHub issue URL; create-issues, after the approve-scope gate, runs `gh repo view` and `gh issue create`',
+  'wave-test-hardening': `analyze-coverage, harden and the fix loop's run-tests run ${GO_TEST}; create-pr runs \`gh pr create\``,
 };
 
 /** Whether this machine's /bin/sh takes `set -o pipefail` (dash before 0.5.13 does not; Wave runs scripts with `sh -c` too). */
@@ -85,9 +107,21 @@ function projectCopy() {
   return project;
 }
 
+/** Whether the pipeline has an approval gate: its run takes `--auto-approve`, so it needs no person to answer. */
+const hasApprovalGate = (name) => /^\s+type: approval\b/m.test(readFileSync(join(checkout, '.agents', 'pipelines', `${name}.yaml`), 'utf8'));
+
+/** Serves one small page on 127.0.0.1 for the browser adapter to capture; resolves with its URL and close(). */
+async function servePage() {
+  const page = '<!doctype html><html><head><title>Wave runs</title></head><body><h1>Runs</h1><p>A local page for the browser adapter.</p></body></html>';
+  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/runs`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 /** One `wave run`, asynchronous: the model server answers from this process, so it must not be blocked meanwhile. */
-function runPipeline(project, home, name) {
-  return promisify(execFile)(process.execPath, [WAVE, 'run', name, '--input', RUNNABLE[name], '--output', 'text'], {
+function runPipeline(project, home, { name, input, autoApprove }) {
+  const args = [WAVE, 'run', name, '--input', input, '--output', 'text', ...(autoApprove ? ['--auto-approve'] : [])];
+  return promisify(execFile)(process.execPath, args, {
     cwd: project,
     env: { ...process.env, HOME: home, NO_COLOR: '1' },
     encoding: 'utf8',
@@ -116,6 +150,7 @@ function contractTally(stdout) {
 
 const project = projectCopy();
 const server = await startModelServer();
+const page = await servePage();
 // The manifest stays as it is: Claude finds the model server through the user's own settings, as a user's Claude would.
 const home = mkdtempSync(join(tmpdir(), 'wave-corpus-home-'));
 mkdirSync(join(home, '.claude'));
@@ -124,14 +159,20 @@ writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ env: { AN
 let failed = 0;
 for (const name of names) {
   const started = Date.now();
-  const run = await runPipeline(project, home, name);
+  const autoApprove = hasApprovalGate(name);
+  const input = RUNNABLE[name] === LOCAL_PAGE ? page.url : RUNNABLE[name];
+  const run = await runPipeline(project, home, { name, input, autoApprove });
   const ok = run.status === 0;
   if (!ok) failed++;
   const contracts = contractTally(run.stdout);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  process.stdout.write(`${ok ? 'completed' : `failed (exit ${run.status})`}  ${name}  ${seconds}s${contracts ? `  [${contracts}]` : ''}\n`);
+  const notes = [...(autoApprove ? ['--auto-approve'] : []), ...(input === page.url ? [`input ${page.url}, served here`] : [])];
+  process.stdout.write(
+    `${ok ? 'completed' : `failed (exit ${run.status})`}  ${name}  ${seconds}s${notes.length ? `  (${notes.join('; ')})` : ''}${contracts ? `  [${contracts}]` : ''}\n`,
+  );
   if (!ok) process.stdout.write(failureLines(run));
 }
+await page.close();
 await server.close();
 process.stdout.write(`${names.length - failed} of ${names.length} ran end to end (project copy: ${project})\n`);
 /** Prints a table of pipeline -> reason under its heading, when it has any row. */
@@ -142,8 +183,16 @@ function printReasons(heading, table) {
   for (const [name, reason] of rows) process.stdout.write(`  ${name}: ${reason}\n`);
 }
 
+/** The checkout's pipelines in neither table: a new one must be run or given its reason. */
+function unclassified() {
+  const files = readdirSync(join(checkout, '.agents', 'pipelines')).filter((file) => file.endsWith('.yaml'));
+  return files.map((file) => file.slice(0, -'.yaml'.length)).filter((name) => !(name in RUNNABLE) && !(name in NOT_OFFLINE));
+}
+
+const missing = flag === '--only' ? [] : unclassified();
 if (flag !== '--only') {
   printReasons('cannot run on this machine', NOT_HERE);
   printReasons('valid pipelines cannot run offline', NOT_OFFLINE);
+  if (missing.length) process.stdout.write(`${missing.length} pipelines in neither table: ${missing.join(' ')}\n`);
 }
-process.exitCode = failed ? 1 : 0;
+process.exitCode = failed || missing.length ? 1 : 0;
