@@ -36,6 +36,28 @@ ${extra.fix}    exec: { type: command, source: "echo fixing" }
     exec: { type: command, source: "echo done" }
 `;
 
+/** The tests first, then (on a failure) the fix, which routes back to the tests: the fix step runs only when a route enters it. */
+const testFirstLoop = (passAt: number, fix: string) => `kind: WavePipeline
+metadata: { name: fixloop }
+steps:
+  - id: test
+    type: command
+    script: ${JSON.stringify(countingTest(passAt))}
+  - id: check
+    type: conditional
+    dependencies: [test]
+    edges:
+      - { target: done, condition: outcome=success }
+      - { target: fix }
+  - id: fix
+    dependencies: [check]
+    exec: { type: command, source: ${JSON.stringify(fix)} }
+    edges: [{ target: test }]
+  - id: done
+    dependencies: [check]
+    exec: { type: command, source: "echo done" }
+`;
+
 function record(project: string): RunRecord {
   return JSON.parse(readFileSync(join(runDirs(project)[0]!, 'run.json'), 'utf8')) as RunRecord;
 }
@@ -76,27 +98,7 @@ describe('graph routing', () => {
   });
 
   it('a fix step only a route enters keeps its last visit when the walk goes on elsewhere (test first, then fix)', async () => {
-    const testFirst = `kind: WavePipeline
-metadata: { name: fixloop }
-steps:
-  - id: test
-    type: command
-    script: ${JSON.stringify(countingTest(3))}
-  - id: check
-    type: conditional
-    dependencies: [test]
-    edges:
-      - { target: done, condition: outcome=success }
-      - { target: fix }
-  - id: fix
-    dependencies: [check]
-    exec: { type: command, source: "echo fixing" }
-    edges: [{ target: test }]
-  - id: done
-    dependencies: [check]
-    exec: { type: command, source: "echo done" }
-`;
-    const { project, result } = await run(testFirst);
+    const { project, result } = await run(testFirstLoop(3, 'echo fixing'));
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const steps = record(project).steps;
     expect(Object.entries(steps).map(([id, s]) => [id, s.status, s.visits])).toEqual([
@@ -208,5 +210,25 @@ steps:
       [3, 2, false],
     ]);
     expect(steps.done!.status).toBe('completed');
+  });
+
+  it('a resume goes on with the fix a failed test was routed to, without running the test again first', async () => {
+    // The fix hangs once (until killed); the test passes from its second run on.
+    const hang = `if [ ! -e "{{ input }}.hung" ]; then touch "{{ input }}.hung"; sleep 60; fi; echo fixing`;
+    const project = makeProject({ 'pipelines/fixloop.yaml': testFirstLoop(2, hang) });
+    const wave = startWave(['run', 'fixloop', '--input', join(project, 'count'), '--output', 'quiet'], { cwd: project });
+    await waitFor(() => runDirs(project).length === 1 && events(project).some((e) => e.type === 'attempt_spawned' && e.stepId === 'fix'), 'the fix');
+    wave.kill('SIGKILL');
+    await wave;
+    const resumed = await runWave(['resume', record(project).id, '--output', 'text'], { cwd: project });
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    const steps = record(project).steps;
+    expect(Object.entries(steps).map(([id, s]) => [id, s.status, s.visits])).toEqual([
+      ['test', 'completed', 2],
+      ['check', 'completed', 2],
+      ['fix', 'completed', 1],
+      ['done', 'completed', 1],
+    ]);
+    expect(readFileSync(join(project, 'count'), 'utf8').trim()).toBe('2');
   });
 });
