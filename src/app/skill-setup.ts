@@ -100,7 +100,7 @@ async function installInSandbox(plan: Plan, skill: PlannedRequiredSkill, sandbox
   const scope = { runId: 'skills', stepId: skill.name, attempt: 0, workspace: work, attemptDir: dir, allowedDomains: plan.runtime.sandbox.defaultAllowedDomains, endpoints: [] };
   const path = withSkillPath(env.PATH, [{ name: skill.name, home }]);
   const curated = buildCuratedEnv({ parent: { ...env, PATH: path }, passthrough: plan.runtime.envPassthrough, runId: 'skills', stepId: skill.name, workspace: work });
-  const shell = { sandbox, scope, cwd: work, env: curated, logDir: dir, redactor: runRedactor(plan, env), graceMs: plan.runtime.graceMs };
+  const shell = { sandbox, scope, cwd: work, env: curated, logDir: dir, redactor: runRedactor(plan, env), graceMs: plan.runtime.graceMs, timeoutMs: plan.runtime.skillCommandMs };
   const check = () =>
     skill.check === undefined
       ? Promise.resolve({ ok: false, detail: 'it has no `check` command, so it cannot be found installed' })

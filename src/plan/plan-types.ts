@@ -260,6 +260,8 @@ export function execTypeOf(step: AttemptStep): 'prompt' | 'command' {
 export interface PlanRuntime {
   readonly maxConcurrency: number;
   readonly graceMs: number;
+  /** How long a required skill's install, check or init command may run (runtime.timeouts.skill_install_seconds). */
+  readonly skillCommandMs: number;
   /** How long a stopped step's output pipes are still read. */
   readonly drainMs: number;
   /** Largest stdout of a step with a `source: stdout` artifact. */

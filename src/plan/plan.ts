@@ -40,6 +40,8 @@ type Timeouts = NonNullable<NonNullable<Manifest['runtime']>['timeouts']>;
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_DRAIN_SECONDS = 5;
+/** Wave's default limit of a skill's install (timeouts.SkillInstall). */
+const DEFAULT_SKILL_COMMAND_SECONDS = 300;
 /** Wave's default runtime.artifacts.max_stdout_size. */
 const DEFAULT_MAX_STDOUT_BYTES = 10 * 1024 * 1024;
 
@@ -122,6 +124,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     runtime: {
       maxConcurrency: runtime?.max_concurrency ?? runtime?.max_concurrent_workers ?? 10,
       graceMs: (runtime?.timeouts?.process_grace_seconds ?? 3) * 1000,
+      skillCommandMs: (runtime?.timeouts?.skill_install_seconds ?? DEFAULT_SKILL_COMMAND_SECONDS) * 1000,
       drainMs: (runtime?.timeouts?.stdout_drain_seconds ?? DEFAULT_DRAIN_SECONDS) * 1000,
       maxStdoutBytes: runtime?.artifacts?.max_stdout_size ?? DEFAULT_MAX_STDOUT_BYTES,
       ...(runtime?.artifacts?.default_artifact_dir ? { artifactDir: runtime.artifacts.default_artifact_dir } : {}),

@@ -26,7 +26,6 @@ describe('Wave keys of features this version does not run', () => {
     const keys = [
       'relay_compaction_minutes',
       'meta_default_minutes',
-      'skill_install_seconds',
       'skill_cli_seconds',
       'skill_http_seconds',
       'skill_http_header_seconds',

@@ -5,9 +5,9 @@ import { makeRepository } from '../fixtures/workspace/helpers.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
-import { backendAvailable, sandboxRuntime } from '../support/sandbox.js';
+import { backendAvailable, sandboxRuntime, type TestBackend } from '../support/sandbox.js';
 
-function manifest(backend: 'bubblewrap' | 'none', extra = ''): string {
+function manifest(backend: TestBackend | 'none', extra = ''): string {
   return `kind: WaveManifest
 metadata: { name: skills }
 runtime:
@@ -66,24 +66,31 @@ describe('requires.skills install and init without the opt-in', () => {
   });
 });
 
+/** The skill installed inside the backend's sandbox, its init run in each new workspace, its program found by the steps. */
+async function installsInside(backend: TestBackend): Promise<void> {
+  const project = makeProject({ 'wave.yaml': manifest(backend), 'pipelines/p.yaml': pipeline(DIRECTORY_STEPS) });
+  const env = { PROJECT_FILE: join(project, 'wave.yaml') };
+  const run = await runWave(['run', 'p', '--install-skills', '--output', 'text', '--keep-workspaces'], { cwd: project, env });
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const home = join(project, '.wave', 'skills', 'tool', 'home');
+  // The project folder is not visible inside: the installer ran in the sandbox, not on the host.
+  expect(readFileSync(join(home, 'where'), 'utf8').trim()).toBe('sandbox');
+  const record = latestRun(project);
+  expect(record.options.installSkills).toBe(true);
+  for (const id of ['first', 'second']) expect(readFileSync(join(record.steps[id]!.workspace!, 'init-count.txt'), 'utf8')).toBe('once\n');
+  expect(readFileSync(join(record.steps.first!.workspace!, 'ran.txt'), 'utf8')).toBe('skilltool-ran\n');
+  // A second run finds the installed skill in its folder and does not install it again.
+  const again = await runWave(['run', 'p', '--install-skills', '--output', 'text'], { cwd: project, env: { PROJECT_FILE: '/nonexistent' } });
+  expect(again.code, again.stderr).toBe(0);
+  expect(readFileSync(join(home, 'installs'), 'utf8')).toBe('installed\n');
+}
+
+describe.skipIf(!backendAvailable('docker'))('requires.skills install and init in docker', () => {
+  it('installs the skill inside the container, then runs its init in each new workspace; steps find its program', () => installsInside('docker'), 180_000);
+});
+
 describe.skipIf(!backendAvailable('bubblewrap'))('requires.skills install and init in bubblewrap', () => {
-  it('installs the skill inside the sandbox, then runs its init in each new workspace; steps find its program', async () => {
-    const project = makeProject({ 'wave.yaml': manifest('bubblewrap'), 'pipelines/p.yaml': pipeline(DIRECTORY_STEPS) });
-    const env = { PROJECT_FILE: join(project, 'wave.yaml') };
-    const run = await runWave(['run', 'p', '--install-skills', '--output', 'text', '--keep-workspaces'], { cwd: project, env });
-    expect(run.code, run.stderr + run.stdout).toBe(0);
-    const home = join(project, '.wave', 'skills', 'tool', 'home');
-    // The project folder is not visible inside: the installer ran in the sandbox, not on the host.
-    expect(readFileSync(join(home, 'where'), 'utf8').trim()).toBe('sandbox');
-    const record = latestRun(project);
-    expect(record.options.installSkills).toBe(true);
-    for (const id of ['first', 'second']) expect(readFileSync(join(record.steps[id]!.workspace!, 'init-count.txt'), 'utf8')).toBe('once\n');
-    expect(readFileSync(join(record.steps.first!.workspace!, 'ran.txt'), 'utf8')).toBe('skilltool-ran\n');
-    // A second run finds the installed skill in its folder and does not install it again.
-    const again = await runWave(['run', 'p', '--install-skills', '--output', 'text'], { cwd: project, env: { PROJECT_FILE: '/nonexistent' } });
-    expect(again.code, again.stderr).toBe(0);
-    expect(readFileSync(join(home, 'installs'), 'utf8')).toBe('installed\n');
-  });
+  it('installs the skill inside the sandbox, then runs its init in each new workspace; steps find its program', () => installsInside('bubblewrap'));
 
   it('runs init once in a worktree that several steps share, and the manifest opt-in counts as the flag', async () => {
     const steps = `  - id: first
@@ -107,6 +114,19 @@ describe.skipIf(!backendAvailable('bubblewrap'))('requires.skills install and in
     const run = await runWave(['run', 'p', '--install-skills', '--output', 'text'], { cwd: project, env: { PROJECT_FILE: '/nonexistent' } });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(readFileSync(join(project, '.wave', 'skills', 'tool', 'home', 'installs'), 'utf8')).toBe('installed\n');
+  });
+
+  it('stops an install past runtime.timeouts.skill_install_seconds and says so', async () => {
+    const slow = pipeline(DIRECTORY_STEPS).replace(JSON.stringify(INSTALL), '"sleep 30"');
+    const project = makeProject({
+      'wave.yaml': manifest('bubblewrap').replace('process_grace_seconds: 1', 'process_grace_seconds: 1, skill_install_seconds: 1'),
+      'pipelines/p.yaml': slow,
+    });
+    const started = Date.now();
+    const run = await runWave(['run', 'p', '--install-skills', '--output', 'text'], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('`sleep 30` did not finish within 1 s (runtime.timeouts.skill_install_seconds)');
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 
   it('skips an optional skill whose install failed, and its init with it (Wave still runs that init)', async () => {

@@ -59,7 +59,7 @@ const MANIFEST_FEATURES: readonly UnsupportedFeature[] = [
   { at: ['runtime'], key: 'pipeline_id_hash_length', name: '`runtime.pipeline_id_hash_length`', what: 'run id format' },
   ...timeoutsOf(['relay_compaction_minutes'], 'context relay and compaction'),
   ...timeoutsOf(['meta_default_minutes'], 'meta pipelines'),
-  ...timeoutsOf(['skill_install_seconds', 'skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds'], 'skill installation and publishing'),
+  ...timeoutsOf(['skill_cli_seconds', 'skill_http_seconds', 'skill_http_header_seconds', 'skill_publish_seconds'], 'skill installation and publishing'),
   // Wave declares it (internal/manifest/timeouts.go) but no run of Wave reads it either.
   ...timeoutsOf(['git_command_seconds'], 'a limit on git commands that Wave declares but never applies'),
   { at: ['adapters', '*'], key: 'hooks_template', name: 'adapter `hooks_template`', what: 'hook templates' },

@@ -92,6 +92,11 @@ export const TimeoutsSchema = z
       .positive()
       .optional()
       .describe('How long an approval gate without a `timeout` waits for a person before taking its default; default: no limit.'),
+    skill_install_seconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe("How long a required skill's install, check or init command may run in the sandbox before it is stopped; default 300."),
     gate_poll_interval_seconds: z.number().positive().optional().describe('Time between two looks of a pr_merge or ci_pass gate without `interval`; default 30.'),
     gate_poll_timeout_minutes: z.number().positive().optional().describe('How long a pr_merge or ci_pass gate without `timeout` polls; default 60.'),
   })

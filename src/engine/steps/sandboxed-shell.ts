@@ -3,9 +3,6 @@ import { join } from 'node:path';
 import type { Redactor } from '../../redact.js';
 import type { Sandbox, SandboxScope } from '../../sandbox/types.js';
 
-/** How long a skill's install or init command may take, as Wave's SkillInstall limit. */
-export const SKILL_COMMAND_TIMEOUT_MS = 5 * 60_000;
-
 /** One shell command run inside a sandbox (never on the host): where, with what, and where its output is kept. */
 export interface SandboxedShell {
   sandbox: Sandbox;
@@ -18,14 +15,16 @@ export interface SandboxedShell {
   name: string;
   redactor: Redactor;
   graceMs: number;
+  /** How long it may run before it is stopped. */
+  timeoutMs: number;
   signal?: AbortSignal;
 }
 
-/** Whether the command exited 0 within SKILL_COMMAND_TIMEOUT_MS, and if not, why, with the last line it printed. */
+/** Whether the command exited 0 within its time limit, and if not, why, with the last line it printed. */
 export async function runSandboxedShell(run: SandboxedShell): Promise<{ ok: boolean; detail: string }> {
   if (run.sandbox.backend === 'none') return { ok: false, detail: 'it runs only in a sandbox, and the run has none' };
   await mkdir(run.logDir, { recursive: true });
-  const limit = AbortSignal.timeout(SKILL_COMMAND_TIMEOUT_MS);
+  const limit = AbortSignal.timeout(run.timeoutMs);
   const signal = run.signal ? AbortSignal.any([run.signal, limit]) : limit;
   const spec = {
     command: '/bin/sh',
@@ -40,7 +39,7 @@ export async function runSandboxedShell(run: SandboxedShell): Promise<{ ok: bool
   const result = await run.sandbox.spawn(spec, run.scope, signal);
   if (result.exitCode === 0 && !result.aborted) return { ok: true, detail: `\`${run.command}\` succeeded` };
   const why = limit.aborted
-    ? `did not finish within ${SKILL_COMMAND_TIMEOUT_MS / 60_000} minutes`
+    ? `did not finish within ${run.timeoutMs / 1000} s (runtime.timeouts.skill_install_seconds)`
     : result.aborted
       ? 'was stopped'
       : result.spawnError

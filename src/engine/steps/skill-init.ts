@@ -64,6 +64,7 @@ async function runInits(
       name: skill.name,
       redactor,
       graceMs: plan.runtime.graceMs,
+      timeoutMs: plan.runtime.skillCommandMs,
       signal,
     });
     if (!ran.ok) throw initError(skill.name, prepared.workspace, ran.detail, logDir);
