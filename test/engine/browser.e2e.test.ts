@@ -107,6 +107,9 @@ describe.runIf(hasChromium && backendAvailable('bubblewrap'))("a browser step's 
     const reached = latestEvents(project).filter((e) => e.type === 'egress' && e.host === '127.0.0.1' && e.port === port);
     expect(reached.length).toBeGreaterThan(0);
     expect(reached.every((e) => e.type === 'egress' && e.allowed)).toBe(true);
+    // Chromium's own calls home (sign-in, components, network time, autofill) are switched off: the page's host is the only one asked for.
+    const hosts = latestEvents(project).flatMap((e) => (e.type === 'egress' ? [`${e.host}:${e.port}`] : []));
+    expect([...new Set(hosts)]).toEqual([`127.0.0.1:${port}`]);
 
     const refused = await runWave(['run', 'capture', '--input', `http://localhost:${port}/`], { cwd: project });
     expect(refused.code).toBe(1);

@@ -1,3 +1,4 @@
+import { QUIET_CHROMIUM } from './chromium-switches.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -17,19 +18,6 @@ import { runBrowserAction, type BrowserActionResult } from './run-action.js';
 const TAIL_CHARS = 2_000;
 const DRIVER_HINT = "Install Wave with its dependencies (npm install), which brings playwright-core, Wave's browser driver.";
 const ALLOWLIST_KEYS = "runtime.sandbox.default_allowed_domains in the manifest, or the persona's sandbox.allowed_domains";
-
-/** Chromium switches that keep a headless run to the pages it is sent to: no background calls home, no UDP around the proxy. */
-const QUIET_CHROMIUM = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-domain-reliability',
-  '--disable-breakpad',
-  '--no-pings',
-  '--disable-dev-shm-usage',
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--disable-features=MediaRouter,OptimizationHints,DialMediaRouteProvider',
-];
 
 export interface BrowserRunnerOptions {
   /** Hides the run's secrets in the files it writes and in messages. */
