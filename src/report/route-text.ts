@@ -35,6 +35,11 @@ export function reworkText(step: Pick<StepRecord, 'rework' | 'attempts' | 'statu
     const by = step.status === 'reworking' ? `being reworked by ${target}` : `reworked by ${target}`;
     return `${by}${rounds > 1 ? ` in ${rounds} rounds` : ''} after: ${describeFailure(failure)}`;
   }
+  return reworkOfText(step);
+}
+
+/** A rework step's part: `rework of impl, test` (the steps whose work its attempts fixed); undefined for another step. */
+export function reworkOfText(step: Pick<StepRecord, 'attempts'>): string | undefined {
   const of = [...new Set(step.attempts.flatMap((a) => (a.reworkOf !== undefined ? [a.reworkOf] : [])))];
   return of.length ? `rework of ${of.join(', ')}` : undefined;
 }

@@ -1,3 +1,4 @@
+import { reworkOfText, visitsText } from './route-text.js';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { RunRecord, StepRecord } from '../state/record/run-record.js';
 import { painter, type Paint } from './color.js';
@@ -85,7 +86,8 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   if (hasTokens(step.tokens)) cells.push(formatTokens(step.tokens));
   if (step.costUsd !== undefined) cells.push(formatCost(step.costUsd));
   if (step.attempts.length > 1) cells.push(`${step.attempts.length} attempts`);
-  if ((step.visits ?? 0) > 1) cells.push(`visited ${step.visits}×`);
+  const visits = visitsText(step.visits);
+  if (visits) cells.push(visits);
   if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
   // Its first line; the rest (a command's stderr) goes under the step.
   if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));
@@ -101,8 +103,7 @@ function reworkCell(step: StepRecord): string | undefined {
     const { target, rounds } = step.rework;
     return step.status === 'reworking' ? `reworking: ${target} fixing it (round ${rounds})` : `reworked by ${target}${rounds > 1 ? ` in ${rounds} rounds` : ''}`;
   }
-  const of = [...new Set(step.attempts.flatMap((a) => (a.reworkOf !== undefined ? [a.reworkOf] : [])))];
-  return of.length ? `rework of ${of.join(', ')}` : undefined;
+  return reworkOfText(step);
 }
 
 /** Why a run did not complete, in one line: its own failure, else its first failed step's (`build: non_zero_exit: …`). */
