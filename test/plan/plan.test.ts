@@ -44,6 +44,7 @@ describe('buildPlan', () => {
     expect(defaults).toEqual({
       maxConcurrency: 10,
       graceMs: 3000,
+      skillCommandMs: 300_000,
       drainMs: 5000,
       maxStdoutBytes: 10 * 1024 * 1024,
       injectedArtifactsDir: join('.wave', 'artifacts'),
@@ -59,7 +60,7 @@ describe('buildPlan', () => {
 metadata: { name: t }
 runtime:
   max_concurrent_workers: 3
-  timeouts: { process_grace_seconds: 0.5, stdout_drain_seconds: 1 }
+  timeouts: { process_grace_seconds: 0.5, stdout_drain_seconds: 1, skill_install_seconds: 20 }
   artifacts: { max_stdout_size: 1024, default_artifact_dir: out }
   stall_timeout: 2m
   max_line_bytes: 4096
@@ -72,6 +73,7 @@ runtime:
     expect(given).toEqual({
       maxConcurrency: 3,
       graceMs: 500,
+      skillCommandMs: 20_000,
       drainMs: 1000,
       maxStdoutBytes: 1024,
       artifactDir: 'out',
