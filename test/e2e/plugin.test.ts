@@ -68,6 +68,26 @@ steps:
   });
 });
 
+describe('plugin adapter: a plugin without resumeArgs', () => {
+  it('reports no session, so a retry starts afresh with the whole prompt', async () => {
+    const define = fileURLToPath(new URL('../../dist/adapters/plugin/define-adapter.js', import.meta.url));
+    const module = `import plugin from ${JSON.stringify(PLUGIN_MODULE)};
+import { defineAdapter } from ${JSON.stringify(define)};
+const { resumeArgs: _left, ...rest } = plugin;
+export default defineAdapter(rest);
+`;
+    const manifest = pluginManifest('none').replace(PLUGIN_MODULE, './no-resume.mjs');
+    const run = await runAgentPipeline(manifest, stepPipeline('Try. FAIL_ONCE:rate_limited', RETRY), { 'no-resume.mjs': module });
+    expect(run.code).toBe(1);
+    const finished = run.events.filter((e) => e.type === 'attempt_finished');
+    expect(finished.map((e) => [e.failure?.class, e.sessionId])).toEqual([
+      ['rate_limited', undefined],
+      ['rate_limited', undefined],
+    ]);
+    expect(run.events.some((e) => e.type === 'session_continued')).toBe(false);
+  });
+});
+
 describe('plugin adapter: wave doctor', () => {
   it('lists the plugin like a built-in: its binary and version, and its own login check', async () => {
     const project = makeProject({ 'wave.yaml': pluginManifest('none') });
