@@ -53,6 +53,15 @@ describe.each(BACKENDS)('plugin adapter: a CLI of our own through its plugin mod
     expect(run.record.steps.work!.attempts).toHaveLength(1);
   });
 
+  it.skipIf(!available)('a session the CLI no longer knows: the resume is refused by its refusedResume, and the next attempt starts afresh', async () => {
+    const run = await runAgentPipeline(pluginManifest(backend), stepPipeline('Try. FAIL_ONCE:rate_limited FORGET', RETRY));
+    expect(run.code).toBe(1);
+    const finished = run.events.filter((e) => e.type === 'attempt_finished');
+    expect(finished.map((e) => e.failure?.message)).toEqual(['scripted failure: rate_limited', `unknown session ${finished[0]!.sessionId}`, 'scripted failure: rate_limited']);
+    const fresh = run.events.find((e) => e.type === 'session_fresh');
+    expect(fresh).toMatchObject({ attempt: 3, reason: `attempt 2 could not resume session ${finished[0]!.sessionId}: unknown session ${finished[0]!.sessionId}` });
+  });
+
   it.skipIf(!available)('a thread step gets the earlier round of its thread in its prompt', async () => {
     const pipeline = `kind: WavePipeline
 metadata: { name: p }
