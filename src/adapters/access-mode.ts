@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { AdapterType, ResolvedAdapter } from '../core/resolved-adapter.js';
-import { AGENT_CLIS, agentCliOf } from './agent-clis.js';
+import { AGENT_CLIS, agentCliOf, agentCliOfAdapter } from './agent-clis.js';
 import { cliEndpoints } from './model-endpoints.js';
 import { keyVariablesOf } from './login/key-variables.js';
 
@@ -39,12 +39,12 @@ export function detectAccessMode(adapter: ResolvedAdapter, env: Record<string, s
 
 /** The variables an adapter's API key is read from, in the order they are looked for: its api_key_env, then its CLI's own. */
 export function adapterKeyVariables(adapter: ResolvedAdapter): string[] {
-  return keyVariablesOf(adapter, KEY_VARIABLES[adapter.type] ?? []);
+  return keyVariablesOf(adapter, adapter.type === 'plugin' ? (agentCliOfAdapter(adapter)?.keyVariables ?? []) : (KEY_VARIABLES[adapter.type] ?? []));
 }
 
 /** The login file of the user's own CLI login the adapter's CLI would find (its env over `env`), if there is one. */
 export function cliLoginFile(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string | undefined {
-  return (agentCliOf(adapter.type)?.login.files({ ...env, ...adapter.env }) ?? []).find((file) => existsSync(file));
+  return (agentCliOfAdapter(adapter)?.login.files({ ...env, ...adapter.env }) ?? []).find((file) => existsSync(file));
 }
 
 /** The base-URL variables an agent CLI reads (ANTHROPIC_BASE_URL …): not secrets, so a step gets them from Wave's environment unasked. */
@@ -54,5 +54,5 @@ export function endpointVariables(type: AdapterType): readonly string[] {
 
 /** The model endpoints an adapter's process talks to: its base_url, the base-URL variables it is given, else the CLI's default. */
 export function modelEndpoints(adapter: ResolvedAdapter, env: Record<string, string | undefined>): string[] {
-  return cliEndpoints(adapter, env, agentCliOf(adapter.type)?.endpoint);
+  return cliEndpoints(adapter, env, agentCliOfAdapter(adapter)?.endpoint);
 }

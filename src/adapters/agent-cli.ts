@@ -72,10 +72,10 @@ export interface CliLogin {
 export type LoginCheck = (cli: CliEnvInput, place: LoginCheckPlace) => Promise<LoginStatus>;
 
 /**
- * Everything Wave knows of one agent CLI; the tables about CLIs (src/adapters/agent-clis.ts) are derived from these.
+ * Everything Wave knows of one agent CLI (a built-in, or a plugin's, src/adapters/plugin/); the tables about CLIs (src/adapters/agent-clis.ts) are derived from these.
  * Every field is required: "none" is an explicit null or empty list, so a new CLI's descriptor cannot forget one.
  */
-export interface AgentCliDescriptor<Type extends AgentCliType = AgentCliType> {
+export interface AgentCliDescriptor<Type extends AgentCliType | 'plugin' = AgentCliType> {
   type: Type;
   /** The binary run when the adapter names none. */
   binary: string;

@@ -1,10 +1,12 @@
-import { AGENT_CLI_TYPES, isAgentCliType, type AdapterType, type AgentCliType } from '../core/resolved-adapter.js';
+import { AGENT_CLI_TYPES, isAgentCliType, type AdapterType, type AgentCliType, type ResolvedAdapter } from '../core/resolved-adapter.js';
 import type { AgentCliDescriptor } from './agent-cli.js';
 import { claudeCli } from './claude/descriptor.js';
 import { codexCli } from './codex/descriptor.js';
 import { cursorCli } from './cursor/descriptor.js';
 import { geminiCli } from './gemini/descriptor.js';
 import { openCodeCli } from './opencode/descriptor.js';
+import { pluginDefinitionOf } from './plugin/plugin-definition.js';
+import { pluginDescriptor } from './plugin/plugin-descriptor.js';
 
 /** The descriptor of every agent CLI, by its type: a CLI missing here, or filed under another type, is a type error. */
 export const AGENT_CLI_OF: { readonly [Type in AgentCliType]: AgentCliDescriptor<Type> } = {
@@ -21,6 +23,13 @@ export const AGENT_CLIS: readonly AgentCliDescriptor[] = AGENT_CLI_TYPES.map((ty
 /** The descriptor of an adapter type's CLI; undefined for the runners that are no agent CLI (process, llm). */
 export function agentCliOf(type: AdapterType): AgentCliDescriptor | undefined {
   return isAgentCliType(type) ? AGENT_CLI_OF[type] : undefined;
+}
+
+/** The descriptor of an adapter's CLI: its plugin's (undefined when the module is unusable), else its type's built-in one. */
+export function agentCliOfAdapter(adapter: Pick<ResolvedAdapter, 'name' | 'type' | 'module'>): AgentCliDescriptor<AgentCliType | 'plugin'> | undefined {
+  if (adapter.type !== 'plugin') return agentCliOf(adapter.type);
+  const found = pluginDefinitionOf(adapter);
+  return found.ok ? pluginDescriptor(found.definition) : undefined;
 }
 
 /** A table of one descriptor field, by type, for the CLIs where it is not null. */

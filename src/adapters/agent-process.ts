@@ -32,7 +32,7 @@ export function missingBinaryFailure(binary: string, how: CliInstall, adapterNam
  * closed, turns each stdout line into events, and folds the outcome into an AdapterResult. Never rejects.
  */
 export async function runAgentCli(
-  descriptor: AgentCliDescriptor,
+  descriptor: AgentCliDescriptor<AgentCliType | 'plugin'>,
   config: AdapterRunConfig,
   signal: AbortSignal,
   onEvent: (event: StreamEvent) => void,
@@ -40,18 +40,7 @@ export async function runAgentCli(
 ): Promise<AdapterResult> {
   const cli = descriptor.runner;
   const started = Date.now();
-  const failed = (failure: Failure, fields: Partial<AdapterResult> = {}): AdapterResult => ({
-    ok: false,
-    exitCode: null,
-    signal: null,
-    text: '',
-    tokens: { ...NO_TOKENS },
-    skippedLines: 0,
-    outputTail: '',
-    ...fields,
-    failure,
-    durationMs: Date.now() - started,
-  });
+  const failed = (failure: Failure, fields: Partial<AdapterResult> = {}): AdapterResult => failedAttempt(failure, Date.now() - started, fields);
   const binary = config.adapter.binary ?? descriptor.binary;
   const command = resolveBinary(binary, config.env);
   if (!command) return failed(missingBinaryFailure(binary, descriptor.install, config.adapter.name));
@@ -113,8 +102,13 @@ export async function runAgentCli(
   };
 }
 
+/** The result of an attempt that failed before its CLI gave an outcome: nothing read, nothing used. */
+export function failedAttempt(failure: Failure, durationMs: number, fields: Partial<AdapterResult> = {}): AdapterResult {
+  return { ok: false, exitCode: null, signal: null, text: '', tokens: { ...NO_TOKENS }, skippedLines: 0, outputTail: '', ...fields, failure, durationMs };
+}
+
 /** Whether the user's CLI login is all an isolated adapter lacked: it has no base URL and no key reached it. */
-function loginWouldHelp(config: AdapterRunConfig, descriptor: AgentCliDescriptor): boolean {
+function loginWouldHelp(config: AdapterRunConfig, descriptor: Pick<AgentCliDescriptor, 'keyVariables'>): boolean {
   const { adapter } = config;
   return adapter.isolated && !adapter.baseUrl && !keyReaches(adapter, descriptor.keyVariables, config.env);
 }

@@ -5,6 +5,7 @@ import { BrowserRunner } from './browser/runner.js';
 import { AgentCliRunner } from './agent-process.js';
 import { AGENT_CLIS } from './agent-clis.js';
 import { ProcessRunner } from './process/runner.js';
+import { PluginRunner } from './plugin/plugin-runner.js';
 import type { AdapterRunner } from './types.js';
 
 /** Finds the runner for an adapter's type. */
@@ -37,12 +38,13 @@ export interface DefaultRegistryOptions {
   redactor?: Redactor;
 }
 
-/** A registry with every built-in runner: the process, llm and browser runners and the agent CLIs. */
+/** A registry with every built-in runner: the process, llm and browser runners, the agent CLIs and the plugin runner. */
 export function defaultRegistry(options: DefaultRegistryOptions = {}): AdapterRegistry {
   const registry = new AdapterRegistry()
     .register(new ProcessRunner({ redactor: options.redactor }))
     .register(new LlmRunner({ redactor: options.redactor }))
-    .register(new BrowserRunner({ redactor: options.redactor }));
+    .register(new BrowserRunner({ redactor: options.redactor }))
+    .register(new PluginRunner({ redactor: options.redactor }));
   for (const cli of AGENT_CLIS) registry.register(new AgentCliRunner(cli, options));
   return registry;
 }

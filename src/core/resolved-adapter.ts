@@ -4,8 +4,8 @@ import type { PriceTable } from './models/tokens.js';
 export const AGENT_CLI_TYPES = ['claude', 'opencode', 'codex', 'gemini', 'cursor'] as const;
 export type AgentCliType = (typeof AGENT_CLI_TYPES)[number];
 
-/** The runners an adapter can be driven by; the manifest's `adapters.<name>.type` takes one of these. */
-export const ADAPTER_TYPES = [...AGENT_CLI_TYPES, 'process', 'llm', 'browser'] as const;
+/** The runners an adapter can be driven by; the manifest's `adapters.<name>.type` takes one of these (`plugin`: one that names a `module`). */
+export const ADAPTER_TYPES = [...AGENT_CLI_TYPES, 'process', 'llm', 'browser', 'plugin'] as const;
 export type AdapterType = (typeof ADAPTER_TYPES)[number];
 
 /** Whether an adapter type is one of the agent CLIs. */
@@ -28,6 +28,8 @@ export interface ResolvedAdapter {
   baseUrl?: string;
   apiKeyEnv?: string;
   prices?: PriceTable;
+  /** A plugin adapter's module (absolute): it default-exports the `defineAdapter` value that describes its CLI. */
+  module?: string;
 }
 
 /** The persona a step runs as, with its prompt already read from disk. */

@@ -49,6 +49,7 @@ export function resolveAdapter(manifest: Manifest, name: string): ResolvedAdapte
     baseUrl: config.base_url,
     apiKeyEnv: config.api_key_env,
     prices: config.prices,
+    ...(config.module !== undefined ? { module: config.module } : {}),
   };
 }
 

@@ -35,11 +35,11 @@ const temperatureRefusals = (type: string, isolated: boolean) =>
 const adapterOf = (type: ResolvedAdapter['type'], env: Record<string, string> = {}): ResolvedAdapter => ({ name: type, type, env, isolated: false });
 
 describe('the agent CLI descriptors', () => {
-  it('give every agent CLI type one descriptor, filed under its own type, and every adapter type but process, llm and browser is a CLI', () => {
+  it('give every agent CLI type one descriptor, filed under its own type, and every adapter type but process, llm, browser and plugin (whose descriptor its module gives) is a built-in CLI', () => {
     expect(Object.keys(AGENT_CLI_OF).sort()).toEqual([...AGENT_CLI_TYPES].sort());
     for (const type of AGENT_CLI_TYPES) expect(AGENT_CLI_OF[type].type).toBe(type);
     expect(AGENT_CLIS.map((cli) => cli.type)).toEqual([...AGENT_CLI_TYPES]);
-    expect(ADAPTER_TYPES.filter((type) => agentCliOf(type) === undefined)).toEqual(['process', 'llm', 'browser']);
+    expect(ADAPTER_TYPES.filter((type) => agentCliOf(type) === undefined)).toEqual(['process', 'llm', 'browser', 'plugin']);
   });
 
   it.each(AGENT_CLIS.map((cli) => [cli.type, cli] as const))('%s: every table about CLIs says what its descriptor says', async (type, cli) => {

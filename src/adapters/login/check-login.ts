@@ -1,6 +1,6 @@
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { buildCuratedEnv } from '../../process/environment.js';
-import { agentCliOf } from '../agent-clis.js';
+import { agentCliOfAdapter } from '../agent-clis.js';
 import type { LoginStatus } from './login-status.js';
 import { ISOLATED_KEEPS_LOGIN_OUT } from './login-hints.js';
 import type { CliEnvInput } from '../types.js';
@@ -27,7 +27,7 @@ export async function loginStatus(input: LoginCheckInput): Promise<LoginStatus |
   const { adapter, scratchDir } = input;
   const env = buildCuratedEnv({ parent: input.parent, passthrough: input.passthrough, stepEnv: adapter.env, runId: 'doctor', stepId: 'doctor', workspace: scratchDir });
   const cli: CliEnvInput = { adapter, env, attemptDir: scratchDir };
-  const descriptor = agentCliOf(adapter.type);
+  const descriptor = agentCliOfAdapter(adapter);
   const status = await descriptor?.loginStatus?.(cli, input);
   if (!status || status.state !== 'missing') return status;
   // An isolated CLI gets a config home of its own, so the user's login never reaches it: only a key does.

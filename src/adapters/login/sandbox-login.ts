@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isInside } from '../../core/inside-path.js';
 import type { ResolvedAdapter } from '../../core/resolved-adapter.js';
 import { keyReaches } from './key-variables.js';
-import { agentCliOf } from '../agent-clis.js';
+import { agentCliOfAdapter } from '../agent-clis.js';
 
 /** The user's CLI login as a sandboxed step uses it: the one credentials file, where the CLI looks for it inside, and what else it needs. */
 export interface SandboxLogin {
@@ -22,7 +22,7 @@ export interface SandboxLogin {
 export function sandboxLogin(adapter: ResolvedAdapter, env: Record<string, string>, home: string): SandboxLogin | undefined {
   if (adapter.isolated || adapter.baseUrl) return undefined;
   const seen: Record<string, string | undefined> = { ...env, ...adapter.env };
-  const cli = agentCliOf(adapter.type);
+  const cli = agentCliOfAdapter(adapter);
   if (!cli || keyReaches(adapter, cli.keyVariables, seen)) return undefined;
   const { login } = cli;
   const hostFiles = login.files(seen);

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { execa } from 'execa';
 import { detectAccessMode, type AccessMode } from '../../adapters/access-mode.js';
-import { defaultBinaryOf } from '../../adapters/agent-clis.js';
+import { agentCliOfAdapter, defaultBinaryOf } from '../../adapters/agent-clis.js';
 import { resolveBinary } from '../../process/binary.js';
 import { loginStatus } from '../../adapters/login/check-login.js';
 import { probeModelServer, type ServerProbe } from '../../adapters/llm/server-probe.js';
@@ -74,7 +74,7 @@ export async function checkAdapters(manifest: Located<Manifest>, env: Record<str
         const problems: string[] = [];
         const hints: string[] = [];
         const warnings: string[] = [];
-        const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? defaultBinaryOf(adapter.type));
+        const binary = adapter.type === 'llm' ? undefined : (adapter.binary ?? agentCliOfAdapter(adapter)?.binary ?? defaultBinaryOf(adapter.type));
         const path = binary ? resolveBinary(binary, env, manifest.dir) : undefined;
         if (binary && !path) problems.push(`binary "${binary}" not found on PATH or in node_modules/.bin`);
         const version = path && adapter.type !== 'process' ? await versionOf(path) : undefined;

@@ -1,5 +1,6 @@
 import { WaveError } from '../../core/errors/errors.js';
 import { adapterErrors } from './adapter-checks.js';
+import { pluginModuleErrors } from './plugin-module-checks.js';
 import { artifactDirErrors } from './artifact-dir-check.js';
 import { costErrors } from './cost-checks.js';
 import { parseEgressPattern } from '../schema/egress-pattern.js';
@@ -21,7 +22,7 @@ import { isRecord, type Path } from '../load/value-path.js';
 export function checkManifestReferences(root: unknown, manifestDir: string, locator: Locator): WaveError[] {
   if (!isRecord(root)) return [];
   const adapters = isRecord(root.adapters) ? Object.keys(root.adapters) : [];
-  const errors: WaveError[] = adapterErrors(root.adapters, locator);
+  const errors: WaveError[] = [...adapterErrors(root.adapters, locator), ...pluginModuleErrors(root.adapters, manifestDir, locator)];
   const adapterRef = (value: unknown, path: Path, who: string) => {
     if (typeof value !== 'string' || adapters.includes(value) || isBuiltinAdapter(value)) return;
     errors.push(

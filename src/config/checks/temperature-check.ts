@@ -7,7 +7,8 @@ import { isRecord } from '../load/value-path.js';
 
 /** Why an adapter type cannot take a persona's temperature; absent for the types that pass it on. */
 function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
-  if (type === 'llm') return undefined;
+  // A plugin's prepare gets the persona's temperature and is the one to use or ignore it.
+  if (type === 'llm' || type === 'plugin') return undefined;
   if (type === 'process') return 'a process adapter has no model to give a temperature to';
   if (type === 'browser') return 'a browser adapter runs a list of browser actions, no model';
   const takes = AGENT_CLI_MODELS[type].temperature;

@@ -15,6 +15,7 @@ import type { Located } from './located.js';
 import { builtinManifest, builtinManifestView, isBuiltinManifest } from './builtin-manifest.js';
 import { manifestFileOf } from './paths.js';
 import { loopBodyAddress } from './loop-body.js';
+import { withAbsoluteModules } from './plugin-module-paths.js';
 
 export { findManifest, findProjectRoot, listPipelineFiles, manifestFileOf, nearestManifest, noManifestError, resolvePipelinePath } from './paths.js';
 export type { ManifestView } from '../checks/step-checks.js';
@@ -25,7 +26,8 @@ export { adapterTypeOf } from '../schema/adapter-type.js';
 /** Reads a manifest and reports every problem in it; never throws. */
 export async function readManifest(file: string, env: NodeJS.ProcessEnv = process.env): Promise<ConfigRead<Manifest>> {
   const dir = dirname(resolve(file));
-  return readConfig(file, 'manifest', ManifestSchema, env, (raw, locator) => checkManifestReferences(raw, dir, locator));
+  const read = await readConfig(file, 'manifest', ManifestSchema, env, (raw, locator) => checkManifestReferences(raw, dir, locator));
+  return read.value ? { ...read, value: withAbsoluteModules(read.value, dir) } : read;
 }
 
 /** What a pipeline may reference, taken from a manifest read (even a partly invalid one). */

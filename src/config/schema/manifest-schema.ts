@@ -19,8 +19,16 @@ export const AdapterSchema = z
     type: z
       .enum(ADAPTER_TYPES)
       .optional()
-      .describe("Which runner drives this adapter; defaults from the adapter's name (claude, opencode, codex, gemini, cursor, llm, browser), else process."),
+      .describe(
+        "Which runner drives this adapter; defaults to plugin when it names a module, else from the adapter's name (claude, opencode, codex, gemini, cursor, llm, browser), else process.",
+      ),
     binary: z.string().optional().describe("The executable, found on PATH or in node_modules/.bin; a browser adapter's Chromium."),
+    module: z
+      .string()
+      .optional()
+      .describe(
+        'A plugin adapter: a JavaScript module, relative to the manifest, whose default export is `defineAdapter({...})` describing the CLI (binary, argv, stream parser, sessions); selects type plugin.',
+      ),
     args: StringList.optional().describe('Process adapters: the argv template. "{{prompt}}" becomes one argument; without it the prompt goes to stdin.'),
     model: z.string().optional().describe('The model used when the persona and step name none.'),
     default_model: z.string().optional().describe("Wave's name for model."),
