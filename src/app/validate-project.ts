@@ -15,7 +15,7 @@ import {
 } from '../config/load/load.js';
 import type { Manifest } from '../config/schema/manifest-schema.js';
 import type { Pipeline } from '../config/schema/pipeline-schema.js';
-import { WaveError, WaveErrors } from '../core/errors/errors.js';
+import { WaveError, WaveErrors, type WaveErrorJSON } from '../core/errors/errors.js';
 import { buildPlan } from '../plan/plan.js';
 import { worktreeWarnings } from '../engine/workspace/worktree-preflight.js';
 
@@ -27,6 +27,18 @@ export interface FileReport {
   warnings: WaveError[];
   /** A pipeline with `metadata.disabled: true`: still checked, listed as disabled (`wave run` refuses it). */
   disabled?: boolean;
+}
+
+/** One problem as `wave validate --json` prints it: the error's JSON, its severity, and the file it is in. */
+export interface ValidationProblem extends WaveErrorJSON {
+  severity: 'error' | 'warning';
+  file: string;
+}
+
+/** A checked file's errors, then its warnings, as `wave validate --json` prints them. */
+export function problemsOf(report: FileReport): ValidationProblem[] {
+  const entry = (severity: 'error' | 'warning') => (e: WaveError) => ({ ...e.toJSON(), severity, file: e.location?.file ?? report.file });
+  return [...report.errors.map(entry('error')), ...report.warnings.map(entry('warning'))];
 }
 
 /** Checks the manifest, then each named pipeline (or every pipeline of the project). */

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { validateProject, type FileReport } from '../../app/validate-project.js';
+import { problemsOf, validateProject, type FileReport } from '../../app/validate-project.js';
 import { manifestFileOf, readManifest } from '../../config/load/load.js';
-import { formatError, type WaveError } from '../../core/errors/errors.js';
+import { formatError } from '../../core/errors/errors.js';
 import { resolveSandboxPolicy } from '../../plan/sandbox-policy.js';
 import { EXIT, exitCodeOfAll } from '../../core/errors/exit-codes.js';
 import { refreshSchemaCopies } from '../schema-reference.js';
@@ -71,10 +71,5 @@ function textReport(reports: FileReport[]): string {
 }
 
 function jsonReport(reports: FileReport[]): string {
-  const entry = (r: FileReport, severity: 'error' | 'warning') => (e: WaveError) => ({ ...e.toJSON(), severity, file: e.location?.file ?? r.file });
-  return `${JSON.stringify(
-    reports.flatMap((r) => [...r.errors.map(entry(r, 'error')), ...r.warnings.map(entry(r, 'warning'))]),
-    null,
-    2,
-  )}\n`;
+  return `${JSON.stringify(reports.flatMap(problemsOf), null, 2)}\n`;
 }
