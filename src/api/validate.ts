@@ -4,7 +4,7 @@ import { withApiErrors } from './wave-problems.js';
 
 /** One checked file: the manifest or a pipeline. */
 export interface ValidatedFile {
-  /** As `wave validate` shows it: relative to the folder checked from when it lies below it. */
+  /** As `wave validate` shows it: relative to the process's working folder when it lies below it, else absolute. */
   file: string;
   /** Its errors, then its warnings. */
   problems: ValidationProblem[];

@@ -43,7 +43,8 @@ export function problemsOf(report: FileReport): ValidationProblem[] {
 
 /** Checks the manifest, then each named pipeline (or every pipeline of the project). */
 export async function validateProject(pipelines: readonly string[], manifestArg: string | undefined, cwd: string): Promise<FileReport[]> {
-  const shown = (path: string) => displayPath(path, cwd);
+  // The shown name is also the one read, so it is relative to the process's folder (the CLI's cwd; not the API's).
+  const shown = (path: string) => displayPath(path, process.cwd());
   let manifestPath: string | undefined;
   try {
     manifestPath = manifestFileOf(cwd, manifestArg);
