@@ -37,6 +37,21 @@ await build({
 });
 await bundleDockerode();
 
+// The public API (src/api, package.json `exports`): one ESM file beside the CLI's, sharing its dockerode bundle; its
+// types are tsconfig.api.json's declarations. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
+await build({
+  entryPoints: ['dist/api/index.js'],
+  outfile: 'dist/bundle/api.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  plugins: [englishOnlyZod, dockerodeBesideBundle],
+  external: ['@pydantic/genai-prices', 'playwright-core'],
+  banner: { js: "import { createRequire as __waveCreateRequire } from 'node:module'; const require = __waveCreateRequire(import.meta.url);" },
+});
+
 // bin/wave.cjs writes the cache when a run finds none. The warm-up runs a two-step pipeline with a contract,
 // so loading, planning and executing are all compiled into it. The cache is this checkout's (it records the
 // bundle's path): the package leaves it out (package.json `files`), and an install's first run writes its own.

@@ -94,7 +94,7 @@ async function resumeOwned(owned: {
   requirePipelineSources(plan, { artifacts: request.parent?.pipelineArtifacts, runs: (id) => !done.has(id) && (selected?.has(id) ?? true), ...(parentId ? { parentId } : {}) });
   request.onRecorded?.(store.record);
   const children = (base: ChildRunBase) => childRunsOf(base, starters);
-  const shared = request.parent;
+  const shared = request.parent ?? request.host;
   const exitCode = await driveRun(plan, store, { output: request.output, onFailure, selected, keepWorkspaces, redactor, sandbox, skills, startEvents, err, children, shared });
   return { exitCode, plan, store, record: store.record, dir: store.dir, redactor };
 }

@@ -31,6 +31,9 @@ export interface SharedRunParts {
   enclosing?: (name: string) => string | undefined;
 }
 
+/** What a program embedding Wave takes instead of the terminal: the run's events (redacted), and its own cancellation. */
+export type RunHost = Pick<SharedRunParts, 'show' | 'signal'>;
+
 /** What a run passes on to the child runs its steps start. */
 export interface ChildRunBase {
   plan: Plan;
@@ -116,6 +119,8 @@ export interface StartRunRequest {
   err?: TextWriter;
   /** Makes this a child run of another: it prints nothing of its own (its events go out on the parent's bus). */
   parent?: ParentRun;
+  /** A run of a program embedding Wave (src/api): it prints nothing and listens for no process signal; its events go to the host. */
+  host?: RunHost;
   /** The project's forge when already found (a child run takes its parent's): its git remote is not looked up again. */
   forge?: ForgeInfo;
   /** Told the run's record as soon as it is recorded, before anything runs. */
@@ -138,6 +143,8 @@ export interface ResumeRunRequest {
   err?: TextWriter;
   /** A child run's parent (its step resumes it): what the child shares instead of making its own. */
   parent?: ParentRun;
+  /** A resume by a program embedding Wave (src/api): it prints nothing and listens for no process signal; its events go to the host. */
+  host?: RunHost;
   /** Called once the run is opened for good, with its record. */
   onRecorded?: (record: RunRecord) => void;
 }

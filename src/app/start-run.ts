@@ -57,7 +57,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     const sinks = request.sinks?.({ plan, store, selected });
     // A signal during the lock's wait came after the run was recorded: the run starts stopped and is recorded cancelled.
     const stoppedBy = request.stoppedBy?.();
-    const shared = request.parent;
+    const shared = request.parent ?? request.host;
     exitCode = await driveRun(plan, store, {
       output: request.output,
       onFailure: request.onFailure,

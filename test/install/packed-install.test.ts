@@ -12,7 +12,7 @@ import { ROOT } from '../support/cli.js';
 const NPM_TIMEOUT_MS = 240_000;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** What the tarball may hold: what runs, what `wave init` copies, and the package's documents (README and the docs/ pages it links to). */
+/** What the tarball may hold: what runs (the CLI, and the API with its types), what `wave init` copies, and the package's documents (README and the docs/ pages it links to). */
 const SHIPPED = [
   /^package\.json$/,
   /^README\.md$/,
@@ -20,6 +20,8 @@ const SHIPPED = [
   /^LICENSE$/,
   /^bin\/wave\.cjs$/,
   /^dist\/bundle\/(wave|dockerode)\.cjs$/,
+  /^dist\/bundle\/api\.js$/,
+  /^dist\/types\/[\w/.-]+\.d\.ts$/,
   /^schemas\/\w+\.schema\.json$/,
   /^personas\/[\w-]+\.md$/,
   /^pipelines\/[\w-]+\.yaml$/,

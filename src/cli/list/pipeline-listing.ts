@@ -3,7 +3,7 @@ import { findProjectRoot, listPipelineFiles } from '../../config/load/paths.js';
 import { isRecord } from '../../config/load/value-path.js';
 import { pipelineMappingOrEmpty } from '../pipeline-as-written.js';
 import { formatError } from '../../core/errors/errors.js';
-import { validateProject } from '../commands/validate.js';
+import { validateProject } from '../../app/validate-project.js';
 
 /** One pipeline of the project as `wave list pipelines` shows it. */
 export interface PipelineListing {
