@@ -20,17 +20,21 @@ const dockerodeBesideBundle = {
 
 // A stale cache must never meet a new bundle: V8 only checks the source's length.
 rmSync('dist/bundle', { recursive: true, force: true });
-await build({
-  entryPoints: ['dist/cli/main.js'],
-  outfile: OUT,
+/** What the CLI's bundle and the API's share. */
+const BUNDLED = {
   bundle: true,
-  format: 'cjs',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
   plugins: [englishOnlyZod, dockerodeBesideBundle],
   // The price table (~1 MB) loads from node_modules, only when a cost must come from it; the browser driver only for a browser step.
   external: ['@pydantic/genai-prices', 'playwright-core'],
+};
+await build({
+  ...BUNDLED,
+  entryPoints: ['dist/cli/main.js'],
+  outfile: OUT,
+  format: 'cjs',
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -40,15 +44,10 @@ await bundleDockerode();
 // The public API (src/api, package.json `exports`): one ESM file beside the CLI's, sharing its dockerode bundle; its
 // types are tsconfig.api.json's declarations. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
 await build({
+  ...BUNDLED,
   entryPoints: ['dist/api/index.js'],
   outfile: 'dist/bundle/api.js',
-  bundle: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-  plugins: [englishOnlyZod, dockerodeBesideBundle],
-  external: ['@pydantic/genai-prices', 'playwright-core'],
   banner: { js: "import { createRequire as __waveCreateRequire } from 'node:module'; const require = __waveCreateRequire(import.meta.url);" },
 });
 
