@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import { dts } from 'rollup-plugin-dts';
 import { bundleDockerode } from './bundle-dockerode.mjs';
 import { englishOnlyZod } from './esbuild-plugins.mjs';
 
@@ -41,8 +43,8 @@ await build({
 });
 await bundleDockerode();
 
-// The public API (src/api, package.json `exports`): one ESM file beside the CLI's, sharing its dockerode bundle; its
-// types are tsconfig.api.json's declarations. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
+// The public API (src/api, package.json `exports`): one ESM file beside the CLI's, sharing its dockerode bundle, and one
+// declaration file. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
 await build({
   ...BUNDLED,
   entryPoints: ['dist/api/index.js'],
@@ -50,6 +52,17 @@ await build({
   format: 'esm',
   banner: { js: "import { createRequire as __waveCreateRequire } from 'node:module'; const require = __waveCreateRequire(import.meta.url);" },
 });
+// tsconfig.api.json's declarations as one file that names nothing but Node's modules: a consumer checks it without
+// skipLibCheck, and a type naming a bundled package (zod, yaml) fails the build instead of turning into `any` there.
+const types = await rollup({
+  input: 'dist/types/api/index.d.ts',
+  plugins: [dts()],
+  external: (id) => id.startsWith('node:'),
+  onwarn: (warning) => {
+    throw new Error(`the API's declarations: ${warning.message}`);
+  },
+});
+await types.write({ file: 'dist/bundle/api.d.ts', format: 'es' });
 
 // bin/wave.cjs writes the cache when a run finds none. The warm-up runs a two-step pipeline with a contract,
 // so loading, planning and executing are all compiled into it. The cache is this checkout's (it records the

@@ -1,7 +1,6 @@
 import { basename, extname, resolve } from 'node:path';
 import { listPipelineFiles, loadPipeline, loadProjectManifest } from '../config/load/load.js';
-import type { Manifest } from '../config/schema/manifest-schema.js';
-import type { Pipeline } from '../config/schema/pipeline-schema.js';
+import type { Manifest, Pipeline } from './format-types.js';
 import type { WaveError } from '../core/errors/errors.js';
 import { withApiErrors } from './wave-problems.js';
 

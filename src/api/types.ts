@@ -1,6 +1,5 @@
 // The types of Wave's formats, events and records, as the API hands them out (their definitions live with the code that owns them).
-export type { AdapterConfig, Manifest, PersonaConfig, RuntimeConfig } from '../config/schema/manifest-schema.js';
-export type { Pipeline } from '../config/schema/pipeline-schema.js';
+export type { AdapterConfig, Manifest, PersonaConfig, Pipeline, RuntimeConfig } from './format-types.js';
 export type { ErrorCode } from '../core/errors/error-codes.js';
 export type { SourceLocation, WaveErrorJSON } from '../core/errors/errors.js';
 export type { Failure } from '../core/errors/failure.js';

@@ -11,7 +11,7 @@ const NPM_TIMEOUT_MS = 240_000;
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** What a user writes: typed options, a typed event narrowed by its type, a typed result. */
-const CONSUMER = `import { startRun, WaveError, type RunEvent, type RunResult } from 'wave-pipelines';
+const CONSUMER = `import { loadProject, startRun, WaveError, type Pipeline, type RunEvent, type RunResult } from 'wave-pipelines';
 
 const run = startRun({ dir: process.argv[2] ?? '.', pipeline: 'hello', input: 'typed' });
 const types: RunEvent['type'][] = [];
@@ -23,9 +23,14 @@ for await (const event of run) {
 // @ts-expect-error: an event's type is one of its names, never a number (the types are real, not any).
 const wrong: number = types[0];
 const result: RunResult = await run.result;
+const project = await loadProject(process.argv[2] ?? '.');
+const pipeline: Pipeline | undefined = project.pipelines.find((entry) => entry.name === 'hello')?.pipeline;
+const stepIds: string[] = pipeline?.steps.map((step) => step.id) ?? [];
+// @ts-expect-error: a pipeline's kind is the literal WavePipeline (the format types are spelled out, not any).
+const notAPipeline: Pipeline = { kind: 'WaveManifest', metadata: { name: 'x' }, steps: [] };
 const failed = await startRun({ dir: process.argv[2] ?? '.', pipeline: 'absent' }).result.catch((error: unknown) => error);
 const code = failed instanceof WaveError ? failed.code : 'not a WaveError';
-console.log(JSON.stringify({ types, lines, status: result.status, exitCode: result.exitCode, runId: result.runId, code, wrong }));
+console.log(JSON.stringify({ types, lines, status: result.status, exitCode: result.exitCode, runId: result.runId, code, wrong, stepIds, notAPipeline: notAPipeline.kind }));
 `;
 
 const HELLO = `kind: WavePipeline
@@ -64,8 +69,8 @@ describe('the packed package imported from TypeScript', () => {
       const install = await run('npm', ['install', '--prefer-offline', '--ignore-scripts', pack.stdout.trim()], consumer);
       expect(install.exitCode, install.all).toBe(0);
       writeFileSync(join(consumer, 'main.ts'), CONSUMER);
-      // The declarations name packages that are bundled, not installed (zod, yaml): the consumer skips checking them, as most do.
-      const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
+      // No --skipLibCheck: the package's one declaration file checks under --strict with nothing but Node's types.
+      const flags = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
       const tsc = await run('node', [TSC, ...flags, '--typeRoots', join(ROOT, 'node_modules', '@types'), '--types', 'node', 'main.ts'], consumer);
       expect(tsc.exitCode, tsc.all).toBe(0);
 
@@ -74,12 +79,12 @@ describe('the packed package imported from TypeScript', () => {
       writeFileSync(join(project, 'pipelines', 'hello.yaml'), HELLO);
       const main = await run('node', ['main.js', project], consumer);
       expect(main.exitCode, main.all).toBe(0);
-      const said = JSON.parse(main.stdout) as { types: string[]; lines: string[]; status: string; exitCode: number; runId: string; code: string };
+      const said = JSON.parse(main.stdout) as { types: string[]; lines: string[]; status: string; exitCode: number; runId: string; code: string; stepIds: string[] };
       expect(said.lines).toEqual(['greet: hello typed', 'answer: got hello typed']);
       expect(said.types.at(0)).toBe('run_started');
       expect(said.types.at(-1)).toBe('run_finished');
       expect(said.types.filter((type) => type === 'step_completed')).toHaveLength(2);
-      expect(said).toMatchObject({ status: 'completed', exitCode: 0, runId: expect.stringMatching(/^hello-/), code: 'file_not_found' });
+      expect(said).toMatchObject({ status: 'completed', exitCode: 0, runId: expect.stringMatching(/^hello-/), code: 'file_not_found', stepIds: ['greet', 'answer'] });
       // Nothing but what the program printed: the API itself printed nothing.
       expect(main.stderr).toBe('');
     },
