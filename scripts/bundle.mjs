@@ -43,26 +43,29 @@ await build({
 });
 await bundleDockerode();
 
-// The public API (src/api, package.json `exports`): one ESM file beside the CLI's, sharing its dockerode bundle, and one
-// declaration file. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
-await build({
-  ...BUNDLED,
-  entryPoints: ['dist/api/index.js'],
-  outfile: 'dist/bundle/api.js',
-  format: 'esm',
-  banner: { js: "import { createRequire as __waveCreateRequire } from 'node:module'; const require = __waveCreateRequire(import.meta.url);" },
-});
-// tsconfig.api.json's declarations as one file that names nothing but Node's modules: a consumer checks it without
-// skipLibCheck, and a type naming a bundled package (zod, yaml) fails the build instead of turning into `any` there.
-const types = await rollup({
-  input: 'dist/types/api/index.d.ts',
-  plugins: [dts()],
-  external: (id) => id.startsWith('node:'),
-  onwarn: (warning) => {
-    throw new Error(`the API's declarations: ${warning.message}`);
-  },
-});
-await types.write({ file: 'dist/bundle/api.d.ts', format: 'es' });
+// The public API (src/api, package.json `exports`): for each entry, one ESM file beside the CLI's (sharing its dockerode
+// bundle) and one declaration file. CommonJS dependencies inside it `require` Node's modules: ESM has no require.
+const API_ENTRIES = { index: 'api', adapter: 'adapter' };
+for (const [entry, out] of Object.entries(API_ENTRIES)) {
+  await build({
+    ...BUNDLED,
+    entryPoints: [`dist/api/${entry}.js`],
+    outfile: `dist/bundle/${out}.js`,
+    format: 'esm',
+    banner: { js: "import { createRequire as __waveCreateRequire } from 'node:module'; const require = __waveCreateRequire(import.meta.url);" },
+  });
+  // tsconfig.api.json's declarations as one file that names nothing but Node's modules: a consumer checks it without
+  // skipLibCheck, and a type naming a bundled package (zod, yaml) fails the build instead of turning into `any` there.
+  const types = await rollup({
+    input: `dist/types/api/${entry}.d.ts`,
+    plugins: [dts()],
+    external: (id) => id.startsWith('node:'),
+    onwarn: (warning) => {
+      throw new Error(`the declarations of src/api/${entry}.ts: ${warning.message}`);
+    },
+  });
+  await types.write({ file: `dist/bundle/${out}.d.ts`, format: 'es' });
+}
 
 // bin/wave.cjs writes the cache when a run finds none. The warm-up runs a two-step pipeline with a contract,
 // so loading, planning and executing are all compiled into it. The cache is this checkout's (it records the

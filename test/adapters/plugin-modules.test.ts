@@ -8,8 +8,8 @@ import { pluginDescriptor } from '../../src/adapters/plugin/plugin-descriptor.js
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 
-/** The built defineAdapter, as a plugin module imports it (npm run build makes it). */
-const DIST_DEFINE_ADAPTER = fileURLToPath(new URL('../../dist/adapters/plugin/define-adapter.js', import.meta.url));
+/** The packaged `wave-pipelines/adapter`, as a plugin module of a project outside this repository imports it (npm run build makes it). */
+const DIST_DEFINE_ADAPTER = fileURLToPath(new URL('../../dist/bundle/adapter.js', import.meta.url));
 const FIXTURE_ADAPTER = fileURLToPath(new URL('../fixtures/plugin-cli/adapter.mjs', import.meta.url));
 
 /** A manifest whose adapter `mycli` names `module` (line 4, where the module's errors are located). */

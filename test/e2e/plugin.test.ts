@@ -79,7 +79,7 @@ steps:
 
 describe('plugin adapter: a plugin without resumeArgs', () => {
   it('reports no session, so a retry starts afresh with the whole prompt', async () => {
-    const define = fileURLToPath(new URL('../../dist/adapters/plugin/define-adapter.js', import.meta.url));
+    const define = fileURLToPath(new URL('../../dist/bundle/adapter.js', import.meta.url));
     const module = `import plugin from ${JSON.stringify(PLUGIN_MODULE)};
 import { defineAdapter } from ${JSON.stringify(define)};
 const { resumeArgs: _left, ...rest } = plugin;
