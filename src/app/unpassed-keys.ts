@@ -1,5 +1,5 @@
 import { adapterKeyVariables, cliLoginFile } from '../adapters/access-mode.js';
-import { agentCliOf } from '../adapters/agent-clis.js';
+import { agentCliOfAdapter } from '../adapters/agent-clis.js';
 import { planAdapters } from '../plan/plan-adapters.js';
 import type { Plan } from '../plan/plan-types.js';
 
@@ -12,7 +12,7 @@ export function unpassedKeyWarnings(plan: Plan, env: NodeJS.ProcessEnv): string[
   const passed = new Set(plan.runtime.envPassthrough);
   const warnings = new Map<string, string>();
   for (const adapter of planAdapters(plan)) {
-    if (!agentCliOf(adapter.type) || adapter.baseUrl) continue;
+    if (!agentCliOfAdapter(adapter) || adapter.baseUrl) continue;
     for (const name of adapterKeyVariables(adapter)) {
       if (!env[name] || passed.has(name) || adapter.env[name] !== undefined || warnings.has(name)) continue;
       const login = adapter.isolated ? undefined : cliLoginFile(adapter, env);

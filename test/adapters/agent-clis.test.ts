@@ -30,7 +30,7 @@ const LOCATOR: Locator = { locate: () => NOWHERE, locateKey: () => NOWHERE };
 
 /** The errors of a manifest whose one persona sets a temperature on an adapter of `type`. */
 const temperatureRefusals = (type: string, isolated: boolean) =>
-  temperatureErrors({ adapters: { a: { type, isolated } }, personas: { p: { adapter: 'a', temperature: 0.2 } } }, LOCATOR);
+  temperatureErrors({ adapters: { a: { type, isolated } }, personas: { p: { adapter: 'a', temperature: 0.2 } } }, '.', LOCATOR);
 
 const adapterOf = (type: ResolvedAdapter['type'], env: Record<string, string> = {}): ResolvedAdapter => ({ name: type, type, env, isolated: false });
 

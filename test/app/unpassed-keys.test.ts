@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AdapterRegistry } from '../../src/adapters/registry.js';
 import { unpassedKeyWarnings } from '../../src/app/unpassed-keys.js';
@@ -54,6 +55,14 @@ describe('an API key set where Wave runs but passed to no step', () => {
     const local = await plannedRun(PIPELINE, { manifest: manifest('', '{ binary: claude, base_url: "http://127.0.0.1:9" }') });
     expect(unpassedKeyWarnings(local.plan, env)).toEqual([]);
     expect(unpassedKeyWarnings(passed.plan, { HOME: home() })).toEqual([]);
+  });
+
+  it("covers a plugin adapter's key variables, as its definition names them", async () => {
+    const plugin = fileURLToPath(new URL('../fixtures/plugin-cli/adapter.mjs', import.meta.url));
+    const { plan } = await plannedRun(PIPELINE, { manifest: manifest('', `{ module: ${JSON.stringify(plugin)} }`) });
+    expect(unpassedKeyWarnings(plan, { HOME: home(), PLUGIN_CLI_TOKEN: 'token-0123456789' })).toEqual([
+      'warning: PLUGIN_CLI_TOKEN is set here but steps on adapter `claude` will not see it: list it in runtime.sandbox.env_passthrough to use it\n',
+    ]);
   });
 });
 

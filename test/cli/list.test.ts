@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWave } from '../support/cli.js';
+import { ROOT, runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 
 const MANIFEST = `kind: WaveManifest
@@ -13,6 +13,7 @@ adapters:
   claude: { model: sonnet }
   shell: { type: process, binary: sh, args: ["-c", "{{prompt}}"] }
   local: { type: llm, base_url: "http://127.0.0.1:1/v1", model: small }
+  inhouse: { module: ./inhouse.mjs }
 personas:
   navigator: { adapter: claude, description: Finds its way around the code, skills: [review] }
   judge: { adapter: local, model: tiny }
@@ -21,8 +22,14 @@ personas:
 /** Makes a step that runs a command, written as in the pipelines below. */
 const step = (id: string, extra = '') => `  - id: ${id}\n    exec: { type: command, source: "true" }\n${extra}`;
 
+/** A plugin module whose definition names the binary `inhouse-cli`, importing the packaged wave-pipelines/adapter. */
+const PLUGIN = `import { defineAdapter } from ${JSON.stringify(join(ROOT, 'dist', 'bundle', 'adapter.js'))};
+export default defineAdapter({ name: 'inhouse', binary: 'inhouse-cli', prepare: async (config) => ({ args: [], env: config.env }), stream: () => ({ line: () => [], finish: () => ({ ok: true, text: '' }) }) });
+`;
+
 const FILES = {
   'wave.yaml': MANIFEST,
+  'inhouse.mjs': PLUGIN,
   'pipelines/good.yaml': `kind: WavePipeline\nmetadata: { name: good, description: "Does the\\nright thing" }\nskills: ["{{ project.skill }}"]\nsteps:\n${step('one')}`,
   'pipelines/off.yaml': `kind: WavePipeline\nmetadata: { name: off, disabled: true }\nsteps:\n${step('one')}`,
   'pipelines/twice.yaml': `kind: WavePipeline\nmetadata: { name: twice }\nsteps:\n${step('one')}`,
@@ -100,11 +107,14 @@ describe('wave list personas and adapters', () => {
   it("lists adapters with their type, the binary they start (the CLI's own by default; none for an HTTP model) and model", async () => {
     expect(await listed('adapters')).toEqual([
       { name: 'claude', type: 'claude', binary: 'claude', model: 'sonnet' },
+      { name: 'inhouse', type: 'plugin', binary: 'inhouse-cli', model: null },
       { name: 'local', type: 'llm', binary: null, model: 'small' },
       { name: 'shell', type: 'process', binary: 'sh', model: null },
     ]);
     const table = await runWave(['list', 'adapters'], { cwd: project });
-    expect(table.stdout).toBe('ADAPTER  TYPE     BINARY  MODEL\nclaude   claude   claude  sonnet\nlocal    llm      -       small\nshell    process  sh      -');
+    expect(table.stdout).toBe(
+      'ADAPTER  TYPE     BINARY       MODEL\nclaude   claude   claude       sonnet\ninhouse  plugin   inhouse-cli  -\nlocal    llm      -            small\nshell    process  sh           -',
+    );
   });
 
   it('reports a broken manifest as any command does (exit 2), and says when there is nothing to list', async () => {

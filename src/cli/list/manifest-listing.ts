@@ -1,4 +1,4 @@
-import { defaultBinaryOf } from '../../adapters/agent-clis.js';
+import { agentCliOfAdapter, defaultBinaryOf } from '../../adapters/agent-clis.js';
 import type { Located } from '../../config/load/located.js';
 import type { Manifest } from '../../config/schema/manifest-schema.js';
 import { adapterTypeOf } from '../../config/schema/adapter-type.js';
@@ -17,7 +17,7 @@ export interface PersonaListing {
 export interface AdapterListing {
   name: string;
   type: string;
-  /** The program it starts (the CLI's own when the manifest names none); null for an HTTP model. */
+  /** The program it starts (the CLI's own, or a plugin's, when the manifest names none); null for an HTTP model. */
   binary: string | null;
   model: string | null;
 }
@@ -40,7 +40,9 @@ export function listAdapters(manifest: Located<Manifest>): AdapterListing[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, adapter]) => {
       const type = adapterTypeOf(name, adapter);
-      const binary = type === 'llm' ? null : (adapter.binary ?? defaultBinaryOf(type));
+      // A plugin's default binary is its definition's (the module path is absolute once loaded); none when it does not load.
+      const plugin = type === 'plugin' ? (agentCliOfAdapter({ name, type, module: adapter.module })?.binary ?? null) : undefined;
+      const binary = type === 'llm' ? null : (adapter.binary ?? (plugin === undefined ? defaultBinaryOf(type) : plugin));
       return { name, type, binary, model: adapterModel(type, adapter) ?? null };
     });
 }

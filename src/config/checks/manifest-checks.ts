@@ -67,7 +67,7 @@ export function checkManifestReferences(root: unknown, manifestDir: string, loca
     }
   }
   if (isRecord(root.extract)) adapterRef(root.extract.adapter, ['extract', 'adapter'], '`extract`');
-  errors.push(...temperatureErrors(root, locator));
+  errors.push(...temperatureErrors(root, manifestDir, locator));
   errors.push(...modelTierErrors(root, locator));
   errors.push(...codexPermissionErrors(root, locator));
   errors.push(...artifactDirErrors(root, locator));

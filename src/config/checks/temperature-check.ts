@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { definitionProblems, loadPluginModule } from '../../core/adapter-plugin.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { AGENT_CLI_MODELS, type AgentCliModels } from '../../core/models/agent-cli-models.js';
 import { AGENT_CLI_TYPES, type AdapterType } from '../../core/resolved-adapter.js';
@@ -5,20 +7,31 @@ import { adapterTypeOf } from '../schema/adapter-type.js';
 import type { Locator } from '../load/locator.js';
 import { isRecord } from '../load/value-path.js';
 
-/** Why an adapter type cannot take a persona's temperature; absent for the types that pass it on. */
-function noTemperature(type: AdapterType, adapter: Record<string, unknown>): string | undefined {
-  // A plugin's prepare gets the persona's temperature and is the one to use or ignore it.
-  if (type === 'llm' || type === 'plugin') return undefined;
+/** Where a plugin's CLI takes a temperature, as its definition's `models.temperature` says (never, by default); absent when the module does not load (its own error says why). */
+function pluginTemperature(adapter: Record<string, unknown>, manifestDir: string): { cli: string; takes: AgentCliModels['temperature'] } | undefined {
+  if (typeof adapter.module !== 'string') return undefined;
+  const loaded = loadPluginModule(resolve(manifestDir, adapter.module));
+  if (!loaded.ok || definitionProblems(loaded.definition).length > 0) return undefined;
+  const definition = loaded.definition as { name: string; models?: Partial<AgentCliModels> };
+  return { cli: definition.name, takes: definition.models?.temperature ?? 'never' };
+}
+
+/** Why an adapter cannot take a persona's temperature; absent for those that pass it on. */
+function noTemperature(type: AdapterType, adapter: Record<string, unknown>, manifestDir: string): string | undefined {
+  if (type === 'llm') return undefined;
   if (type === 'process') return 'a process adapter has no model to give a temperature to';
   if (type === 'browser') return 'a browser adapter runs a list of browser actions, no model';
-  const takes = AGENT_CLI_MODELS[type].temperature;
+  const support = type === 'plugin' ? pluginTemperature(adapter, manifestDir) : { cli: type, takes: AGENT_CLI_MODELS[type].temperature };
+  if (!support) return undefined;
+  const { cli, takes } = support;
+  const never = type === 'plugin' ? "its definition's models.temperature is 'never', the default" : 'its CLI has neither a flag nor a setting for one';
   switch (takes) {
     case 'always':
       return undefined;
     case 'isolated':
-      return adapter.isolated === true ? undefined : `${type} takes a temperature only in the settings.json Wave writes with \`isolated: true\``;
+      return adapter.isolated === true ? undefined : `${cli} takes a temperature only in the settings Wave writes with \`isolated: true\``;
     case 'never':
-      return `${type} takes no temperature (its CLI has neither a flag nor a setting for one)`;
+      return `${cli} takes no temperature (${never})`;
     default:
       return takes satisfies never;
   }
@@ -37,20 +50,24 @@ function temperatureHint(): string {
   return `Remove the temperature, or run the persona on an ${eitherOf(['llm', ...takingTemperature('always')])} adapter${withIsolated}.`;
 }
 
+/** The refusal's hint for a plugin: its author says where the CLI takes a temperature. */
+const PLUGIN_TEMPERATURE_HINT = "Remove the temperature, or set `models: { temperature: 'always' }` in the plugin's defineAdapter({...}) and pass it on in its prepare.";
+
 /** Personas whose temperature their adapter would drop: refused by name, never silently ignored. */
-export function temperatureErrors(root: unknown, locator: Locator): WaveError[] {
+export function temperatureErrors(root: unknown, manifestDir: string, locator: Locator): WaveError[] {
   if (!isRecord(root) || !isRecord(root.personas) || !isRecord(root.adapters)) return [];
   const adapters = root.adapters;
   return Object.entries(root.personas).flatMap(([name, persona]) => {
     if (!isRecord(persona) || typeof persona.temperature !== 'number' || typeof persona.adapter !== 'string') return [];
     const adapter = adapters[persona.adapter];
     if (!isRecord(adapter)) return [];
-    const why = noTemperature(adapterTypeOf(persona.adapter, adapter), adapter);
+    const type = adapterTypeOf(persona.adapter, adapter);
+    const why = noTemperature(type, adapter, manifestDir);
     if (!why) return [];
     return [
       new WaveError('not_supported', `persona \`${name}\` sets a temperature, but its adapter \`${persona.adapter}\` cannot use it: ${why}`, {
         location: locator.locateKey(['personas', name, 'temperature']),
-        hint: temperatureHint(),
+        hint: type === 'plugin' ? PLUGIN_TEMPERATURE_HINT : temperatureHint(),
       }),
     ];
   });
