@@ -7,5 +7,7 @@ export { validate, type ValidateOptions, type ValidatedFile, type ValidationRepo
 export { readRun, type RecordedRun } from './read-run.js';
 export { WaveError } from '../core/errors/errors.js';
 export { WaveProblems } from './wave-problems.js';
+export { createLlmAdapter, LlmError, type AgentFn, type ChatMessage, type LlmAdapterOptions } from './llm-adapter.js';
+export type { StreamEvent } from '../adapters/types.js';
 export { EVENT_VERSION } from '../events.js';
 export type * from './types.js';
