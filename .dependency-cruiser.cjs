@@ -64,7 +64,11 @@ module.exports = {
       comment: 'A module of src/ that neither the CLI, the schema writer, the GitHub Action nor the public API reaches is dead weight.',
       severity: 'error',
       from: { path: '^src/(cli/main|schemas|action/main|api/index|api/adapter)\\.ts$' },
-      to: { path: '^src/', pathNot: ['\\.d\\.ts$', '^src/cli/main\\.ts$', '^src/schemas\\.ts$', '^src/action/main\\.ts$', '^src/api/index\\.ts$', '^src/api/adapter\\.ts$'], reachable: false },
+      to: {
+        path: '^src/',
+        pathNot: ['\\.d\\.ts$', '^src/cli/main\\.ts$', '^src/schemas\\.ts$', '^src/action/main\\.ts$', '^src/api/index\\.ts$', '^src/api/adapter\\.ts$'],
+        reachable: false,
+      },
     },
   ],
   options: {
