@@ -7,6 +7,7 @@ import { childFailure } from '../state/record/child-failure.js';
 import type { RunRecord } from '../state/record/run-record.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { ChildRunBase, ParentRun, ResumeRunRequest, StartRunRequest } from './run-request.js';
+import { simulateOptionsOf } from './simulate-options.js';
 
 /** How deep child runs may nest (a run a person starts is at 0): a chain a template name makes at run time stops here. */
 export const MAX_CHILD_DEPTH = 8;
@@ -95,6 +96,7 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartR
     keepWorkspaces: base.keepWorkspaces,
     autoApprove: base.autoApprove,
     installSkills: base.installSkills,
+    ...simulateOptionsOf(base),
     output: 'quiet',
     err: base.err,
   };

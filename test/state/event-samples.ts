@@ -174,4 +174,5 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'attempt_spawned', stepId: 'split', attempt: 1, pid: 4242 },
   { ...base, type: 'attempt_interrupted', stepId: 'count', attempt: 2, adapter: 'claude', model: 'm', startedAt: '2024-05-01T12:00:00.000Z', pid: 4243 },
   { ...base, type: 'model_request', stepId: 'split', attempt: 1, purpose: 'judge', adapter: 'claude', model: 'm', ok: true, tokens, costUsd: 0.001 },
+  { ...base, type: 'simulated', stepId: 'split', attempt: 1, purpose: 'step', answer: 'schema', generated: ['plan.json'], placeholders: ['notes.md'], fixtures: [] },
 ];

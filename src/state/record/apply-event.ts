@@ -149,6 +149,12 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (s) s.result = e.result;
   },
   model_request: (r, e) => charge(stepOf(r, e.stepId), e.tokens, e.costUsd),
+  simulated: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.simulated = (s.simulated ?? 0) + 1;
+    const a = e.purpose === 'step' ? attemptOf(r, e.stepId, e.attempt) : undefined;
+    if (a) a.simulated = true;
+  },
   step_retrying: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (s) s.status = 'retrying';
