@@ -51,10 +51,10 @@ export async function writeSimulatedOutputs(place: OutputsPlace): Promise<Simula
   const { step, workspace, fixtures } = place;
   const files: SimulatedFiles = { generated: [], placeholders: [], fixtures: [] };
   for (const path of declaredFiles(step)) {
-    const target = resolve(workspace, path);
-    if (!isInside(workspace, target, false)) continue;
     const fixture = fixtures !== undefined ? await readFixture(fixtures, step.id, path) : undefined;
     if (fixture && 'failure' in fixture) return fixture;
+    const target = resolve(workspace, path);
+    if (!isInside(workspace, target, false)) continue;
     let content: string | Buffer;
     if (fixture) {
       content = fixture.bytes;
