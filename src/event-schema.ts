@@ -461,8 +461,11 @@ export const RunEventSchema = z
         tokens: TokenUsageSchema,
         costUsd: z.number().optional(),
         failure: FailureSchema.optional(),
+        simulated: Count.optional(),
       })
-      .describe('A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete.'),
+      .describe(
+        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered.',
+      ),
     z.strictObject({
       ...base,
       type: z.literal('run_finished'),

@@ -225,6 +225,8 @@ export type RunEvent = Base &
         tokens: TokenUsage;
         costUsd?: number;
         failure?: Failure;
+        /** How many attempts `wave run --simulate` answered in it (its own child runs' included); counted to the step. */
+        simulated?: number;
       }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );

@@ -1,9 +1,5 @@
 import type { RunRecord } from '../state/record/run-record.js';
-
-/** How many of the run's attempts and model requests `wave run --simulate` answered (its child runs count in their own records). */
-export function simulatedAttempts(record: RunRecord): number {
-  return Object.values(record.steps).reduce((sum, step) => sum + (step.simulated ?? 0), 0);
-}
+import { simulatedAttempts } from '../state/record/simulated-count.js';
 
 /** `1 attempt`, `3 attempts`. */
 export function attemptsText(count: number): string {

@@ -35,12 +35,16 @@ runtime:
   timeouts: { process_grace_seconds: 1 }
 `;
 
-/** Plan (claude, json_schema + non_empty_file + llm_judge) → approval gate → iterate over the plan's tasks (opencode) → critic (llm) → a command. */
+/**
+ * Plan (claude: json_schema, non_empty_file, llm_judge) → approval gate → iterate over the plan's tasks (opencode) →
+ * critic (llm, in plan's thread with a summary of it, reviewed by the planner) → a command.
+ */
 const PLAN_PIPELINE = `kind: WavePipeline
 metadata: { name: plan }
 steps:
   - id: plan
     persona: planner
+    thread: t
     exec: { type: prompt, source: "Plan the work for {{ input }}" }
     output_artifacts: [{ name: plan, path: plan.json }, { name: notes, path: notes.md }]
     handover:
@@ -64,7 +68,11 @@ steps:
   - id: critic
     dependencies: [each]
     persona: critic
+    thread: t
+    fidelity: summary
     exec: { type: prompt, source: "Criticise {{ steps.each.output }}" }
+    handover:
+      contract: { type: agent_review, persona: planner, criteria_path: criteria.md }
   - id: report
     dependencies: [critic]
     exec: { type: command, source: "echo collected={{ steps.each.output }}" }
@@ -91,7 +99,13 @@ afterAll(() => server.close());
 const BARE_PATH = ['/usr/bin', '/bin'].join(delimiter);
 
 function simProject(files: Record<string, string> = {}): string {
-  return makeProject({ 'wave.yaml': manifest(server), 'pipelines/plan.yaml': PLAN_PIPELINE, 'pipelines/task.yaml': TASK_PIPELINE, ...files });
+  return makeProject({
+    'wave.yaml': manifest(server),
+    'pipelines/plan.yaml': PLAN_PIPELINE,
+    'pipelines/task.yaml': TASK_PIPELINE,
+    'criteria.md': 'The critique is fair.\n',
+    ...files,
+  });
 }
 
 const simulate = (project: string, args: string[]) => runWave(['run', ...args], { cwd: project, env: { PATH: BARE_PATH } });
@@ -140,22 +154,32 @@ describe('wave run --simulate', () => {
     expect(run.steps.plan!.attempts[0]!.sessionId).toBeUndefined();
     expect(run.steps.plan!.simulated).toBe(2);
     expect(run.steps.report!.simulated).toBeUndefined();
+    // The iterate step counts its children's simulated attempts, one each.
+    expect(run.steps.each!.simulated).toBe(plan.tasks.length);
     expect(answerOf(dir!, 'critic')).toBe('[simulated] critic');
     expect(events(dir!).filter((e) => e.type === 'simulated')).toEqual([
       expect.objectContaining({ stepId: 'plan', attempt: 1, purpose: 'step', answer: 'placeholder', generated: ['plan.json'], placeholders: ['notes.md'], fixtures: [] }),
       expect.objectContaining({ stepId: 'plan', attempt: 1, purpose: 'judge', answer: 'placeholder' }),
+      expect.objectContaining({ stepId: 'critic', attempt: 1, purpose: 'thread-summary', answer: 'placeholder' }),
       expect.objectContaining({ stepId: 'critic', attempt: 1, purpose: 'step', answer: 'placeholder' }),
+      expect.objectContaining({ stepId: 'critic', attempt: 1, purpose: 'review', answer: 'placeholder' }),
     ]);
+    // The judge's and the reviewer's answers pass their contracts; the summary stands in for the thread.
+    expect(run.steps.plan!.contracts.map((c) => c.passed)).toEqual([true, true, true]);
+    expect(run.steps.critic!.reviews).toEqual([expect.objectContaining({ status: 'passed', verdict: 'pass' })]);
+    expect(events(dir!).find((e) => e.type === 'thread_context')).toMatchObject({ stepId: 'critic', fidelity: 'summary', steps: ['plan'] });
     // The summary marks each simulated step and counts the simulated attempts.
     expect(first.stdout).toMatch(/✓ plan +completed.*simulated/);
     expect(first.stdout).not.toMatch(/✓ report +completed.*simulated/);
-    expect(first.stdout).toContain('simulated: 3 attempts');
+    // plan's attempt and judge, critic's summary, attempt and review, one attempt in each task's child.
+    const attempts = `${5 + plan.tasks.length} attempts`;
+    expect(first.stdout).toContain(`simulated: ${attempts}`);
     const status = await runWave(['status', run.id], { cwd: project });
     expect(status.stdout).toMatch(/✓ critic +completed.*simulated/);
-    expect(status.stdout).toContain('simulated: 3 attempts');
+    expect(status.stdout).toContain(`simulated: ${attempts}`);
     const summary = formatGithubSummary(run, { redactor: { redact: (text: string) => text }, runDir: dir! });
     expect(summary).toContain('| `plan` | completed (simulated) |');
-    expect(summary).toContain('- Simulated (`wave run --simulate`): 3 attempts answered without an agent or a model');
+    expect(summary).toContain(`- Simulated (\`wave run --simulate\`): ${attempts} answered without an agent or a model`);
     // The same pipeline simulated again writes the same files.
     const second = await simulate(project, ['plan', '--simulate', '--input', 'x', '--output', 'quiet']);
     expect(second.code, second.stderr).toBe(0);
@@ -226,9 +250,9 @@ describe('wave run --simulate', () => {
     writeFileSync(flag, '');
     const resumed = await runWave(['resume', record(dir).id, '--from-step', 'critic', '--output', 'quiet'], { cwd: project, env: { PATH: BARE_PATH } });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('simulated: 3 attempts');
+    expect(resumed.stdout).toContain(`simulated: ${5 + record(dir).steps.each!.children!.length} attempts`);
     const critic = events(dir).filter((e) => e.type === 'simulated' && e.stepId === 'critic');
-    expect(critic.map((e) => e.type === 'simulated' && e.attempt)).toEqual([1, 2]);
+    expect(critic.map((e) => e.type === 'simulated' && `${e.purpose} ${e.attempt}`)).toEqual(['thread-summary 1', 'step 1', 'review 1', 'thread-summary 2', 'step 2', 'review 2']);
     expect(server.requests).toEqual([]);
   });
 

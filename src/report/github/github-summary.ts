@@ -10,7 +10,8 @@ import { resultsMarkdown } from '../step-results.js';
 import { formatCost, formatDuration, formatTokens } from '../format.js';
 import { hasTokens } from '../../core/models/tokens.js';
 import { walkMarkdown } from './github-walk.js';
-import { attemptsText, simulatedAttempts } from '../simulated-text.js';
+import { attemptsText } from '../simulated-text.js';
+import { simulatedAttempts } from '../../state/record/simulated-count.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;

@@ -263,6 +263,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const child = s?.children?.find((c) => c.runId === e.childRunId);
     if (child) Object.assign(child, { status: e.status, failure: e.failure });
     charge(s, e.tokens, e.costUsd);
+    if (s && e.simulated) s.simulated = (s.simulated ?? 0) + e.simulated;
   },
   step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
   step_skipped: (r, e) => {
