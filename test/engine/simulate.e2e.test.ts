@@ -189,6 +189,38 @@ describe('wave run --simulate', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('generates the answer from the schema when a contract checks the answer itself, or the step has an extract', async () => {
+    const verdict = `{ type: object, required: [verdict], properties: { verdict: { enum: [approve] } } }`;
+    const project = simProject({
+      'pipelines/answers.yaml': `kind: WavePipeline
+metadata: { name: answers }
+steps:
+  - id: judged
+    persona: planner
+    exec: { type: prompt, source: "Judge" }
+    output_artifacts: [{ name: verdict, source: stdout }]
+    handover: { contract: { type: json_schema, schema: ${verdict} } }
+  - id: extracted
+    persona: worker
+    exec: { type: prompt, source: "Extract" }
+    extract: { schema: ${verdict} }
+  - id: show
+    dependencies: [judged, extracted]
+    exec: { type: command, source: "echo {{ steps.judged.output.verdict }} {{ steps.extracted.output.verdict }}" }
+`,
+    });
+    const result = await simulate(project, ['answers', '--simulate', '--output', 'quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    const dir = topRuns(project)[0]!;
+    expect(JSON.parse(readFileSync(join(dir, 'artifacts/judged/verdict'), 'utf8'))).toEqual({ verdict: 'approve' });
+    expect(readFileSync(join(dir, 'steps/show/attempt-1/stdout'), 'utf8').trim()).toBe('approve approve');
+    expect(
+      events(dir)
+        .filter((e) => e.type === 'simulated')
+        .map((e) => e.type === 'simulated' && `${e.stepId} ${e.purpose} ${e.answer}`),
+    ).toEqual([expect.stringMatching(/^(judged|extracted) step schema$/), expect.stringMatching(/^(judged|extracted) step schema$/)]);
+  });
+
   it('fails a step whose schema nothing can satisfy with simulate_unsatisfiable', async () => {
     const impossible = TASK_PIPELINE.replace('"minimum":1,"maximum":9', '"minimum":9,"maximum":1');
     const project = simProject({ 'pipelines/task.yaml': impossible });

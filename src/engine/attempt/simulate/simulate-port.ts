@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AdapterResult } from '../../../adapters/types.js';
 import { failureOfError, type Failure } from '../../../core/errors/failure.js';
 import { NO_TOKENS } from '../../../core/models/tokens.js';
@@ -41,24 +43,28 @@ export function simulatePort(options: SimulateOptions): AttemptPort {
       const started = Date.now();
       if (request.signal.aborted) return simulatedResult({ failure: reasonOf(request.signal) }, started);
       const step = options.plan.steps.find((s): s is AttemptStep => s.id === request.config.stepId && isAttemptStep(s));
-      let files = NO_FILES;
-      let answer: Answer;
-      try {
-        const written = request.purpose === 'step' && step ? await writeSimulatedOutputs({ step, workspace: request.config.workspace, fixtures: options.fixtures }) : NO_FILES;
-        if ('failure' in written) answer = written;
-        else {
-          files = written;
-          answer = await answerOf(request, step, options.fixtures);
-        }
-      } catch (error) {
-        answer = { failure: failureOfError(error, 'io_error') };
-      }
+      const { files, answer } = await simulate(request, step, options.fixtures);
       const { stepId, attempt } = request.config;
       options.emit({ type: 'simulated', stepId, attempt, purpose: request.purpose, answer: 'from' in answer ? answer.from : 'none', ...files });
       if ('text' in answer) request.onEvent({ kind: 'result', ok: true, text: answer.text, tokens: { ...NO_TOKENS }, costUsd: 0 });
       return simulatedResult(answer, started);
     },
   };
+}
+
+/** A simulated attempt's files and answer: a step's own attempt writes its declared files first, and its stdout when an artifact reads it. */
+async function simulate(request: AttemptRequest, step: AttemptStep | undefined, fixtures: string | undefined): Promise<{ files: SimulatedFiles; answer: Answer }> {
+  try {
+    if (request.purpose !== 'step' || !step) return { files: NO_FILES, answer: await answerOf(request, step, fixtures) };
+    const files = await writeSimulatedOutputs({ step, workspace: request.config.workspace, fixtures });
+    if ('failure' in files) return { files: NO_FILES, answer: files };
+    const answer = await answerOf(request, step, fixtures);
+    // A `source: stdout` artifact is the attempt's stdout file: the answer is what the simulated agent printed.
+    if ('text' in answer && step.outputArtifacts.some((a) => a.source === 'stdout')) await writeFile(join(request.config.attemptDir, 'stdout'), answer.text);
+    return { files, answer };
+  } catch (error) {
+    return { files: NO_FILES, answer: { failure: failureOfError(error, 'io_error') } };
+  }
 }
 
 /** The attempt's answer: a step's fixture, else generated from the schema its output must match, else a placeholder; a request's as its caller reads it. */
