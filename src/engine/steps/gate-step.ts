@@ -17,8 +17,8 @@ const ANSWER_POLL_MS = 250;
 type GateDecision = { by: GateResolver; environment?: string; choice?: GateChoice; text?: string } | { failure: Failure };
 
 /**
- * Wave's `gate`: the run waits at this step (under `wave run --simulate` no gate waits: each is approved at once). A timer waits its `timeout`; an approval gate is resolved by its `auto`,
- * by `wave run --auto-approve` or `--approved-in <environment>` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
+ * Wave's `gate`: the run waits at this step (under `wave run --simulate` no gate waits: each is approved at once).
+ * A timer waits its `timeout`; an approval gate is resolved by its `auto`, by `wave run --auto-approve` or `--approved-in <environment>` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
  * run folder, so an answer given while the run was down is taken on resume), or by its timeout (its default; none:
  * the step fails). A choice whose target is `_fail`, or a rejection, fails the step; a choice with another target sends
  * the walk there (engine/run/step-router.ts: a target that already ran runs again, with the steps after it).
