@@ -96,6 +96,8 @@ const RunOptionsSchema = z
     autoApprove: z.boolean().optional().describe('--auto-approve: approval gates take their default choice.'),
     approvedIn: z.string().optional().describe('--approved-in: approval gates take their default choice, approved by the reviewers of this GitHub Environment.'),
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
+    simulate: z.boolean().optional().describe('--simulate: agent and model attempts are simulated, gates approved; a resume stays simulated.'),
+    simulateOutputs: z.string().optional().describe('--simulate-outputs: the absolute folder of fixtures by step id.'),
     env: z.record(z.string(), z.string()).optional(),
     parentArtifacts: z.record(z.string(), z.string()).optional(),
     maxCycles: z.number().int().positive().optional(),
@@ -182,6 +184,21 @@ export const RunEventSchema = z
         costUsd: z.number().optional(),
       })
       .describe('A model asked for the step outside its attempts (an extract, a judge, a thread summary), and what it cost.'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('simulated'),
+        stepId: z.string(),
+        attempt: Attempt,
+        purpose: z.string(),
+        answer: z.enum(['fixture', 'schema', 'placeholder', 'none']),
+        generated: z.array(z.string()),
+        placeholders: z.array(z.string()),
+        fixtures: z.array(z.string()),
+      })
+      .describe(
+        '`wave run --simulate` answered the attempt (purpose `step`) or model request instead of its adapter: where its answer came from, and which files were generated from a schema, placeholder text or fixtures.',
+      ),
     z.strictObject({ ...base, type: z.literal('step_event'), stepId: z.string(), attempt: Attempt, event: StreamEventSchema }),
     z
       .strictObject({ ...base, type: z.literal('step_tokens'), stepId: z.string(), attempt: Attempt, tokens: TokenUsageSchema, costUsd: z.number().optional() })
@@ -387,7 +404,7 @@ export const RunEventSchema = z
         ...base,
         type: z.literal('gate_resolved'),
         stepId: z.string(),
-        by: z.enum(['auto', 'auto_approve', 'environment', 'person', 'timeout', 'timer', 'forge']),
+        by: z.enum(['auto', 'auto_approve', 'environment', 'person', 'timeout', 'timer', 'forge', 'simulate']),
         environment: z.string().optional(),
         key: z.string().optional(),
         label: z.string().optional(),
@@ -444,8 +461,11 @@ export const RunEventSchema = z
         tokens: TokenUsageSchema,
         costUsd: z.number().optional(),
         failure: FailureSchema.optional(),
+        simulated: Count.optional(),
       })
-      .describe('A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete.'),
+      .describe(
+        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered.',
+      ),
     z.strictObject({
       ...base,
       type: z.literal('run_finished'),

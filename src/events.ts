@@ -15,8 +15,11 @@ export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancel
 /** What a gate step waits for. */
 export type GateKind = 'approval' | 'timer' | 'pr_merge' | 'ci_pass';
 
-/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
-export type GateResolver = 'auto' | 'auto_approve' | 'environment' | 'person' | 'timeout' | 'timer' | 'forge';
+/** Who or what resolved a gate: its `auto`, `wave run --auto-approve`, `wave run --simulate`, a person (`wave approve`/`wave reject`), its timeout (the default choice), its timer, the forge (a merged pull request, a passed CI run). */
+export type GateResolver = 'auto' | 'auto_approve' | 'environment' | 'person' | 'timeout' | 'timer' | 'forge' | 'simulate';
+
+/** Where a simulated attempt's answer came from: a `--simulate-outputs` fixture, a JSON Schema, placeholder text, or none (it failed). */
+export type SimulatedAnswer = 'fixture' | 'schema' | 'placeholder' | 'none';
 
 /** The outcome a step's edges are read against: its own, or (a conditional step's) the step's before it. */
 export type RouteOutcome = 'success' | 'failure';
@@ -82,6 +85,20 @@ export type RunEvent = Base &
     | { type: 'attempt_interrupted'; stepId: string; attempt: number; adapter: string; model?: string; startedAt: string; pid?: number }
     /** A model asked for the step outside its attempts (an extract, a judge, a thread summary): what it cost. */
     | { type: 'model_request'; stepId: string; attempt: number; purpose: string; adapter: string; model?: string; ok: boolean; tokens: TokenUsage; costUsd?: number }
+    /**
+     * `wave run --simulate` answered the attempt (`purpose` `step`) or model request (`extract`, `judge`, …) instead of
+     * its adapter: where its answer came from, and which of its files were generated from a schema, placeholder text or fixtures.
+     */
+    | {
+        type: 'simulated';
+        stepId: string;
+        attempt: number;
+        purpose: string;
+        answer: SimulatedAnswer;
+        generated: string[];
+        placeholders: string[];
+        fixtures: string[];
+      }
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
     /** The last line a running command printed (redacted), when it changed, at most once a second. */
     | { type: 'step_output'; stepId: string; attempt: number; line: string }
@@ -208,6 +225,8 @@ export type RunEvent = Base &
         tokens: TokenUsage;
         costUsd?: number;
         failure?: Failure;
+        /** How many attempts `wave run --simulate` answered in it (its own child runs' included); counted to the step. */
+        simulated?: number;
       }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );
@@ -227,6 +246,10 @@ export interface RunOptions {
   approvedIn?: string;
   /** `--install-skills`: the required skills' install and init commands may run (in the sandbox). */
   installSkills?: boolean;
+  /** `--simulate`: agent and model attempts are simulated (engine/attempt/simulate), gates approved; its children and resumes are simulated too. */
+  simulate?: boolean;
+  /** `--simulate-outputs`: the absolute folder of fixtures by step id a simulated attempt takes its files and answer from. */
+  simulateOutputs?: string;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */

@@ -30,6 +30,8 @@ describe('error codes', () => {
         'not_supported',
         'pipeline_too_deep',
         'route_stopped',
+        'simulate_fixture_invalid',
+        'simulate_unsatisfiable',
         'spawn_failed',
         'template_invalid',
         'workspace_failed',

@@ -5,8 +5,10 @@ import { failureOfError } from '../core/errors/failure.js';
 import type { ChildResumeRequest, ChildRunOutcome, ChildRunRequest, ChildRuns } from '../engine/run/child-run-port.js';
 import { childFailure } from '../state/record/child-failure.js';
 import type { RunRecord } from '../state/record/run-record.js';
+import { simulatedAttempts } from '../state/record/simulated-count.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { ChildRunBase, ParentRun, ResumeRunRequest, StartRunRequest } from './run-request.js';
+import { simulateOptionsOf } from './simulate-options.js';
 
 /** How deep child runs may nest (a run a person starts is at 0): a chain a template name makes at run time stops here. */
 export const MAX_CHILD_DEPTH = 8;
@@ -37,7 +39,9 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
       const status = record.status as 'completed' | 'failed' | 'cancelled' | 'rejected';
       const failure = status === 'completed' ? undefined : childFailure(record);
       const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
-      base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...cost, ...(failure ? { failure } : {}) });
+      const simulated = simulatedAttempts(record);
+      const counts = { ...cost, ...(simulated ? { simulated } : {}) };
+      base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...counts, ...(failure ? { failure } : {}) });
       return { status, record, dir, ...(failure ? { failure } : {}) };
     } catch (error) {
       // A child recorded and then unable to go on (its run folder full, say) is recorded failed before the step hears of it.
@@ -95,6 +99,7 @@ function childRequest(base: ChildRunBase, request: ChildRunRequest): Omit<StartR
     keepWorkspaces: base.keepWorkspaces,
     autoApprove: base.autoApprove,
     installSkills: base.installSkills,
+    ...simulateOptionsOf(base),
     output: 'quiet',
     err: base.err,
   };

@@ -7,6 +7,8 @@ import type { ChildRuns } from '../engine/run/child-run-port.js';
 import { emit, type EventBody, type RunContext } from '../engine/run/context.js';
 import { recordEgress } from '../engine/run/egress-record.js';
 import { executeRun } from '../engine/run/run-pipeline.js';
+import { livePort } from '../engine/attempt/attempt-port.js';
+import { simulatePort } from '../engine/attempt/simulate/simulate-port.js';
 import type { ReadySandbox } from '../sandbox/open-sandbox.js';
 import type { ReadySkill } from '../engine/run/ready-skills.js';
 import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
@@ -17,6 +19,7 @@ import type { RunSink } from '../report/sink-types.js';
 import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
 import type { ChildRunBase, SharedRunParts } from './run-request.js';
+import { simulateOptionsOf } from './simulate-options.js';
 import type { TextWriter } from './text-writer.js';
 import { promptAtGates, terminalIo } from './gate-prompt.js';
 
@@ -87,6 +90,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       keepWorkspaces: options.keepWorkspaces,
       autoApprove: store.record.options.autoApprove ?? false,
       installSkills: store.record.options.installSkills ?? false,
+      ...simulateOptionsOf(store.record.options),
       err,
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,
@@ -103,6 +107,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       pipelineArtifacts: shared.pipelineArtifacts,
       ...(shared.enclosing ? { enclosing: shared.enclosing } : {}),
       ...(options.skills?.length ? { skills: options.skills } : {}),
+      ...simulatedAttempts(plan, store, (body) => emit(context, body)),
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });
@@ -128,6 +133,14 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   const stoppedBy = stop.stoppedBy();
   if (status === 'cancelled') return stoppedBy ? signalExitCode(stoppedBy) : EXIT.interrupted;
   return status === 'completed' ? EXIT.ok : status === 'rejected' ? EXIT.rejected : EXIT.runFailed;
+}
+
+/** A simulated run's attempt port (`wave run --simulate`, kept in its options so a resume is simulated too); none for a live run. */
+function simulatedAttempts(plan: Plan, store: RunStore, record: (body: EventBody) => void): Pick<RunContext, 'attempts'> {
+  const { simulate, simulateOutputs } = store.record.options;
+  if (!simulate) return {};
+  const live = livePort((value) => store.redactStored(value));
+  return { attempts: simulatePort({ plan, live, emit: record, ...(simulateOutputs !== undefined ? { fixtures: simulateOutputs } : {}) }) };
 }
 
 /** The run's cancellation: the stop signals, or a parent's AbortSignal when it has one (the parent listens for the signals). */

@@ -46,6 +46,9 @@ export interface ChildRunBase {
   autoApprove: boolean;
   /** The run's `--install-skills`, which its children keep. */
   installSkills: boolean;
+  /** The run's `--simulate` and `--simulate-outputs`, which its children keep. */
+  simulate?: boolean;
+  simulateOutputs?: string;
   err: TextWriter;
   /** Records an event in the parent run (its journal, then its bus). */
   emit: (body: EventBody) => void;
@@ -102,6 +105,10 @@ export interface StartRunRequest {
   approvedIn?: string;
   /** The required skills' install and init commands may run (in the sandbox). */
   installSkills?: boolean;
+  /** `--simulate`: agent and model attempts are simulated and gates approved (app/simulate-options.ts). */
+  simulate?: boolean;
+  /** `--simulate-outputs`: the absolute folder of fixtures by step id; only with `simulate`. */
+  simulateOutputs?: string;
   /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */
   runId?: string;
   output: OutputMode;

@@ -11,6 +11,7 @@ import { preflightRun } from './preflight-run.js';
 import { prepareRun } from './prepare-run.js';
 import type { RunOutcome } from './run-outcome.js';
 import { runRedactor } from './run-redactor.js';
+import { simulateOptionsOf } from './simulate-options.js';
 import type { StartRunRequest } from './run-request.js';
 import { leaveStepParts, replayPartEvents, takeStepParts } from './step-parts.js';
 
@@ -42,6 +43,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     ...(request.autoApprove ? { autoApprove: true } : {}),
     ...(request.approvedIn !== undefined ? { approvedIn: request.approvedIn } : {}),
     ...(request.installSkills ? { installSkills: true } : {}),
+    ...simulateOptionsOf(request),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
     ...handedPlanOptions(request.parent),
   };

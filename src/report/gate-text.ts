@@ -20,6 +20,7 @@ export function gateWaitingText(gate: GateWaiting, runId: string, stepId: string
 const BY: Record<GateResolved['by'], string> = {
   auto: 'by auto',
   auto_approve: 'by --auto-approve',
+  simulate: 'by --simulate',
   environment: 'by the reviewers of the GitHub Environment',
   person: 'by a person',
   timeout: 'by its timeout (the default)',

@@ -11,6 +11,7 @@ import { hasTokens } from '../core/models/tokens.js';
 import { safeValues } from './safe-values.js';
 import { gateStatusText } from './gate-text.js';
 import { loopStatusText } from './loop-text.js';
+import { simulatedRunText } from './simulated-text.js';
 
 /** The most lines of a failed step's stderr the summary shows under it. */
 const FAILURE_LINES = 5;
@@ -75,6 +76,8 @@ export function formatStatusLine(record: RunRecord, options: Pick<SummaryOptions
   const parts = [`${paint(mark.color, mark.symbol)} run ${record.id} ${paint(mark.color, record.status)}${duration ? ` ${duration}` : ''}`];
   if (hasTokens(record.tokens)) parts.push(formatTokens(record.tokens));
   if (record.costUsd !== undefined) parts.push(formatCost(record.costUsd));
+  const simulated = simulatedRunText(record);
+  if (simulated) parts.push(paint('cyan', simulated));
   return parts.join(' · ');
 }
 
@@ -89,6 +92,7 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   const visits = visitsText(step.visits);
   if (visits) cells.push(visits);
   if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
+  if (step.simulated) cells.push(paint('cyan', 'simulated'));
   // Its first line; the rest (a command's stderr) goes under the step.
   if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));
   if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));

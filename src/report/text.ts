@@ -59,6 +59,8 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'step_output': // the live view's: the output itself is in `wave logs`
     case 'attempt_finished': // the step's own completed, failed and retrying lines say the same; it feeds `wave thread`
       return undefined;
+    case 'simulated':
+      return `${step(event.stepId)} ${describeSimulated(event)}`;
     case 'step_tokens':
       return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
     case 'step_retrying':
@@ -114,6 +116,17 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
     case 'run_finished':
       return `run ${event.status} in ${formatDuration(event.durationMs)}${usage(event)}`;
   }
+}
+
+/** What --simulate answered: the attempt or request, where its answer came from, and its files by origin. */
+function describeSimulated(event: Extract<RunEvent, { type: 'simulated' }>): string {
+  const what = event.purpose === 'step' ? `attempt ${event.attempt}` : event.purpose;
+  const files = [
+    event.generated.length ? `generated ${event.generated.join(', ')}` : '',
+    event.placeholders.length ? `placeholder ${event.placeholders.join(', ')}` : '',
+    event.fixtures.length ? `fixtures ${event.fixtures.join(', ')}` : '',
+  ].filter(Boolean);
+  return `${what} simulated (answer: ${event.answer})${files.length ? `; ${files.join('; ')}` : ''}`;
 }
 
 /** The line of a contract's verdict, of a rework it asked for, or of a rejection. */

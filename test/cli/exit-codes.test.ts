@@ -62,6 +62,8 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   artifact_source_missing: 1,
   pipeline_too_deep: 1,
   limit_exceeded: 1,
+  simulate_unsatisfiable: 1,
+  simulate_fixture_invalid: 1,
   internal: 1,
 };
 

@@ -5,8 +5,9 @@ import { startRun } from '../../app/run-sequence.js';
 import { stepList } from '../../core/step-list.js';
 import { runIdArgument } from '../run-id-argument.js';
 import { runRequestOf, withRunFlags, type RunFlags } from '../run-flags.js';
+import { simulateRequestOf, type SimulateFlags } from '../simulate-flags.js';
 
-interface RunCommandFlags extends RunFlags {
+interface RunCommandFlags extends RunFlags, SimulateFlags {
   dryRun?: boolean;
   steps?: string[];
   exclude?: string[];
@@ -24,7 +25,12 @@ export function registerRun(program: Command): void {
     .option('--steps <ids>', 'run only these steps (comma-separated)', stepList)
     .option('--exclude <ids>', 'do not run these steps (comma-separated)', stepList)
     .option('--with-deps', 'with --steps: also run the steps they depend on')
-    .option('--run-id <id>', 'record the run under this id; step parts already in its folder (from other jobs) count as run', runIdArgument);
+    .option('--run-id <id>', 'record the run under this id; step parts already in its folder (from other jobs) count as run', runIdArgument)
+    .option(
+      '--simulate',
+      'run every step, but answer agent and model attempts with outputs generated from their contracts: no agent, model, key or token (command steps run for real; gates are approved)',
+    )
+    .option('--simulate-outputs <dir>', 'with --simulate: take files and answers from <dir>/<step id>/<output path> and <dir>/<step id>/answer.txt where present');
   withRunFlags(command).action(async (pipelineArg: string, flags: RunCommandFlags) => {
     const request: StartRunRequest = {
       ...runRequestOf(flags, process.cwd()),
@@ -33,6 +39,7 @@ export function registerRun(program: Command): void {
       exclude: flags.exclude,
       withDeps: flags.withDeps,
       runId: flags.runId,
+      ...simulateRequestOf(flags, process.cwd()),
     };
     if (flags.dryRun) process.stdout.write(await describeRun(request));
     else process.exitCode = (await startRun(request)).exitCode;

@@ -100,6 +100,17 @@ export const ERROR_TABLE = {
     kind: 'failure',
     attempt: 'retried',
   },
+  // A generated value is drawn from the schema alone: a new attempt would draw the same.
+  simulate_unsatisfiable: {
+    description: "Under `wave run --simulate`, no value generated from a step's JSON Schema satisfies it (a schema nothing can match).",
+    kind: 'failure',
+    attempt: 'final',
+  },
+  simulate_fixture_invalid: {
+    description: 'A `--simulate-outputs` fixture leads out of its folder (a `..` path or a symlink) or is not a file.',
+    kind: 'failure',
+    attempt: 'final',
+  },
   internal: { description: 'An unexpected failure inside Wave.', kind: 'failure', attempt: 'final' },
 } as const satisfies Record<string, ErrorCodeRow>;
 

@@ -17,8 +17,8 @@ const ANSWER_POLL_MS = 250;
 type GateDecision = { by: GateResolver; environment?: string; choice?: GateChoice; text?: string } | { failure: Failure };
 
 /**
- * Wave's `gate`: the run waits at this step. A timer waits its `timeout`; an approval gate is resolved by its `auto`,
- * by `wave run --auto-approve` or `--approved-in <environment>` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
+ * Wave's `gate`: the run waits at this step (under `wave run --simulate` no gate waits: each is approved at once).
+ * A timer waits its `timeout`; an approval gate is resolved by its `auto`, by `wave run --auto-approve` or `--approved-in <environment>` (its default), by a person (`wave approve` / `wave reject` from any shell, read from the
  * run folder, so an answer given while the run was down is taken on resume), or by its timeout (its default; none:
  * the step fails). A choice whose target is `_fail`, or a rejection, fails the step; a choice with another target sends
  * the walk there (engine/run/step-router.ts: a target that already ran runs again, with the steps after it).
@@ -27,7 +27,9 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   const { context, step } = run;
   const started = Date.now();
   emit(context, { type: 'step_began', stepId: step.id });
-  const target = step.poll && !step.auto ? forgeGateTarget(context.plan, step, step.poll) : undefined;
+  // A simulated run asks no forge and waits for no one: its gates are approved at once (simulatedDecision).
+  const simulated = context.store.record.options.simulate === true && !step.auto;
+  const target = step.poll && !step.auto && !simulated ? forgeGateTarget(context.plan, step, step.poll) : undefined;
   if (target && 'failure' in target) return endChildStep(run, started, { failure: target.failure });
   const choices = step.choices.map((c) => ({ ...c }));
   emit(context, {
@@ -41,7 +43,7 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
     ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
     ...(target ? { polls: target.polls } : {}),
   });
-  const decision = step.gateType === 'timer' ? await waitTimer(run) : target ? await askForge(run, target) : await decideApproval(run);
+  const decision = simulated ? simulatedDecision(step) : step.gateType === 'timer' ? await waitTimer(run) : target ? await askForge(run, target) : await decideApproval(run);
   if ('failure' in decision) return endChildStep(run, started, { failure: decision.failure });
   const { by, environment, choice, text } = decision;
   const resolved = {
@@ -57,6 +59,11 @@ export const runGateStep: StepRunner<GateStep> = async (run) => {
   const route = choice?.target !== undefined ? { route: choice.target } : {};
   return { ...endChildStep(run, started, { output: choice?.key ?? '' }), ...route };
 };
+
+/** `wave run --simulate`: any gate is approved at once, with its default choice, else its first that does not fail the run. */
+function simulatedDecision(step: GateStep): GateDecision {
+  return { by: 'simulate', ...optional(defaultOf(step, false) ?? step.choices.find((c) => c.target !== FAIL_TARGET)) };
+}
 
 async function askForge(run: StepRun<GateStep>, target: ForgeGateTarget): Promise<GateDecision> {
   const answer = await pollForge(run, target);

@@ -10,6 +10,8 @@ import { resultsMarkdown } from '../step-results.js';
 import { formatCost, formatDuration, formatTokens } from '../format.js';
 import { hasTokens } from '../../core/models/tokens.js';
 import { walkMarkdown } from './github-walk.js';
+import { attemptsText } from '../simulated-text.js';
+import { simulatedAttempts } from '../../state/record/simulated-count.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024;
@@ -49,7 +51,7 @@ function stepsTable(steps: StepRecord[]): string {
   const rows = steps.map((s) =>
     row([
       `\`${s.id}\``,
-      s.status,
+      s.simulated ? `${s.status} (simulated)` : s.status,
       s.durationMs === undefined ? '' : formatDuration(s.durationMs),
       hasTokens(s.tokens) ? formatTokens(s.tokens) : '',
       s.costUsd === undefined ? '' : formatCost(s.costUsd),
@@ -88,6 +90,7 @@ function totals(record: RunRecord, options: GithubSummaryOptions): string {
     `- Tokens: ${record.tokens.input} input, ${record.tokens.output} output, ${record.tokens.cacheRead} cache read, ${record.tokens.cacheWrite} cache write`,
     `- Cost: ${record.costUsd === undefined ? 'not priced' : formatCost(record.costUsd)}`,
   ];
+  if (record.options.simulate) lines.push(`- Simulated (\`wave run --simulate\`): ${attemptsText(simulatedAttempts(record))} answered without an agent or a model`);
   const unfinished = record.status === 'failed' || record.status === 'cancelled';
   if (options.resume === 'action')
     return [...lines, `- Run id: \`${record.id}\` (the \`run-id\` output; its folder is the \`run-dir\` output)`, ...(unfinished ? actionRerun(record.id) : [])].join('\n');

@@ -149,6 +149,12 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (s) s.result = e.result;
   },
   model_request: (r, e) => charge(stepOf(r, e.stepId), e.tokens, e.costUsd),
+  simulated: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.simulated = (s.simulated ?? 0) + 1;
+    const a = e.purpose === 'step' ? attemptOf(r, e.stepId, e.attempt) : undefined;
+    if (a) a.simulated = true;
+  },
   step_retrying: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (s) s.status = 'retrying';
@@ -257,6 +263,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const child = s?.children?.find((c) => c.runId === e.childRunId);
     if (child) Object.assign(child, { status: e.status, failure: e.failure });
     charge(s, e.tokens, e.costUsd);
+    if (s && e.simulated) s.simulated = (s.simulated ?? 0) + e.simulated;
   },
   step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
   step_skipped: (r, e) => {

@@ -32,6 +32,8 @@ export interface AttemptRecord {
   /** `rework`: the attempt fixed the work of the failed step `reworkOf` (the step is its rework_step). */
   kind?: 'rework';
   reworkOf?: string;
+  /** `wave run --simulate` answered it instead of its adapter. */
+  simulated?: boolean;
 }
 
 export interface ArtifactRecord {
@@ -88,6 +90,8 @@ export interface StepRecord {
   result?: StepResult;
   failure?: Failure;
   skipReason?: string;
+  /** Its attempts and model requests `wave run --simulate` answered, over all its visits. */
+  simulated?: number;
   /** Requests the egress proxy refused, over all attempts (sandboxed steps only). */
   egressDenied?: number;
   /** The files its last attempt created, modified and deleted in its workspace (Wave's own files left out). */
