@@ -187,7 +187,6 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
     case 'child_run_started':
     case 'child_run_finished':
       return applyChildEvent(event, tree);
-
     case 'gate_waiting':
     case 'gate_resolved':
     case 'step_routed':
@@ -210,11 +209,6 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       if (e.kind === 'tool_use') step.activity = describeToolUse(e);
       return;
     }
-    // What only the record keeps: the view follows the events around them.
-    case 'attempt_spawned':
-    case 'attempt_interrupted':
-    case 'model_request':
-      return;
     // The executor sums the stream's usage into the step's running totals; the view only shows them.
     case 'step_tokens':
       Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });
@@ -244,7 +238,12 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
       // Kept beside the step once it completes: its stored artifact differs from the workspace file.
       view(event.stepId).note = `${event.count} secret${event.count === 1 ? '' : 's'} redacted in artifact ${event.name}`;
       return;
-    // Not drawn live: denied connections are counted per step, and changed files listed, in the closing summary.
+    // Not drawn live: denied connections are counted per step, and changed files listed, in the closing summary; the
+    // rest only the record keeps, and the view follows the events around them.
+    case 'attempt_spawned':
+    case 'attempt_interrupted':
+    case 'model_request':
+    case 'simulated':
     case 'mount_subset':
     case 'egress':
     case 'file_change':
