@@ -175,5 +175,7 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'attempt_spawned', stepId: 'split', attempt: 1, pid: 4242 },
   { ...base, type: 'attempt_interrupted', stepId: 'count', attempt: 2, adapter: 'claude', model: 'm', startedAt: '2024-05-01T12:00:00.000Z', pid: 4243 },
   { ...base, type: 'model_request', stepId: 'split', attempt: 1, purpose: 'judge', adapter: 'claude', model: 'm', ok: true, tokens, costUsd: 0.001 },
+  { ...base, type: 'replay_matched', stepId: 'split', attempt: 1, purpose: 'step', from: 'run-1/steps/split/attempt-1', unsetSecrets: ['API_TOKEN'] },
+  { ...base, type: 'replay_mismatch', stepId: 'split', attempt: 2, purpose: 'step', field: 'prompt', message: 'the prompt differs', live: true },
   { ...base, type: 'simulated', stepId: 'split', attempt: 1, purpose: 'step', answer: 'schema', generated: ['plan.json'], placeholders: ['notes.md'], fixtures: [] },
 ];
