@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
+import { startModelServer } from '../support/model-server.mjs';
 import { makeProject } from '../support/project.js';
 import { runDirs } from '../support/runs.js';
 
@@ -209,5 +210,55 @@ describe('wave replay', () => {
       expect(refused.stderr).toContain(`a replay cannot be used with ${flag}`);
     }
     expect(statSync(runDirs(project)[0]!).isDirectory()).toBe(true);
+  });
+});
+
+describe('wave replay of an llm step', () => {
+  it('plays its recorded HTTP exchange through the adapter with the server stopped: the same answer, tokens and events', async () => {
+    const server = await startModelServer();
+    const llmManifest = `kind: WaveManifest
+metadata: { name: replay }
+adapters:
+  model: { type: llm, base_url: "${server.url}/s/text/v1", model: answer-model }
+personas:
+  critic: { adapter: model }
+`;
+    const llmPipeline = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - { id: ask, persona: critic, exec: { type: prompt, source: "Say hello." }, output_artifacts: [{ name: answer, source: stdout }] }
+`;
+    const project = makeProject({ 'wave.yaml': llmManifest, 'pipelines/p.yaml': llmPipeline });
+    let recorded: Run;
+    try {
+      recorded = await wave(project, ['run', 'p']);
+    } finally {
+      await server.close();
+    }
+    expect(recorded.code, recorded.output).toBe(0);
+    const finished = (run: Run) => run.events.find((e) => e.type === 'attempt_finished')!;
+    const answer = finished(recorded).text as string;
+    const attemptDir = join(recorded.dir, 'steps', 'ask', 'attempt-1');
+    // The exchange as the recording work keeps it: the answer in two chunks, then the usage, in the server's SSE format.
+    const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+    const half = Math.ceil(answer.length / 2);
+    const usage = finished(recorded).tokens as { input: number; output: number };
+    const exchange = [
+      { t: 0, kind: 'request', url: `${server.url}/s/text/v1/chat/completions`, body: {} },
+      { t: 5, kind: 'response', status: 200, headers: { 'content-type': 'text/event-stream' } },
+      { t: 6, kind: 'chunk', data: sse({ choices: [{ index: 0, delta: { content: answer.slice(0, half) } }] }) },
+      { t: 7, kind: 'chunk', data: sse({ choices: [{ index: 0, delta: { content: answer.slice(half) }, finish_reason: 'stop' }] }) },
+      { t: 8, kind: 'chunk', data: `${sse({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output } })}data: [DONE]\n\n` },
+      { t: 9, kind: 'end' },
+    ];
+    writeFileSync(join(attemptDir, 'http.ndjson'), exchange.map((line) => JSON.stringify(line)).join('\n'));
+    completeRecording(recorded.dir, {});
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    expect(replayed.events.filter((e) => e.type === 'replay_matched').map((e) => e.stepId)).toEqual(['ask']);
+    expect(finished(replayed).text).toBe(answer);
+    expect(finished(replayed).tokens).toEqual(finished(recorded).tokens);
+    expect(artifact(replayed, 'ask', 'answer')).toBe(artifact(recorded, 'ask', 'answer'));
+    expect(eventTypes(replayed)).toEqual(eventTypes(recorded));
   });
 });
