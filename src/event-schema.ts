@@ -488,9 +488,10 @@ export const RunEventSchema = z
         costUsd: z.number().optional(),
         failure: FailureSchema.optional(),
         simulated: Count.optional(),
+        replayed: Count.optional(),
       })
       .describe(
-        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered.',
+        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered, `replayed` how many `wave replay` served.',
       ),
     z.strictObject({
       ...base,

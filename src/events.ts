@@ -234,6 +234,8 @@ export type RunEvent = Base &
         failure?: Failure;
         /** How many attempts `wave run --simulate` answered in it (its own child runs' included); counted to the step. */
         simulated?: number;
+        /** How many attempts `wave replay` served in it from the recording (its own child runs' included); counted to the step. */
+        replayed?: number;
       }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );

@@ -10,6 +10,7 @@ import type { RunOutcome } from './run-outcome.js';
 import type { ChildRunBase, ParentRun, ResumeRunRequest, StartRunRequest } from './run-request.js';
 import { simulateOptionsOf } from './simulate-options.js';
 import { childReplayOptions } from './replay-options.js';
+import { replayCounts } from '../state/record/replayed-count.js';
 
 /** How deep child runs may nest (a run a person starts is at 0): a chain a template name makes at run time stops here. */
 export const MAX_CHILD_DEPTH = 8;
@@ -49,7 +50,8 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
       const failure = status === 'completed' ? undefined : childFailure(record);
       const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
       const simulated = simulatedAttempts(record);
-      const counts = { ...cost, ...(simulated ? { simulated } : {}) };
+      const replayed = replayCounts(record)?.replayed;
+      const counts = { ...cost, ...(simulated ? { simulated } : {}), ...(replayed ? { replayed } : {}) };
       base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...counts, ...(failure ? { failure } : {}) });
       return { status, record, dir, ...(failure ? { failure } : {}) };
     } catch (error) {

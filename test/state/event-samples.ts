@@ -153,6 +153,7 @@ export const EVERY_EVENT: RunEvent[] = [
     costUsd: 0.02,
     failure: { class: 'non_zero_exit', message: 'step broken of child run child-20240601-100000-cccc: exited with code 3' },
     simulated: 2,
+    replayed: 1,
   },
   { ...base, type: 'step_tokens', stepId: 'split', attempt: 1, tokens, costUsd: 0.01 },
   { ...base, type: 'run_finished', status: 'failed', durationMs: 5000, tokens, costUsd: 0.0123 },

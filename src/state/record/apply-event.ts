@@ -272,6 +272,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (child) Object.assign(child, { status: e.status, failure: e.failure });
     charge(s, e.tokens, e.costUsd);
     if (s && e.simulated) s.simulated = (s.simulated ?? 0) + e.simulated;
+    if (s && e.replayed) s.replayed = (s.replayed ?? 0) + e.replayed;
   },
   step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
   step_skipped: (r, e) => {
