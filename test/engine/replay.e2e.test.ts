@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { runWave } from '../support/cli.js';
 import { startModelServer } from '../support/model-server.mjs';
 import { makeProject } from '../support/project.js';
 import { runDirs } from '../support/runs.js';
+import { completeRecording, replayedEventTypes as eventTypes } from '../support/recording.js';
 
 // `wave replay`: a recorded run of the plugin CLI served again from its recording, with the CLI gone.
 
@@ -72,29 +73,6 @@ async function wave(project: string, args: string[], env: Record<string, string>
   return readRun(dir, result.code, result.stderr + result.stdout);
 }
 
-/**
- * What the recording work adds to a run's attempt folders, written here as its format documents it: the version in
- * attempt.json and, for each attempt, workspace/changes.json with the workspace files the attempt wrote (`files`, by
- * `<step id>/attempt-<n>`) stored in full. A folder that already has them is left as it is.
- */
-function completeRecording(runDir: string, files: Record<string, Record<string, string>>): void {
-  for (const stepId of readdirSync(join(runDir, 'steps'))) {
-    for (const name of readdirSync(join(runDir, 'steps', stepId)).filter((n) => n.startsWith('attempt-'))) {
-      const dir = join(runDir, 'steps', stepId, name);
-      const attemptFile = join(dir, 'attempt.json');
-      if (!existsSync(attemptFile)) continue;
-      const record = JSON.parse(readFileSync(attemptFile, 'utf8')) as Record<string, unknown>;
-      if (record.recording === undefined) writeFileSync(attemptFile, JSON.stringify({ ...record, recording: 1 }));
-      if (existsSync(join(dir, 'workspace', 'changes.json'))) continue;
-      const written = Object.entries(files[`${stepId}/${name}`] ?? {});
-      mkdirSync(join(dir, 'workspace', 'files'), { recursive: true });
-      for (const [path, content] of written) writeFileSync(join(dir, 'workspace', 'files', path), content);
-      const listed = written.map(([path, content]) => ({ path, change: 'created', mode: 0o644, size: Buffer.byteLength(content), sha256: '', secrets: [] }));
-      writeFileSync(join(dir, 'workspace', 'changes.json'), JSON.stringify({ version: 1, files: listed, omitted: [] }));
-    }
-  }
-}
-
 /** A project with a recorded run of the pipeline, whose CLI is then removed: every agent attempt must come from the recording. */
 async function recordedProject(runtime = ''): Promise<{ project: string; recorded: Run }> {
   const project = makeProject({ 'wave.yaml': manifest(runtime), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
@@ -105,11 +83,6 @@ async function recordedProject(runtime = ''): Promise<{ project: string; recorde
   completeRecording(recorded.dir, { 'write/attempt-1': { 'out.txt': 'written by plugin-cli\n' } });
   rmSync(join(project, 'plugin-cli.mjs'));
   return { project, recorded };
-}
-
-/** The event types of a run in order, leaving out those of the replay itself and the live view's progress. */
-function eventTypes(run: Run): string[] {
-  return run.events.map((e) => e.type as string).filter((t) => !['replay_matched', 'replay_mismatch', 'step_tokens', 'attempt_spawned'].includes(t));
 }
 
 function artifact(run: Run, stepId: string, name: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ATTEMPT_FILE } from '../attempt-port.js';
 
 /** What replay reads of a recorded attempt's attempt.json (the recording format of docs/run-folder-and-events.md). */
@@ -42,9 +42,15 @@ export function promptHashOf(prompt: string): string {
   return `sha256:${createHash('sha256').update(prompt).digest('hex')}`;
 }
 
+/** A prompt with its run's id (in the workspace and artifact paths a template renders) as one mark, so a replay's prompt matches its recording's. */
+export function runNeutralPrompt(prompt: string, runId: string): string {
+  return runId ? prompt.split(runId).join('<run>') : prompt;
+}
+
 /** Every recorded attempt of the run in `runDir` (its steps/<id>/attempt-<n>/attempt.json), by step id and then attempt number. */
 export function readRecordedAttempts(runDir: string): RecordedAttempt[] {
   const stepsDir = join(runDir, 'steps');
+  const runId = basename(runDir);
   const found: RecordedAttempt[] = [];
   for (const stepId of listFolder(stepsDir)) {
     for (const name of listFolder(join(stepsDir, stepId))) {
@@ -52,13 +58,14 @@ export function readRecordedAttempts(runDir: string): RecordedAttempt[] {
       const dir = join(stepsDir, stepId, name);
       const record = attempt ? readRecord(join(dir, ATTEMPT_FILE)) : undefined;
       if (!attempt || !record?.adapter) continue;
-      const prompt = record.prompt ?? '';
+      const prompt = runNeutralPrompt(record.prompt ?? '', runId);
       found.push({
         stepId,
         attempt: Number(attempt[1]),
         purpose: record.purpose ?? 'step',
         adapter: record.adapter.name,
-        promptHash: record.promptHash ?? promptHashOf(prompt),
+        // The stored prompt, with its run's id made neutral, is what is matched; the recorded hash only when none is stored.
+        promptHash: record.prompt !== undefined ? promptHashOf(prompt) : (record.promptHash ?? ''),
         prompt,
         dir,
         record,

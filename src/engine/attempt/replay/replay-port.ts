@@ -9,7 +9,7 @@ import type { EventBody } from '../../run/context.js';
 import type { AttemptPort, AttemptRequest } from '../attempt-port.js';
 import { RecordedAttempts } from './match-attempt.js';
 import { applyRecordedChanges, readRecordedChanges, type RecordedChanges } from './recorded-changes.js';
-import { promptHashOf, readRecordedAttempts, type AttemptKey, type RecordedAttempt } from './recorded-attempts.js';
+import { promptHashOf, readRecordedAttempts, runNeutralPrompt, type AttemptKey, type RecordedAttempt } from './recorded-attempts.js';
 import { readRecordedOutput } from './recorded-output.js';
 import { replaySpawn } from './replay-spawn.js';
 
@@ -59,9 +59,9 @@ export function replayPort(options: ReplayOptions): AttemptPort {
 }
 
 function keyOf(request: AttemptRequest, redactor: Redactor): AttemptKey {
-  const { stepId, attempt, adapter } = request.config;
+  const { stepId, attempt, adapter, runId } = request.config;
   // The recording keeps the prompt redacted, and hashes what it keeps.
-  const prompt = redactor.redact(request.config.prompt);
+  const prompt = runNeutralPrompt(redactor.redact(request.config.prompt), runId);
   return { stepId, attempt, purpose: request.purpose, adapter: adapter.name, prompt, promptHash: promptHashOf(prompt) };
 }
 
