@@ -235,3 +235,37 @@ steps:
     expect(eventTypes(replayed)).toEqual(eventTypes(recorded));
   });
 });
+
+describe('wave replay of child runs', () => {
+  it('an iterate fan-out: each item child replays the recorded child of the same item', async () => {
+    const parent = `kind: WavePipeline
+metadata: { name: fan }
+steps:
+  - id: each
+    iterate: { over: '["alpha", "beta"]', mode: parallel }
+    pipeline: item
+    input: "{{ item }}"
+`;
+    const child = `kind: WavePipeline
+metadata: { name: item }
+steps:
+  - { id: work, persona: dev, exec: { type: prompt, source: "Handle {{ input }}." } }
+`;
+    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/fan.yaml': parent, 'pipelines/item.yaml': child });
+    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const recorded = await wave(project, ['run', 'fan']);
+    expect(recorded.code, recorded.output).toBe(0);
+    const children = (run: Run) => run.events.filter((e) => e.type === 'child_run_started').map((e) => join(run.dir, '..', e.childRunId as string));
+    for (const dir of children(recorded)) completeRecording(dir, {});
+    rmSync(join(project, 'plugin-cli.mjs'));
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    expect(replayed.record.steps.each!.replayed).toBe(2);
+    const answers = (run: Run) =>
+      children(run)
+        .map((dir) => readRun(dir, 0, ''))
+        .map((c) => [c.record.options.replayOf !== undefined, c.events.find((e) => e.type === 'attempt_finished')!.text])
+        .sort();
+    expect(answers(replayed)).toEqual(answers(recorded).map(([, text]) => [true, text]));
+  });
+});
