@@ -241,10 +241,7 @@ describe('wave replay of child runs', () => {
     const parent = `kind: WavePipeline
 metadata: { name: fan }
 steps:
-  - id: each
-    iterate: { over: '["alpha", "beta"]', mode: parallel }
-    pipeline: item
-    input: "{{ item }}"
+  - { id: each, iterate: { over: '["alpha", "beta"]', mode: parallel }, pipeline: item, input: "{{ item }}" }
 `;
     const child = `kind: WavePipeline
 metadata: { name: item }
