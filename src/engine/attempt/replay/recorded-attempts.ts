@@ -47,7 +47,10 @@ export function runNeutralPrompt(prompt: string, runId: string): string {
   return runId ? prompt.split(runId).join('<run>') : prompt;
 }
 
-/** Every recorded attempt of the run in `runDir` (its steps/<id>/attempt-<n>/attempt.json), by step id and then attempt number. */
+/**
+ * Every recorded attempt of the run in `runDir`: each step's attempt-<n>/attempt.json, then the model requests made
+ * for that attempt (attempt-<n>/<purpose>-<k>/attempt.json: an extract, a judge, a review), in the order they were made.
+ */
 export function readRecordedAttempts(runDir: string): RecordedAttempt[] {
   const stepsDir = join(runDir, 'steps');
   const runId = basename(runDir);
@@ -55,24 +58,35 @@ export function readRecordedAttempts(runDir: string): RecordedAttempt[] {
   for (const stepId of listFolder(stepsDir)) {
     for (const name of listFolder(join(stepsDir, stepId))) {
       const attempt = /^attempt-(\d+)$/.exec(name);
+      if (!attempt) continue;
       const dir = join(stepsDir, stepId, name);
-      const record = attempt ? readRecord(join(dir, ATTEMPT_FILE)) : undefined;
-      if (!attempt || !record?.adapter) continue;
-      const prompt = runNeutralPrompt(record.prompt ?? '', runId);
-      found.push({
-        stepId,
-        attempt: Number(attempt[1]),
-        purpose: record.purpose ?? 'step',
-        adapter: record.adapter.name,
-        // The stored prompt, with its run's id made neutral, is what is matched; the recorded hash only when none is stored.
-        promptHash: record.prompt !== undefined ? promptHashOf(prompt) : (record.promptHash ?? ''),
-        prompt,
-        dir,
-        record,
-      });
+      const requests = listFolder(dir)
+        .filter((sub) => /^[a-z][a-z-]*-\d+$/.test(sub))
+        .sort((a, b) => Number(/\d+$/.exec(a)![0]) - Number(/\d+$/.exec(b)![0]));
+      for (const folder of [dir, ...requests.map((sub) => join(dir, sub))]) {
+        const record = readRecord(join(folder, ATTEMPT_FILE));
+        if (record?.adapter) found.push(recordedAttempt({ stepId, attempt: Number(attempt[1]), dir: folder, record, runId }));
+      }
     }
   }
+  // Stable: within an attempt, its own record first, then its requests in order.
   return found.sort((a, b) => a.stepId.localeCompare(b.stepId) || a.attempt - b.attempt);
+}
+
+function recordedAttempt(input: { stepId: string; attempt: number; dir: string; record: AttemptRecordFile; runId: string }): RecordedAttempt {
+  const { record } = input;
+  const prompt = runNeutralPrompt(record.prompt ?? '', input.runId);
+  return {
+    stepId: input.stepId,
+    attempt: input.attempt,
+    purpose: record.purpose ?? 'step',
+    adapter: record.adapter!.name,
+    // The stored prompt, with its run's id made neutral, is what is matched; the recorded hash only when none is stored.
+    promptHash: record.prompt !== undefined ? promptHashOf(prompt) : (record.promptHash ?? ''),
+    prompt,
+    dir: input.dir,
+    record,
+  };
 }
 
 function listFolder(dir: string): string[] {
