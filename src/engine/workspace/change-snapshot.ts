@@ -5,6 +5,7 @@ import type { FileChange } from '../../core/file-change.js';
 import type { RecordingPolicy } from '../../plan/plan-types.js';
 import { openBeneath, openRoot, openUnfollowed, type HeldFolder, type UnfollowedEntry } from './contained-open.js';
 import { withSecretPlaceholders } from './secret-placeholders.js';
+import { MIN_SECRET_LENGTH } from '../../redact.js';
 
 /** The folder of an attempt's folder that holds the content of the files it changed. */
 export const RECORDED_WORKSPACE_DIR = 'workspace';
@@ -106,7 +107,12 @@ async function keepEntry(entry: UnfollowedEntry | string | undefined, input: Kee
     if (!stats.isFile()) return { reason: 'not a regular file' };
     if (stats.size > policy.maxFileBytes) return { reason: `${stats.size} bytes, past runtime.recording.max_file_mb (${policy.maxFileBytes / MIB} MiB)` };
     if (stats.size > input.budget) return { reason: `past runtime.recording.max_attempt_mb (${policy.maxAttemptBytes / MIB} MiB) for the attempt's files` };
-    const { content, names } = withSecretPlaceholders(await handle.readFile(), input.secrets);
+    const raw = await handle.readFile();
+    // It may have grown since it was measured.
+    if (raw.length > Math.min(policy.maxFileBytes, input.budget)) return { reason: `${raw.length} bytes when read, past runtime.recording's caps` };
+    const encoded = encodedSecretIn(raw, input.secrets);
+    if (encoded) return { reason: `it holds the URL-encoded value of ${encoded}, which no placeholder stands for` };
+    const { content, names } = withSecretPlaceholders(raw, input.secrets);
     const target = join(input.into, RECORDED_FILES_DIR, ...path.split('/'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
@@ -115,4 +121,19 @@ async function keepEntry(entry: UnfollowedEntry | string | undefined, input: Kee
   } finally {
     await entry.handle.close();
   }
+}
+
+/** The name of a secret whose URL-encoded form (as the redactor also hides it) is in the content, if any. */
+function encodedSecretIn(content: Buffer, secrets: KeepInput['secrets']): string | undefined {
+  for (const [name, value] of secrets) {
+    let encoded: string;
+    try {
+      encoded = encodeURIComponent(value);
+    } catch {
+      // A lone surrogate cannot be encoded, so it cannot appear encoded either.
+      continue;
+    }
+    if (encoded !== value && value.length >= MIN_SECRET_LENGTH && content.includes(encoded)) return name;
+  }
+  return undefined;
 }
