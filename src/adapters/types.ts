@@ -63,6 +63,8 @@ export interface AdapterRunConfig {
   continueFrom?: ContinueFrom;
   /** A browser step's own: where its results go and the egress its traffic goes through. */
   browser?: BrowserAttempt;
+  /** Keep the attempt's HTTP exchange in its folder for a replay (runtime.recording; the llm adapter's http.ndjson). */
+  recordHttp?: boolean;
 }
 
 /** What a browser attempt needs beyond the action list (`prompt`). */

@@ -83,6 +83,7 @@ export type RuntimeConfig = {
   fallbacks?: Record<string, string[]> | undefined;
   max_line_bytes?: number | undefined;
   artifacts?: { max_stdout_size?: number | undefined; default_artifact_dir?: string | undefined } | undefined;
+  recording?: { enabled?: boolean | undefined; max_file_mb?: number | undefined; max_attempt_mb?: number | undefined } | undefined;
 };
 
 /** The `Pipeline` of src/config/schema/pipeline-schema.ts. */

@@ -281,6 +281,16 @@ export interface PlanRuntime {
   readonly sandbox: SandboxPolicy;
   /** runtime.cost: absent when the run has no limit. */
   readonly budget?: RunBudgetLimits;
+  /** runtime.recording: the defaults (on, 8 MiB a file, 64 MiB an attempt) when absent. */
+  readonly recording?: RecordingPolicy;
+}
+
+/** What each attempt keeps for a replay (runtime.recording). */
+export interface RecordingPolicy {
+  /** False: no copy of the changed files and no http.ndjson. */
+  readonly enabled: boolean;
+  readonly maxFileBytes: number;
+  readonly maxAttemptBytes: number;
 }
 
 /** Manifest + pipeline + input, fully resolved and immutable. */

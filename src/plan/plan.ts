@@ -13,6 +13,7 @@ import { reworkAncestors } from './rework-targets.js';
 import { runsRootOf } from '../core/run-paths.js';
 import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
+import { resolveRecordingPolicy } from './recording-policy.js';
 import { planForge } from './plan-token-scopes.js';
 import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, LoopStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
@@ -111,7 +112,6 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   if (injectedArtifactsDir instanceof WaveError) problems.push(injectedArtifactsDir);
   if (problems.length) throw new WaveErrors(problems);
   const runtime = m.runtime;
-  const budget = resolveBudget(runtime);
   return deepFreeze({
     pipelineName: pipeline.value.metadata.name,
     pipelineFile: pipeline.file,
@@ -136,7 +136,7 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
       envPassthrough: runtime?.sandbox?.env_passthrough ?? [],
       secretEnv: runtime?.sandbox?.secret_env ?? [],
       sandbox: resolveSandboxPolicy(runtime),
-      ...(budget ? { budget } : {}),
+      ...runtimePolicies(runtime),
     },
     envTaken: { ...manifest.envTaken, ...pipeline.envTaken },
     forgeVariables: forgeTemplateValues(pipeline.forge ?? forgeOf(undefined, undefined, {})),
@@ -146,6 +146,12 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
     forge: planForge(manifest, pipeline),
     ...planGraph(pipeline.value),
   });
+}
+
+/** runtime.cost's limits (absent when the run has none) and runtime.recording, resolved. */
+function runtimePolicies(runtime: Manifest['runtime']): Pick<Plan['runtime'], 'budget' | 'recording'> {
+  const budget = resolveBudget(runtime);
+  return { ...(budget ? { budget } : {}), recording: resolveRecordingPolicy(runtime) };
 }
 
 /** A step's prompt or command text and where it starts. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ metadata: { name: t }
 adapters:
   claude: { binary: claude, env: { SERVICE_TOKEN: "\${WAVE_TEST_PORT_SECRET}" } }
 personas:
-  agent: { adapter: claude, system_prompt_file: personas/agent.md }
+  agent: { adapter: claude, system_prompt_file: personas/agent.md, permissions: { allowed_tools: [Read], deny: [Bash] } }
 `;
 
 const PIPELINE = `kind: WavePipeline
@@ -60,6 +61,16 @@ describe('the attempt port', () => {
       exitCode: 0,
       costUsd: 0.5,
     });
+  });
+
+  it('marks attempt.json as a recording and hashes the prompt and system prompt as stored, after redaction', async () => {
+    const { store } = await execute();
+    const record = JSON.parse(readFileSync(join(store.attemptPath('a', 1), 'attempt.json'), 'utf8')) as Record<string, string>;
+    const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+    expect(record).toMatchObject({ recording: 1, signal: null, permissions: { allowedTools: ['Read'], deniedTools: ['Bash'] } });
+    expect(record.promptHash).toBe(sha256('use [REDACTED] now'));
+    expect(record.systemPromptHash).toBe(sha256(record.systemPrompt!));
+    expect(record.cliVersion).toBeUndefined();
   });
 
   it('is where every attempt goes: a port given to the run sees each request and answers it', async () => {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -224,7 +224,8 @@ steps:
       { t: 8, kind: 'chunk', data: `${sse({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output } })}data: [DONE]\n\n` },
       { t: 9, kind: 'end' },
     ];
-    writeFileSync(join(attemptDir, 'http.ndjson'), exchange.map((line) => JSON.stringify(line)).join('\n'));
+    // Written only where the run did not record its exchange itself.
+    if (!existsSync(join(attemptDir, 'http.ndjson'))) writeFileSync(join(attemptDir, 'http.ndjson'), exchange.map((line) => JSON.stringify(line)).join('\n'));
     completeRecording(recorded.dir, {});
     const replayed = await wave(project, ['replay', recorded.record.id]);
     expect(replayed.code, replayed.output).toBe(0);

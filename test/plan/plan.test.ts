@@ -54,6 +54,7 @@ describe('buildPlan', () => {
       runsRoot: join(bare.dir, '.wave/runs'),
       envPassthrough: [],
       secretEnv: [],
+      recording: { enabled: true, maxFileBytes: 8 * 1024 * 1024, maxAttemptBytes: 64 * 1024 * 1024 },
     });
     const set = await planProject({
       manifest: `kind: WaveManifest
@@ -66,6 +67,7 @@ runtime:
   max_line_bytes: 4096
   workspace_root: ../spaces
   sandbox: { env_passthrough: [GH_TOKEN] }
+  recording: { enabled: false, max_file_mb: 0.5, max_attempt_mb: 2 }
 `,
       pipeline,
     });
@@ -83,6 +85,7 @@ runtime:
       workspaceRoot: resolve(set.dir, '../spaces'),
       runsRoot: join(set.dir, '.wave/runs'),
       envPassthrough: ['GH_TOKEN'],
+      recording: { enabled: false, maxFileBytes: 512 * 1024, maxAttemptBytes: 2 * 1024 * 1024 },
       secretEnv: [],
     });
   });

@@ -4,6 +4,8 @@ import type { Failure } from '../../core/errors/failure.js';
 import { newChatStreamState } from './chat-stream.js';
 import { requestChatCompletion, type ChatMessage, type HttpTransport } from './chat-completion.js';
 import { finishLlmAttempt } from './attempt-result.js';
+import { HTTP_RECORD_FILE, recordingTransport } from './recording-transport.js';
+import { join } from 'node:path';
 
 export type { HttpTransport } from './chat-completion.js';
 
@@ -66,7 +68,7 @@ export class LlmRunner implements AdapterRunner {
       adapterName: adapter.name,
       ...(keyEnv ? { keyEnv } : {}),
       signal,
-      transport: this.transport,
+      transport: config.recordHttp ? recordingTransport(this.transport, join(config.attemptDir, HTTP_RECORD_FILE), this.redactor) : this.transport,
       onEvent,
     });
     return finish(failure, state, stderr);

@@ -175,6 +175,14 @@ export const RuntimeSchema = z
       })
       .optional()
       .describe('Output artifact limits and locations.'),
+    recording: z
+      .strictObject({
+        enabled: z.boolean().optional().describe('false: attempts keep no copy of the workspace files they changed and llm steps no http.ndjson; default true.'),
+        max_file_mb: z.number().positive().optional().describe('Largest changed file, in MiB, whose content an attempt keeps; a larger one is listed as omitted. Default 8.'),
+        max_attempt_mb: z.number().positive().optional().describe('Most changed-file content, in MiB, one attempt keeps; the files past it are listed as omitted. Default 64.'),
+      })
+      .optional()
+      .describe("What each attempt's folder keeps for a replay: the files it changed, in full, and an llm step's HTTP exchange."),
   })
   .describe('How steps run.');
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { browserAttempt } from './browser-attempt.js';
 import { withSkillPath } from '../run/ready-skills.js';
+import { recordingPolicyOf } from '../../plan/recording-policy.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'> & Partial<Pick<PreparedStep, 'workdir'>>;
@@ -66,6 +67,7 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
     drainMs: runtime.drainMs,
     maxLineBytes: runtime.maxLineBytes,
     spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env, persona: extra.persona }),
+    ...(adapter.type === 'llm' && recordingPolicyOf(runtime).enabled ? { recordHttp: true } : {}),
     ...(adapter.type === 'browser' ? { browser: browserAttempt(context, step, { attempt, workspace: place.workdir ?? place.workspace, attemptDir, persona: extra.persona }) } : {}),
   };
 }

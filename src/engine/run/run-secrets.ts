@@ -23,23 +23,28 @@ export function isSecretVariable(name: string, declared: readonly string[]): boo
  * a scenario — is data and stays in the records. The Redactor adds each value's URL-encoded form.
  */
 export function runSecretValues(plan: Plan, env: NodeJS.ProcessEnv): string[] {
-  const values = new Set<string>();
-  const add = (value: string | undefined) => {
-    if (value) values.add(value);
+  return [...new Set(runSecretEntries(plan, env).map(([, value]) => value))];
+}
+
+/** The same secrets as runSecretValues, each with the variable it came from (a recording names it in its placeholder); first name wins. */
+export function runSecretEntries(plan: Plan, env: NodeJS.ProcessEnv): Array<[name: string, value: string]> {
+  const entries = new Map<string, string>();
+  const add = (name: string, value: string | undefined) => {
+    if (value && !entries.has(value)) entries.set(value, name);
   };
   const declared = plan.runtime.secretEnv;
-  for (const name of plan.runtime.envPassthrough) if (isSecretVariable(name, declared)) add(env[name]);
-  for (const [name, value] of Object.entries(plan.envTaken)) if (isSecretVariable(name, declared)) add(value);
-  for (const name of declared) add(env[name]);
+  for (const name of plan.runtime.envPassthrough) if (isSecretVariable(name, declared)) add(name, env[name]);
+  for (const [name, value] of Object.entries(plan.envTaken)) if (isSecretVariable(name, declared)) add(name, value);
+  for (const name of declared) add(name, env[name]);
   const stepEnvs = plan.steps.flatMap((step) => (isAttemptStep(step) ? [step.env] : []));
   for (const adapter of planAdapters(plan)) {
-    if (adapter.apiKeyEnv) add(env[adapter.apiKeyEnv]);
+    if (adapter.apiKeyEnv) add(adapter.apiKeyEnv, env[adapter.apiKeyEnv]);
     for (const name of adapterKeyVariables(adapter)) {
-      add(adapter.env[name]);
-      for (const stepEnv of stepEnvs) add(stepEnv[name]);
+      add(name, adapter.env[name]);
+      for (const stepEnv of stepEnvs) add(name, stepEnv[name]);
     }
   }
-  return [...values];
+  return [...entries].map(([value, name]) => [name, value]);
 }
 
 /** A warning for each variable runtime.sandbox.secret_env declares whose value is too short to be redacted. */

@@ -1,5 +1,5 @@
 import { constants, existsSync, type Stats } from 'node:fs';
-import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { WaveError } from '../../core/errors/errors.js';
 
@@ -58,6 +58,30 @@ function childPath(folder: HeldFolder, name: string): string {
 /** The held folder's listing, read through its descriptor. */
 export async function listFolder(folder: HeldFolder): Promise<string[]> {
   return (await readdir(PROC_FD ? `${PROC_FD}/${folder.handle.fd}` : folder.path)).sort();
+}
+
+/** A name opened without being followed: the file or folder itself, or a symlink's target text and mode. */
+export type UnfollowedEntry = { handle: FileHandle; stats: Stats } | { symlink: string; mode: number };
+
+/** Opens `name` in the held folder without following it; a symlink is read, never opened. Undefined when nothing is there. */
+export async function openUnfollowed(folder: HeldFolder, name: string): Promise<UnfollowedEntry | undefined> {
+  const path = childPath(folder, name);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code !== 'ELOOP') throw error;
+    const [target, stats] = await Promise.all([readlink(path), lstat(path)]);
+    return { symlink: target, mode: stats.mode & 0o7777 };
+  }
+  try {
+    return { handle, stats: await handle.stat() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }
 
 /** Opens the root folder itself: its real path, refused if the last name became a symlink in between. */

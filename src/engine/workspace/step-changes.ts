@@ -8,6 +8,10 @@ import { folderChanges, folderDiff, snapshotFolder } from './folder-changes.js';
 import { isWaveOwnedPath } from './wave-owned-paths.js';
 import { snapshotWorktree, worktreeChanges, worktreeDiff } from './worktree-changes.js';
 import type { WorktreeGit } from './git/worktree-git.js';
+import { recordChangedFiles } from './change-snapshot.js';
+import { recordingPolicyOf } from '../../plan/recording-policy.js';
+import { runSecretEntries } from '../run/run-secrets.js';
+import { markRecordingIncomplete } from '../attempt/recording-fields.js';
 
 /** The diff file is cut at this many bytes, so one huge generated file cannot fill the run folder. */
 export const CHANGES_DIFF_LIMIT = 4 * 1024 * 1024;
@@ -54,7 +58,8 @@ async function startWatch(watch: ChangeWatch): Promise<Measure> {
 
 /**
  * Runs `attempt` and records the files it created, modified and deleted in the workspace (Wave's own files left
- * out): a file_change event each, the step's filesChanged in run.json, and the unified diff in the attempt folder.
+ * out): a file_change event each, the step's filesChanged in run.json, the unified diff in the attempt folder, and
+ * (runtime.recording) each created or modified file's full content for a replay.
  */
 export async function withFileChanges<T>(context: RunContext, stepId: string, attempt: number, watch: ChangeWatch, run: () => Promise<T>): Promise<T> {
   // What changed is a report on the attempt, never its outcome: a workspace that cannot be measured still runs.
@@ -73,11 +78,24 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
       Buffer.byteLength(text) > CHANGES_DIFF_LIMIT ? `${Buffer.from(text).subarray(0, CHANGES_DIFF_LIMIT).toString('utf8')}\n[diff cut at ${CHANGES_DIFF_LIMIT} bytes]\n` : text;
     await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), capped);
     for (const change of kept) emit(context, { type: 'file_change', stepId, attempt, ...change });
+    await recordContent(context, watch, kept);
   } catch (error) {
     // Said where `wave diff` looks, rather than failing a step whose work is done.
     const said = error instanceof Error ? error.message : String(error);
     const message = artifactRedactor(context)?.redact(said) ?? said;
     await writeFile(join(watch.attemptDir, CHANGES_DIFF_FILE), `[the files this attempt changed could not be listed: ${message}]\n`).catch(() => undefined);
+    // A recording without the attempt's files cannot be replayed whole.
+    if (recordingPolicyOf(context.plan.runtime).enabled) await markRecordingIncomplete(watch.attemptDir).catch(() => undefined);
   }
   return result;
+}
+
+/** Keeps the changed files' content for a replay (runtime.recording), marking the attempt's record when one is left out. */
+async function recordContent(context: RunContext, watch: ChangeWatch, kept: readonly FileChange[]): Promise<void> {
+  const policy = recordingPolicyOf(context.plan.runtime);
+  if (!policy.enabled) return;
+  const secrets = runSecretEntries(context.plan, context.parentEnv);
+  const recorded = await recordChangedFiles({ workspace: watch.workspace, attemptDir: watch.attemptDir, changes: kept, policy, secrets }).catch(() => ({ incomplete: true }));
+  // Like the diff, the recording reports on the attempt and never fails it.
+  if (recorded.incomplete) await markRecordingIncomplete(watch.attemptDir).catch(() => undefined);
 }
