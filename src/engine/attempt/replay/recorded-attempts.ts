@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ATTEMPT_FILE } from '../attempt-port.js';
+import { ATTEMPT_FILE, sha256Tag } from '../recording-fields.js';
 
 /** What replay reads of a recorded attempt's attempt.json (the recording format of docs/run-folder-and-events.md). */
 export interface AttemptRecordFile {
@@ -35,11 +34,6 @@ export interface RecordedAttempt extends AttemptKey {
   /** The attempt folder, absolute. */
   dir: string;
   record: AttemptRecordFile;
-}
-
-/** `sha256:<hex>` of a prompt, as the recording's promptHash says it. */
-export function promptHashOf(prompt: string): string {
-  return `sha256:${createHash('sha256').update(prompt).digest('hex')}`;
 }
 
 /** A prompt with its run's id (in the workspace and artifact paths a template renders) as one mark, so a replay's prompt matches its recording's. */
@@ -82,7 +76,7 @@ function recordedAttempt(input: { stepId: string; attempt: number; dir: string; 
     purpose: record.purpose ?? 'step',
     adapter: record.adapter!.name,
     // The stored prompt, with its run's id made neutral, is what is matched; the recorded hash only when none is stored.
-    promptHash: record.prompt !== undefined ? promptHashOf(prompt) : (record.promptHash ?? ''),
+    promptHash: record.prompt !== undefined ? sha256Tag(prompt) : (record.promptHash ?? ''),
     prompt,
     dir: input.dir,
     record,

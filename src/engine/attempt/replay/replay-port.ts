@@ -7,9 +7,10 @@ import { failureOfError, type Failure } from '../../../core/errors/failure.js';
 import type { Redactor } from '../../../redact.js';
 import type { EventBody } from '../../run/context.js';
 import type { AttemptPort, AttemptRequest } from '../attempt-port.js';
+import { sha256Tag } from '../recording-fields.js';
 import { RecordedAttempts } from './match-attempt.js';
 import { applyRecordedChanges, readRecordedChanges, type RecordedChanges } from './recorded-changes.js';
-import { promptHashOf, readRecordedAttempts, runNeutralPrompt, type AttemptKey, type RecordedAttempt } from './recorded-attempts.js';
+import { readRecordedAttempts, runNeutralPrompt, type AttemptKey, type RecordedAttempt } from './recorded-attempts.js';
 import { readRecordedOutput } from './recorded-output.js';
 import { replaySpawn } from './replay-spawn.js';
 
@@ -62,7 +63,7 @@ function keyOf(request: AttemptRequest, redactor: Redactor): AttemptKey {
   const { stepId, attempt, adapter, runId } = request.config;
   // The recording keeps the prompt redacted, and hashes what it keeps.
   const prompt = runNeutralPrompt(redactor.redact(request.config.prompt), runId);
-  return { stepId, attempt, purpose: request.purpose, adapter: adapter.name, prompt, promptHash: promptHashOf(prompt) };
+  return { stepId, attempt, purpose: request.purpose, adapter: adapter.name, prompt, promptHash: sha256Tag(prompt) };
 }
 
 function mismatchFailure(field: string, message: string): Failure {
