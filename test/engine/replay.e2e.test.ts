@@ -159,11 +159,11 @@ describe('wave replay', () => {
     copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
     const recorded = await wave(project, ['run', 'p']);
     const attemptDir = join(recorded.dir, 'steps', 'write', 'attempt-1');
-    const attemptJson = JSON.parse(readFileSync(join(attemptDir, 'attempt.json'), 'utf8')) as Record<string, unknown>;
-    if (attemptJson.recording === undefined) {
-      const unrecorded = await wave(project, ['replay', recorded.record.id]);
-      expect(unrecorded.record.steps.write!.failure?.class).toBe('replay_unrecorded');
-    }
+    // The attempt as a run before recordings left it: no `recording` version.
+    const { recording: _version, ...older } = JSON.parse(readFileSync(join(attemptDir, 'attempt.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(attemptDir, 'attempt.json'), JSON.stringify(older));
+    const unrecorded = await wave(project, ['replay', recorded.record.id]);
+    expect(unrecorded.record.steps.write!.failure?.class).toBe('replay_unrecorded');
     completeRecording(recorded.dir, {});
     mkdirSync(join(attemptDir, 'workspace'), { recursive: true });
     writeFileSync(join(attemptDir, 'workspace', 'changes.json'), JSON.stringify({ version: 1, files: [], omitted: [{ path: 'big.bin', reason: 'past max_file_mb (8)' }] }));
