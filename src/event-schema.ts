@@ -98,6 +98,9 @@ const RunOptionsSchema = z
     installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
     simulate: z.boolean().optional().describe('--simulate: agent and model attempts are simulated, gates approved; a resume stays simulated.'),
     simulateOutputs: z.string().optional().describe('--simulate-outputs: the absolute folder of fixtures by step id.'),
+    replayOf: z.string().optional().describe('wave replay: the recorded run folder whose attempts serve this run; a resume keeps replaying.'),
+    replayMode: z.enum(['strict', 'live']).optional().describe('--replay-mode: strict fails an unmatched attempt, live runs it live.'),
+    replaySpeed: z.number().positive().optional().describe('--speed: how much faster than recorded the streams are fed; absent, as fast as possible.'),
     env: z.record(z.string(), z.string()).optional(),
     parentArtifacts: z.record(z.string(), z.string()).optional(),
     maxCycles: z.number().int().positive().optional(),
@@ -199,6 +202,29 @@ export const RunEventSchema = z
       .describe(
         '`wave run --simulate` answered the attempt (purpose `step`) or model request instead of its adapter: where its answer came from, and which files were generated from a schema, placeholder text or fixtures.',
       ),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('replay_matched'),
+        stepId: z.string(),
+        attempt: Attempt,
+        purpose: z.string(),
+        from: z.string(),
+        unsetSecrets: z.array(z.string()).optional(),
+      })
+      .describe('`wave replay` served the attempt (purpose `step`) or model request from a recorded attempt folder (relative to the runs folder).'),
+    z
+      .strictObject({
+        ...base,
+        type: z.literal('replay_mismatch'),
+        stepId: z.string(),
+        attempt: Attempt,
+        purpose: z.string(),
+        field: z.string(),
+        message: z.string(),
+        live: z.boolean(),
+      })
+      .describe('`wave replay` found no recorded attempt for it: the first differing field (or `exhausted`), and whether it ran live (`--replay-mode live`).'),
     z.strictObject({ ...base, type: z.literal('step_event'), stepId: z.string(), attempt: Attempt, event: StreamEventSchema }),
     z
       .strictObject({ ...base, type: z.literal('step_tokens'), stepId: z.string(), attempt: Attempt, tokens: TokenUsageSchema, costUsd: z.number().optional() })
@@ -462,9 +488,10 @@ export const RunEventSchema = z
         costUsd: z.number().optional(),
         failure: FailureSchema.optional(),
         simulated: Count.optional(),
+        replayed: Count.optional(),
       })
       .describe(
-        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered.',
+        'A child run the step started ended: how, what it cost in all (its own child runs included; charged to the step), and why when it did not complete; `simulated`: how many of its attempts `wave run --simulate` answered, `replayed` how many `wave replay` served.',
       ),
     z.strictObject({
       ...base,

@@ -99,6 +99,13 @@ export type RunEvent = Base &
         placeholders: string[];
         fixtures: string[];
       }
+    /** `wave replay` served the attempt (`purpose` `step`) or model request from the recorded run's attempt folder `from` (relative to the runs folder); `unsetSecrets`: the variables that were unset, so their `{{wave-secret:NAME}}` placeholder stayed in the restored files. */
+    | { type: 'replay_matched'; stepId: string; attempt: number; purpose: string; from: string; unsetSecrets?: string[] }
+    /**
+     * `wave replay` found no recorded attempt for it: the first differing `field` (`step`, `attempt`, `adapter`, `prompt`,
+     * or `exhausted` when none is left), and in `live` mode it ran live instead.
+     */
+    | { type: 'replay_mismatch'; stepId: string; attempt: number; purpose: string; field: string; message: string; live: boolean }
     | { type: 'step_event'; stepId: string; attempt: number; event: Exclude<StreamEvent, { kind: 'output' }> }
     /** The last line a running command printed (redacted), when it changed, at most once a second. */
     | { type: 'step_output'; stepId: string; attempt: number; line: string }
@@ -227,6 +234,8 @@ export type RunEvent = Base &
         failure?: Failure;
         /** How many attempts `wave run --simulate` answered in it (its own child runs' included); counted to the step. */
         simulated?: number;
+        /** How many attempts `wave replay` served in it from the recording (its own child runs' included); counted to the step. */
+        replayed?: number;
       }
     | { type: 'run_finished'; status: Exclude<RunStatus, 'pending' | 'running'>; durationMs: number; tokens: TokenUsage; costUsd?: number }
   );
@@ -250,6 +259,12 @@ export interface RunOptions {
   simulate?: boolean;
   /** `--simulate-outputs`: the absolute folder of fixtures by step id a simulated attempt takes its files and answer from. */
   simulateOutputs?: string;
+  /** `wave replay` / `--replay`: the recorded run (its folder, absolute) whose attempts serve this run's; its children and resumes replay too. */
+  replayOf?: string;
+  /** `--replay-mode`: `strict` (default) fails an unmatched attempt, `live` runs it live. */
+  replayMode?: 'strict' | 'live';
+  /** `--speed`: how much faster than recorded the streams are fed; absent, as fast as possible. */
+  replaySpeed?: number;
   /** A child run's `{{ env.<key> }}` values (its parent step's config.env). */
   env?: Record<string, string>;
   /** A child run's: the parent's artifacts its steps may name as `{{ artifacts.<name> }}` (config.inject and the step's dependencies'). */

@@ -9,6 +9,8 @@ import { simulatedAttempts } from '../state/record/simulated-count.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { ChildRunBase, ParentRun, ResumeRunRequest, StartRunRequest } from './run-request.js';
 import { simulateOptionsOf } from './simulate-options.js';
+import { childReplayOptions } from './replay-options.js';
+import { replayCounts } from '../state/record/replayed-count.js';
 
 /** How deep child runs may nest (a run a person starts is at 0): a chain a template name makes at run time stops here. */
 export const MAX_CHILD_DEPTH = 8;
@@ -26,6 +28,14 @@ export interface ChildRunStarters {
  */
 export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): ChildRuns {
   const depth = base.depth + 1;
+  // How many children each step (and item) started so far: a replayed child replays the recorded child of the same turn.
+  const started = new Map<string, number>();
+  const replayOf = (request: ChildRunRequest) => {
+    const turn = `${request.stepId}\0${request.item ?? ''}`;
+    const nth = started.get(turn) ?? 0;
+    started.set(turn, nth + 1);
+    return childReplayOptions(base, request.stepId, request.item, nth);
+  };
   /** Runs `drive` (a start or a resume of the child) with the parent step's record of it around. */
   async function recorded(stepId: string, item: number | undefined, drive: (onRecorded: (record: RunRecord) => void) => Promise<RunOutcome>): Promise<ChildRunOutcome> {
     let child: RunRecord | undefined;
@@ -40,7 +50,8 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
       const failure = status === 'completed' ? undefined : childFailure(record);
       const cost = record.costUsd !== undefined ? { costUsd: record.costUsd } : {};
       const simulated = simulatedAttempts(record);
-      const counts = { ...cost, ...(simulated ? { simulated } : {}) };
+      const replayed = replayCounts(record)?.replayed;
+      const counts = { ...cost, ...(simulated ? { simulated } : {}), ...(replayed ? { replayed } : {}) };
       base.emit({ type: 'child_run_finished', stepId, childRunId: record.id, status, tokens: record.tokens, ...counts, ...(failure ? { failure } : {}) });
       return { status, record, dir, ...(failure ? { failure } : {}) };
     } catch (error) {
@@ -66,7 +77,9 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
   return {
     run(request) {
       if (depth > MAX_CHILD_DEPTH) return Promise.reject(tooDeep(request.pipeline));
-      return recorded(request.stepId, request.item, (onRecorded) => starters.start({ ...childRequest(base, request), parent: parentOf(request, request), onRecorded }));
+      return recorded(request.stepId, request.item, (onRecorded) =>
+        starters.start({ ...childRequest(base, request), ...replayOf(request), parent: parentOf(request, request), onRecorded }),
+      );
     },
     resume(request) {
       const { plan } = base;

@@ -9,6 +9,7 @@ import { recordEgress } from '../engine/run/egress-record.js';
 import { executeRun } from '../engine/run/run-pipeline.js';
 import { livePort } from '../engine/attempt/attempt-port.js';
 import { simulatePort } from '../engine/attempt/simulate/simulate-port.js';
+import { replayPort } from '../engine/attempt/replay/replay-port.js';
 import type { ReadySandbox } from '../sandbox/open-sandbox.js';
 import type { ReadySkill } from '../engine/run/ready-skills.js';
 import { removeRunWorkspaces } from '../engine/workspace/workspace.js';
@@ -20,6 +21,7 @@ import { redactValues } from '../state/redact-values.js';
 import type { RunStore } from '../state/run-store.js';
 import type { ChildRunBase, SharedRunParts } from './run-request.js';
 import { simulateOptionsOf } from './simulate-options.js';
+import { replayOptionsOf } from './replay-options.js';
 import type { TextWriter } from './text-writer.js';
 import { promptAtGates, terminalIo } from './gate-prompt.js';
 
@@ -91,6 +93,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       autoApprove: store.record.options.autoApprove ?? false,
       installSkills: store.record.options.installSkills ?? false,
       ...simulateOptionsOf(store.record.options),
+      ...replayOptionsOf(store.record.options),
       err,
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,
@@ -108,6 +111,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       ...(shared.enclosing ? { enclosing: shared.enclosing } : {}),
       ...(options.skills?.length ? { skills: options.skills } : {}),
       ...simulatedAttempts(plan, store, (body) => emit(context, body)),
+      ...replayedAttempts(store, redactor, (body) => emit(context, body)),
     };
     try {
       status = await executeRun(context, { onFailure: options.onFailure, selected: options.selected, signal: stop.signal, startEvents: options.startEvents });
@@ -141,6 +145,14 @@ function simulatedAttempts(plan: Plan, store: RunStore, record: (body: EventBody
   if (!simulate) return {};
   const live = livePort((value) => store.redactStored(value));
   return { attempts: simulatePort({ plan, live, emit: record, ...(simulateOutputs !== undefined ? { fixtures: simulateOutputs } : {}) }) };
+}
+
+/** A replayed run's attempt port (`wave replay`, kept in its options so a resume keeps replaying); none for another run. */
+function replayedAttempts(store: RunStore, redactor: Redactor, record: (body: EventBody) => void): Pick<RunContext, 'attempts'> {
+  const { replayOf, replayMode, replaySpeed } = store.record.options;
+  if (replayOf === undefined) return {};
+  const live = livePort((value) => store.redactStored(value));
+  return { attempts: replayPort({ recordedRun: replayOf, mode: replayMode ?? 'strict', speed: replaySpeed ?? Infinity, live, emit: record, redactor }) };
 }
 
 /** The run's cancellation: the stop signals, or a parent's AbortSignal when it has one (the parent listens for the signals). */

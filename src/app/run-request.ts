@@ -49,6 +49,10 @@ export interface ChildRunBase {
   /** The run's `--simulate` and `--simulate-outputs`, which its children keep. */
   simulate?: boolean;
   simulateOutputs?: string;
+  /** The run's replay (app/replay-options.ts): each child replays the recorded parent's child of the same step. */
+  replayOf?: string;
+  replayMode?: 'strict' | 'live';
+  replaySpeed?: number;
   err: TextWriter;
   /** Records an event in the parent run (its journal, then its bus). */
   emit: (body: EventBody) => void;
@@ -109,6 +113,12 @@ export interface StartRunRequest {
   simulate?: boolean;
   /** `--simulate-outputs`: the absolute folder of fixtures by step id; only with `simulate`. */
   simulateOutputs?: string;
+  /** `wave replay` / `--replay`: the recorded run folder (absolute) whose attempts serve this run's (app/replay-options.ts). */
+  replayOf?: string;
+  /** `--replay-mode`: `strict` (default) or `live`. */
+  replayMode?: 'strict' | 'live';
+  /** `--speed`: how much faster than recorded the streams are fed; absent, as fast as possible. */
+  replaySpeed?: number;
   /** Records the run under this id; step parts already in its folder (other jobs of a compiled workflow) count as run. */
   runId?: string;
   output: OutputMode;

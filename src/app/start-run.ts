@@ -12,6 +12,7 @@ import { prepareRun } from './prepare-run.js';
 import type { RunOutcome } from './run-outcome.js';
 import { runRedactor } from './run-redactor.js';
 import { simulateOptionsOf } from './simulate-options.js';
+import { replayOptionsOf } from './replay-options.js';
 import type { StartRunRequest } from './run-request.js';
 import { leaveStepParts, replayPartEvents, takeStepParts } from './step-parts.js';
 
@@ -44,6 +45,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
     ...(request.approvedIn !== undefined ? { approvedIn: request.approvedIn } : {}),
     ...(request.installSkills ? { installSkills: true } : {}),
     ...simulateOptionsOf(request),
+    ...replayOptionsOf(request),
     ...(request.parent?.env && Object.keys(request.parent.env).length ? { env: { ...request.parent.env } } : {}),
     ...handedPlanOptions(request.parent),
   };

@@ -12,6 +12,7 @@ import { safeValues } from './safe-values.js';
 import { gateStatusText } from './gate-text.js';
 import { loopStatusText } from './loop-text.js';
 import { simulatedRunText } from './simulated-text.js';
+import { replayedRunText } from './replayed-text.js';
 
 /** The most lines of a failed step's stderr the summary shows under it. */
 const FAILURE_LINES = 5;
@@ -78,6 +79,8 @@ export function formatStatusLine(record: RunRecord, options: Pick<SummaryOptions
   if (record.costUsd !== undefined) parts.push(formatCost(record.costUsd));
   const simulated = simulatedRunText(record);
   if (simulated) parts.push(paint('cyan', simulated));
+  const replayed = replayedRunText(record);
+  if (replayed) parts.push(paint('cyan', replayed));
   return parts.join(' · ');
 }
 
@@ -93,6 +96,7 @@ function stepLine(step: StepRecord, idWidth: number, statusWidth: number, paint:
   if (visits) cells.push(visits);
   if (step.egressDenied) cells.push(paint('yellow', `${step.egressDenied} egress denied`));
   if (step.simulated) cells.push(paint('cyan', 'simulated'));
+  if (step.replayed) cells.push(paint('cyan', 'replayed'));
   // Its first line; the rest (a command's stderr) goes under the step.
   if (step.failure && step.status !== 'completed') cells.push(paint('red', failureDetail(step.failure)[0]!));
   if (step.skipReason) cells.push(paint('gray', oneLine(step.skipReason)));

@@ -61,6 +61,10 @@ export function describeEvent(event: RunEvent, step: (id: string) => string): st
       return undefined;
     case 'simulated':
       return `${step(event.stepId)} ${describeSimulated(event)}`;
+    case 'replay_matched':
+      return `${step(event.stepId)} ${event.purpose === 'step' ? `attempt ${event.attempt}` : event.purpose} replayed from ${event.from}${event.unsetSecrets?.length ? `; warning: ${event.unsetSecrets.join(', ')} unset, their {{wave-secret:…}} placeholders kept` : ''}`;
+    case 'replay_mismatch':
+      return `${step(event.stepId)} ${event.purpose === 'step' ? `attempt ${event.attempt}` : event.purpose} matches no recording (${event.field})${event.live ? ': running it live' : ''}`;
     case 'step_tokens':
       return `${step(event.stepId)} so far: ${formatTokens(event.tokens)}${event.costUsd !== undefined ? `, ${formatCost(event.costUsd)}` : ''}`;
     case 'step_retrying':

@@ -64,6 +64,10 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   limit_exceeded: 1,
   simulate_unsatisfiable: 1,
   simulate_fixture_invalid: 1,
+  replay_mismatch: 1,
+  replay_exhausted: 1,
+  replay_unrecorded: 1,
+  replay_incomplete: 1,
   internal: 1,
 };
 

@@ -153,6 +153,7 @@ export const EVERY_EVENT: RunEvent[] = [
     costUsd: 0.02,
     failure: { class: 'non_zero_exit', message: 'step broken of child run child-20240601-100000-cccc: exited with code 3' },
     simulated: 2,
+    replayed: 1,
   },
   { ...base, type: 'step_tokens', stepId: 'split', attempt: 1, tokens, costUsd: 0.01 },
   { ...base, type: 'run_finished', status: 'failed', durationMs: 5000, tokens, costUsd: 0.0123 },
@@ -175,5 +176,7 @@ export const EVERY_EVENT: RunEvent[] = [
   { ...base, type: 'attempt_spawned', stepId: 'split', attempt: 1, pid: 4242 },
   { ...base, type: 'attempt_interrupted', stepId: 'count', attempt: 2, adapter: 'claude', model: 'm', startedAt: '2024-05-01T12:00:00.000Z', pid: 4243 },
   { ...base, type: 'model_request', stepId: 'split', attempt: 1, purpose: 'judge', adapter: 'claude', model: 'm', ok: true, tokens, costUsd: 0.001 },
+  { ...base, type: 'replay_matched', stepId: 'split', attempt: 1, purpose: 'step', from: 'run-1/steps/split/attempt-1', unsetSecrets: ['API_TOKEN'] },
+  { ...base, type: 'replay_mismatch', stepId: 'split', attempt: 2, purpose: 'step', field: 'prompt', message: 'the prompt differs', live: true },
   { ...base, type: 'simulated', stepId: 'split', attempt: 1, purpose: 'step', answer: 'schema', generated: ['plan.json'], placeholders: ['notes.md'], fixtures: [] },
 ];

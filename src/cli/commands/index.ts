@@ -9,6 +9,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   validate: async () => (await import('./validate.js')).registerValidate,
   run: async () => (await import('./run.js')).registerRun,
   resume: async () => (await import('./resume.js')).registerResume,
+  replay: async () => (await import('./replay.js')).registerReplay,
   compose: async () => (await import('./compose.js')).registerCompose,
   compile: async () => (await import('./compile.js')).registerCompile,
   assemble: async () => (await import('./assemble.js')).registerAssemble,

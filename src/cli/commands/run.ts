@@ -6,8 +6,9 @@ import { stepList } from '../../core/step-list.js';
 import { runIdArgument } from '../run-id-argument.js';
 import { runRequestOf, withRunFlags, type RunFlags } from '../run-flags.js';
 import { simulateRequestOf, type SimulateFlags } from '../simulate-flags.js';
+import { replayRequestOf, withReplayFlags, type ReplayFlags } from '../replay-flags.js';
 
-interface RunCommandFlags extends RunFlags, SimulateFlags {
+interface RunCommandFlags extends RunFlags, SimulateFlags, Omit<ReplayFlags, 'manifest'> {
   dryRun?: boolean;
   steps?: string[];
   exclude?: string[];
@@ -30,8 +31,9 @@ export function registerRun(program: Command): void {
       '--simulate',
       'run every step, but answer agent and model attempts with outputs generated from their contracts: no agent, model, key or token (command steps run for real; gates are approved)',
     )
-    .option('--simulate-outputs <dir>', 'with --simulate: take files and answers from <dir>/<step id>/<output path> and <dir>/<step id>/answer.txt where present');
-  withRunFlags(command).action(async (pipelineArg: string, flags: RunCommandFlags) => {
+    .option('--simulate-outputs <dir>', 'with --simulate: take files and answers from <dir>/<step id>/<output path> and <dir>/<step id>/answer.txt where present')
+    .option('--replay <run>', 'serve every agent and model attempt from the recording of <run> (see `wave replay`)');
+  withReplayFlags(withRunFlags(command)).action(async (pipelineArg: string, flags: RunCommandFlags) => {
     const request: StartRunRequest = {
       ...runRequestOf(flags, process.cwd()),
       pipeline: pipelineArg,
@@ -40,6 +42,7 @@ export function registerRun(program: Command): void {
       withDeps: flags.withDeps,
       runId: flags.runId,
       ...simulateRequestOf(flags, process.cwd()),
+      ...replayRequestOf(flags, process.cwd()),
     };
     if (flags.dryRun) process.stdout.write(await describeRun(request));
     else process.exitCode = (await startRun(request)).exitCode;

@@ -111,6 +111,23 @@ export const ERROR_TABLE = {
     kind: 'failure',
     attempt: 'final',
   },
+  // A recording answers the same request the same way: a new attempt would find the same.
+  replay_mismatch: {
+    description: 'Under `wave replay` (strict), an agent or model attempt matches no recorded attempt: the first differing field is named.',
+    kind: 'failure',
+    attempt: 'final',
+  },
+  replay_exhausted: { description: 'Under `wave replay` (strict), a step asks for more attempts than its recording holds.', kind: 'failure', attempt: 'final' },
+  replay_unrecorded: {
+    description: 'The attempt `wave replay` would serve was recorded before Wave kept recordings (its attempt.json has no `recording` version).',
+    kind: 'failure',
+    attempt: 'final',
+  },
+  replay_incomplete: {
+    description: "The recorded attempt left a file out of its recording (past a size cap), so `wave replay` cannot restore the attempt's workspace.",
+    kind: 'failure',
+    attempt: 'final',
+  },
   internal: { description: 'An unexpected failure inside Wave.', kind: 'failure', attempt: 'final' },
 } as const satisfies Record<string, ErrorCodeRow>;
 

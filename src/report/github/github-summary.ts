@@ -11,6 +11,7 @@ import { formatCost, formatDuration, formatTokens } from '../format.js';
 import { hasTokens } from '../../core/models/tokens.js';
 import { walkMarkdown } from './github-walk.js';
 import { attemptsText } from '../simulated-text.js';
+import { replayCounts } from '../../state/record/replayed-count.js';
 import { simulatedAttempts } from '../../state/record/simulated-count.js';
 
 /** GitHub refuses a job summary over 1 MiB; the margin leaves room for the note that says where it was cut. */
@@ -51,7 +52,7 @@ function stepsTable(steps: StepRecord[]): string {
   const rows = steps.map((s) =>
     row([
       `\`${s.id}\``,
-      s.simulated ? `${s.status} (simulated)` : s.status,
+      s.simulated ? `${s.status} (simulated)` : s.replayed ? `${s.status} (replayed)` : s.status,
       s.durationMs === undefined ? '' : formatDuration(s.durationMs),
       hasTokens(s.tokens) ? formatTokens(s.tokens) : '',
       s.costUsd === undefined ? '' : formatCost(s.costUsd),
@@ -91,6 +92,8 @@ function totals(record: RunRecord, options: GithubSummaryOptions): string {
     `- Cost: ${record.costUsd === undefined ? 'not priced' : formatCost(record.costUsd)}`,
   ];
   if (record.options.simulate) lines.push(`- Simulated (\`wave run --simulate\`): ${attemptsText(simulatedAttempts(record))} answered without an agent or a model`);
+  const replayed = replayCounts(record);
+  if (replayed) lines.push(`- Replayed (\`wave replay\`): ${attemptsText(replayed.replayed)} served from the recording, ${attemptsText(replayed.live)} live`);
   const unfinished = record.status === 'failed' || record.status === 'cancelled';
   if (options.resume === 'action')
     return [...lines, `- Run id: \`${record.id}\` (the \`run-id\` output; its folder is the \`run-dir\` output)`, ...(unfinished ? actionRerun(record.id) : [])].join('\n');

@@ -203,12 +203,9 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
         activity: `${event.target} fixing its work (round ${event.round}) after ${describeFailure(event.failure)}`,
       });
       return;
-    case 'step_event': {
-      const step = view(event.stepId);
-      const e = event.event;
-      if (e.kind === 'tool_use') step.activity = describeToolUse(e);
+    case 'step_event':
+      if (event.event.kind === 'tool_use') view(event.stepId).activity = describeToolUse(event.event);
       return;
-    }
     // The executor sums the stream's usage into the step's running totals; the view only shows them.
     case 'step_tokens':
       Object.assign(view(event.stepId), { tokens: { ...event.tokens }, costUsd: event.costUsd });
@@ -244,6 +241,8 @@ function applyStepEvent(event: StepLevelEvent, tree: RunTree): void {
     case 'attempt_interrupted':
     case 'model_request':
     case 'simulated':
+    case 'replay_matched':
+    case 'replay_mismatch':
     case 'mount_subset':
     case 'egress':
     case 'file_change':

@@ -155,6 +155,14 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     const a = e.purpose === 'step' ? attemptOf(r, e.stepId, e.attempt) : undefined;
     if (a) a.simulated = true;
   },
+  replay_matched: (r, e) => {
+    const s = stepOf(r, e.stepId);
+    if (s) s.replayed = (s.replayed ?? 0) + 1;
+    const a = e.purpose === 'step' ? attemptOf(r, e.stepId, e.attempt) : undefined;
+    if (a) a.replayed = true;
+  },
+  // The attempt's own events say how it went; the record counts only what a recording served.
+  replay_mismatch: () => undefined,
   step_retrying: (r, e) => {
     const s = stepOf(r, e.stepId);
     if (s) s.status = 'retrying';
@@ -264,6 +272,7 @@ const FOLDS: { [T in RunEventType]: Fold<T> } = {
     if (child) Object.assign(child, { status: e.status, failure: e.failure });
     charge(s, e.tokens, e.costUsd);
     if (s && e.simulated) s.simulated = (s.simulated ?? 0) + e.simulated;
+    if (s && e.replayed) s.replayed = (s.replayed ?? 0) + e.replayed;
   },
   step_cancelled: (r, e) => endStep(stepOf(r, e.stepId), { status: 'cancelled', durationMs: e.durationMs, failure: e.failure }, e.ts),
   step_skipped: (r, e) => {

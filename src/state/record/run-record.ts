@@ -34,6 +34,8 @@ export interface AttemptRecord {
   reworkOf?: string;
   /** `wave run --simulate` answered it instead of its adapter. */
   simulated?: boolean;
+  /** `wave replay` served it from the recorded run instead of its adapter. */
+  replayed?: boolean;
 }
 
 export interface ArtifactRecord {
@@ -92,6 +94,8 @@ export interface StepRecord {
   skipReason?: string;
   /** Its attempts and model requests `wave run --simulate` answered, over all its visits. */
   simulated?: number;
+  /** Its attempts and model requests `wave replay` served from the recorded run, over all its visits. */
+  replayed?: number;
   /** Requests the egress proxy refused, over all attempts (sandboxed steps only). */
   egressDenied?: number;
   /** The files its last attempt created, modified and deleted in its workspace (Wave's own files left out). */

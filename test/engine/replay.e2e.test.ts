@@ -1,0 +1,269 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../src/state/record/run-record.js';
+import { runWave } from '../support/cli.js';
+import { startModelServer } from '../support/model-server.mjs';
+import { makeProject } from '../support/project.js';
+import { runDirs } from '../support/runs.js';
+import { completeRecording, replayedEventTypes as eventTypes } from '../support/recording.js';
+
+// `wave replay`: a recorded run of the plugin CLI served again from its recording, with the CLI gone.
+
+const PLUGIN_DIR = fileURLToPath(new URL('../fixtures/plugin-cli/', import.meta.url));
+
+/** The plugin adapter, its CLI a copy in the project (so a test can remove it); `runtime` extra runtime lines. */
+const manifest = (runtime = '') => `kind: WaveManifest
+metadata: { name: replay }
+adapters:
+  mycli: { module: "${join(PLUGIN_DIR, 'adapter.mjs')}", binary: ./plugin-cli.mjs, model: scripted-1, env: { PLUGIN_CLI_TOKEN: token-1 } }
+personas:
+  dev: { adapter: mycli }
+runtime:
+  timeouts: { process_grace_seconds: 1 }
+${runtime}`;
+
+/** Write (with a retry that continues the session), then a command step that reads the written file, then a step that answers from it. */
+const pipeline = (writePrompt: string) => `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: write
+    retry: { max_attempts: 2, base_delay: 100ms, backoff: fixed }
+    persona: dev
+    exec: { type: prompt, source: "${writePrompt}" }
+    output_artifacts: [{ name: out, path: out.txt }]
+    handover: { contract: { type: non_empty_file, source: out.txt } }
+  - id: check
+    dependencies: [write]
+    memory: { inject_artifacts: [{ step: write, artifact: out, as: out }] }
+    exec: { type: command, source: "cat .wave/artifacts/out" }
+  - id: answer
+    persona: dev
+    dependencies: [check]
+    exec: { type: prompt, source: "Answer. {{ steps.check.output }}" }
+    output_artifacts: [{ name: answer, source: stdout }]
+`;
+
+const RECORDED_PROMPT = 'Write it. WRITE:out.txt FAIL_ONCE:rate_limited';
+
+interface Run {
+  code: number;
+  output: string;
+  record: RunRecord;
+  dir: string;
+  events: Array<Record<string, any>>;
+}
+
+function readRun(dir: string, code: number, output: string): Run {
+  const record = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecord;
+  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
+  return { code, output, record, dir, events };
+}
+
+/** Runs `wave ...args` in `project` and reads the run it made. */
+async function wave(project: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const before = new Set(runDirs(project));
+  const result = await runWave([...args, '--output', 'json'], { cwd: project, timeout: 120_000, env });
+  const dir = runDirs(project).find((d) => !before.has(d));
+  if (!dir) throw new Error(`no run was made: ${result.stderr}`);
+  return readRun(dir, result.code, result.stderr + result.stdout);
+}
+
+/** A project with a recorded run of the pipeline, whose CLI is then removed: every agent attempt must come from the recording. */
+async function recordedProject(runtime = ''): Promise<{ project: string; recorded: Run }> {
+  const project = makeProject({ 'wave.yaml': manifest(runtime), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
+  copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+  const recorded = await wave(project, ['run', 'p']);
+  expect(recorded.code, recorded.output).toBe(0);
+  // The failed first attempt wrote the file before its failure; the retry wrote the same again, no change.
+  completeRecording(recorded.dir, { 'write/attempt-1': { 'out.txt': 'written by plugin-cli\n' } });
+  rmSync(join(project, 'plugin-cli.mjs'));
+  return { project, recorded };
+}
+
+function artifact(run: Run, stepId: string, name: string): string {
+  const path = run.record.steps[stepId]!.artifacts.find((a) => a.name === name)!.path;
+  return readFileSync(path.startsWith('/') ? path : join(run.dir, path), 'utf8');
+}
+
+describe('wave replay', () => {
+  it('replays a recorded run with the CLI removed: the same events, verdicts, artifacts, answers and retry with session continuation', async () => {
+    const { project, recorded } = await recordedProject();
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    expect(replayed.record.id).not.toBe(recorded.record.id);
+    expect(replayed.record.options.replayOf).toBe(recorded.dir);
+    expect(eventTypes(replayed)).toEqual(eventTypes(recorded));
+    const matched = replayed.events.filter((e) => e.type === 'replay_matched').map((e) => [e.stepId, e.attempt]);
+    expect(matched).toEqual([
+      ['write', 1],
+      ['write', 2],
+      ['answer', 1],
+    ]);
+    // The retry continued the recorded session, and its answer, tokens and cost came from the recorded stream.
+    const finished = (run: Run) =>
+      run.events.filter((e) => e.type === 'attempt_finished').map((e) => [e.stepId, e.attempt, e.passed, e.failure?.class, e.text, e.tokens, e.costUsd]);
+    expect(finished(replayed)).toEqual(finished(recorded));
+    const continued = replayed.events.find((e) => e.type === 'session_continued');
+    expect(continued).toMatchObject({ stepId: 'write', attempt: 2, sessionId: recorded.record.steps.write!.attempts[0]!.sessionId });
+    const verdicts = (run: Run) => run.events.filter((e) => e.type === 'contract_checked').map((e) => [e.stepId, e.passed]);
+    expect(verdicts(replayed)).toEqual(verdicts(recorded));
+    expect(artifact(replayed, 'write', 'out')).toBe('written by plugin-cli\n');
+    expect(artifact(replayed, 'answer', 'answer')).toBe(artifact(recorded, 'answer', 'answer'));
+    expect(replayed.record.steps.check!.output).toBe(recorded.record.steps.check!.output);
+    const status = await runWave(['status', replayed.record.id], { cwd: project });
+    expect(status.stdout).toContain('replayed: 3 attempts');
+  });
+
+  it('a changed prompt: strict replay fails replay_mismatch naming the prompt with a diff; live mode runs that step live and replays the rest', async () => {
+    const { project, recorded } = await recordedProject();
+    writeFileSync(join(project, 'pipelines/p.yaml'), pipeline(`${RECORDED_PROMPT} CHANGED`));
+    const strict = await wave(project, ['replay', recorded.record.id]);
+    expect(strict.code).toBe(1);
+    const failure = strict.record.steps.write!.failure!;
+    expect(failure.class).toBe('replay_mismatch');
+    expect(failure.message).toContain('differs in its prompt');
+    expect(failure.message).toContain(`- ${RECORDED_PROMPT}\n+ ${RECORDED_PROMPT} CHANGED`);
+    expect(strict.events.find((e) => e.type === 'replay_mismatch')).toMatchObject({ stepId: 'write', attempt: 1, field: 'prompt', live: false });
+
+    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const live = await wave(project, ['run', 'p', '--replay', recorded.record.id, '--replay-mode', 'live']);
+    expect(live.code, live.output).toBe(0);
+    expect(live.events.filter((e) => e.type === 'replay_mismatch').map((e) => [e.stepId, e.attempt, e.field, e.live])).toEqual([
+      ['write', 1, 'prompt', true],
+      ['write', 2, 'prompt', true],
+    ]);
+    expect(live.events.filter((e) => e.type === 'replay_matched').map((e) => e.stepId)).toEqual(['answer']);
+    expect(live.record.steps.write!.attempts.map((a) => a.replayed ?? false)).toEqual([false, false]);
+  });
+
+  it('a recorded stall replayed at --speed 1 trips the stall watchdog; as fast as possible it keeps the recorded outcome', async () => {
+    const { project, recorded } = await recordedProject('  stall_timeout: 1s\n');
+    // The answer step's recording, rewritten: its last line came 3 s after the others, past the 1 s stall limit.
+    const timing = join(recorded.dir, 'steps', 'answer', 'attempt-1', 'output.timing');
+    const lines = readFileSync(timing, 'utf8').trim().split('\n');
+    writeFileSync(timing, `${lines.map((line, i) => (i === lines.length - 1 ? line.replace(/^\d+/, '3000') : line)).join('\n')}\n`);
+    const slow = await wave(project, ['replay', recorded.record.id, '--speed', '1']);
+    expect(slow.code).toBe(1);
+    expect(slow.record.steps.answer!.failure?.class).toBe('stalled');
+    const fast = await wave(project, ['replay', recorded.record.id]);
+    expect(fast.code, fast.output).toBe(0);
+  });
+
+  it('an attempt recorded before recordings is replay_unrecorded; a file left out is replay_incomplete, named', async () => {
+    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
+    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const recorded = await wave(project, ['run', 'p']);
+    const attemptDir = join(recorded.dir, 'steps', 'write', 'attempt-1');
+    // The attempt as a run before recordings left it: no `recording` version.
+    const { recording: _version, ...older } = JSON.parse(readFileSync(join(attemptDir, 'attempt.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(attemptDir, 'attempt.json'), JSON.stringify(older));
+    const unrecorded = await wave(project, ['replay', recorded.record.id]);
+    expect(unrecorded.record.steps.write!.failure?.class).toBe('replay_unrecorded');
+    completeRecording(recorded.dir, {});
+    mkdirSync(join(attemptDir, 'workspace'), { recursive: true });
+    writeFileSync(join(attemptDir, 'workspace', 'changes.json'), JSON.stringify({ version: 1, files: [], omitted: [{ path: 'big.bin', reason: 'past max_file_mb (8)' }] }));
+    const incomplete = await wave(project, ['replay', recorded.record.id]);
+    expect(incomplete.record.steps.write!.failure).toMatchObject({ class: 'replay_incomplete' });
+    expect(incomplete.record.steps.write!.failure?.message).toContain('big.bin (past max_file_mb (8))');
+  });
+
+  it('refuses --simulate and --dry-run with a replay by name', async () => {
+    const project = makeProject({ 'pipelines/p.yaml': 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - { id: a, exec: { type: command, source: "true" } }\n' });
+    const recorded = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project });
+    expect(recorded.code).toBe(0);
+    const runId = runDirs(project)[0]!.split('/').at(-1)!;
+    for (const flag of ['--simulate', '--dry-run']) {
+      const refused = await runWave(['run', 'p', '--replay', runId, flag], { cwd: project });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`a replay cannot be used with ${flag}`);
+    }
+    expect(statSync(runDirs(project)[0]!).isDirectory()).toBe(true);
+  });
+});
+
+describe('wave replay of an llm step', () => {
+  it('plays its recorded HTTP exchange through the adapter with the server stopped: the same answer, tokens and events', async () => {
+    const server = await startModelServer();
+    const llmManifest = `kind: WaveManifest
+metadata: { name: replay }
+adapters:
+  model: { type: llm, base_url: "${server.url}/s/text/v1", model: answer-model }
+personas:
+  critic: { adapter: model }
+`;
+    const llmPipeline = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - { id: ask, persona: critic, exec: { type: prompt, source: "Say hello." }, output_artifacts: [{ name: answer, source: stdout }] }
+`;
+    const project = makeProject({ 'wave.yaml': llmManifest, 'pipelines/p.yaml': llmPipeline });
+    let recorded: Run;
+    try {
+      recorded = await wave(project, ['run', 'p']);
+    } finally {
+      await server.close();
+    }
+    expect(recorded.code, recorded.output).toBe(0);
+    const finished = (run: Run) => run.events.find((e) => e.type === 'attempt_finished')!;
+    const answer = finished(recorded).text as string;
+    const attemptDir = join(recorded.dir, 'steps', 'ask', 'attempt-1');
+    // The exchange as the recording work keeps it: the answer in two chunks, then the usage, in the server's SSE format.
+    const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+    const half = Math.ceil(answer.length / 2);
+    const usage = finished(recorded).tokens as { input: number; output: number };
+    const exchange = [
+      { t: 0, kind: 'request', url: `${server.url}/s/text/v1/chat/completions`, body: {} },
+      { t: 5, kind: 'response', status: 200, headers: { 'content-type': 'text/event-stream' } },
+      { t: 6, kind: 'chunk', data: sse({ choices: [{ index: 0, delta: { content: answer.slice(0, half) } }] }) },
+      { t: 7, kind: 'chunk', data: sse({ choices: [{ index: 0, delta: { content: answer.slice(half) }, finish_reason: 'stop' }] }) },
+      { t: 8, kind: 'chunk', data: `${sse({ choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output } })}data: [DONE]\n\n` },
+      { t: 9, kind: 'end' },
+    ];
+    // Written only where the run did not record its exchange itself.
+    if (!existsSync(join(attemptDir, 'http.ndjson'))) writeFileSync(join(attemptDir, 'http.ndjson'), exchange.map((line) => JSON.stringify(line)).join('\n'));
+    completeRecording(recorded.dir, {});
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    expect(replayed.events.filter((e) => e.type === 'replay_matched').map((e) => e.stepId)).toEqual(['ask']);
+    expect(finished(replayed).text).toBe(answer);
+    expect(finished(replayed).tokens).toEqual(finished(recorded).tokens);
+    expect(artifact(replayed, 'ask', 'answer')).toBe(artifact(recorded, 'ask', 'answer'));
+    expect(eventTypes(replayed)).toEqual(eventTypes(recorded));
+  });
+});
+
+describe('wave replay of child runs', () => {
+  it('an iterate fan-out: each item child replays the recorded child of the same item', async () => {
+    const parent = `kind: WavePipeline
+metadata: { name: fan }
+steps:
+  - { id: each, iterate: { over: '["alpha", "beta"]', mode: parallel }, pipeline: item, input: "{{ item }}" }
+`;
+    const child = `kind: WavePipeline
+metadata: { name: item }
+steps:
+  - { id: work, persona: dev, exec: { type: prompt, source: "Handle {{ input }}." } }
+`;
+    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/fan.yaml': parent, 'pipelines/item.yaml': child });
+    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const recorded = await wave(project, ['run', 'fan']);
+    expect(recorded.code, recorded.output).toBe(0);
+    const children = (run: Run) => run.events.filter((e) => e.type === 'child_run_started').map((e) => join(run.dir, '..', e.childRunId as string));
+    for (const dir of children(recorded)) completeRecording(dir, {});
+    rmSync(join(project, 'plugin-cli.mjs'));
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    expect(replayed.record.steps.each!.replayed).toBe(2);
+    const answers = (run: Run) =>
+      children(run)
+        .map((dir) => readRun(dir, 0, ''))
+        .map((c) => [c.record.options.replayOf !== undefined, c.events.find((e) => e.type === 'attempt_finished')!.text])
+        .sort();
+    expect(answers(replayed)).toEqual(answers(recorded).map(([, text]) => [true, text]));
+  });
+});
