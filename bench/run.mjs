@@ -8,6 +8,7 @@ const MODULES = [
   './memory.mjs',
   './parse.mjs',
   './agent-overhead.mjs',
+  './replay.mjs',
   './sandbox.mjs',
   './attack.mjs',
   './attack-git.mjs',
