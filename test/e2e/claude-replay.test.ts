@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runWave } from '../support/cli.js';
-import { completeRecording, replayedEventTypes } from '../support/recording.js';
+import { replayedEventTypes } from '../support/recording.js';
 import { latestRun } from '../support/runs.js';
 import { artifactText, claudeManifest, cliAvailable, param, runAgentPipeline, runEvents, startModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
@@ -23,7 +23,8 @@ describe.skipIf(!available)('claude: a recorded Claude Code run replayed with th
     const recorded = await runAgentPipeline(manifest, pipeline, { 'personas/writer.md': 'You write notes.\n' }).finally(() => server.close());
     expect(recorded.code, recorded.stderr).toBe(0);
     const runDir = join(recorded.project, '.wave', 'runs', recorded.record.id);
-    completeRecording(runDir, { 'write/attempt-1': { 'notes.txt': content } });
+    // The run's own recording: the write step kept the file Claude Code wrote, in full.
+    expect(readFileSync(join(runDir, 'steps', 'write', 'attempt-1', 'workspace', 'files', 'notes.txt'), 'utf8')).toBe(content);
     // No Claude Code to start: the adapters now name a binary that does not exist.
     writeFileSync(join(recorded.project, 'wave.yaml'), readFileSync(join(recorded.project, 'wave.yaml'), 'utf8').replaceAll('binary: claude', 'binary: /nonexistent/claude'));
     const replay = await runWave(['replay', recorded.record.id, '--output', 'json'], { cwd: recorded.project, timeout: 120_000 });
