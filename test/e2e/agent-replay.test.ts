@@ -1,19 +1,28 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runWave } from '../support/cli.js';
 import { replayedEventTypes } from '../support/recording.js';
 import { latestRun } from '../support/runs.js';
-import { artifactText, claudeManifest, cliAvailable, param, runAgentPipeline, runEvents, startModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
+import { agentManifest, artifactText, claudeManifest, cliAvailable, param, runAgentPipeline, runEvents, startModelServer, WRITE_THEN_READ, WRITER_AND_READER } from './agents.js';
 
-const available = cliAvailable('claude');
+// OpenCode starts slowly (~3 s a run): a record and a replay take up to a minute on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
 
-describe.skipIf(!available)('claude: a recorded Claude Code run replayed with the server stopped and the CLI out of reach', () => {
-  it('completes with the same artifacts, answers, verdicts and sequence of event types', async () => {
-    const content = 'line one from step one\n';
+/** Each agent CLI: its manifest, and what its base URLs end with (the API path it appends itself, or not). */
+const CLIS = [
+  { cli: 'claude', manifest: claudeManifest, api: '' },
+  { cli: 'codex', manifest: agentManifest('codex', 'gpt-5.5'), api: '/v1' },
+  { cli: 'opencode', manifest: agentManifest('opencode', 'scripted', ', api_key_env: OC_KEY, env: { OC_KEY: fake-key }'), api: '/v1' },
+  { cli: 'gemini', manifest: agentManifest('gemini', 'gemini-2.5-pro'), api: '' },
+] as const;
+
+describe.each(CLIS)('$cli: a recorded run replayed with the server stopped and the CLI out of reach', ({ cli, manifest: manifestOf, api }) => {
+  it.skipIf(!cliAvailable(cli))('completes with the same artifacts, answers, verdicts and sequence of event types', async () => {
+    const content = `line one from ${cli}\n`;
     const server = await startModelServer();
-    const manifest = claudeManifest(
-      { writer: `${server.url}/s/write/notes.txt/${param(content)}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}` },
+    const manifest = manifestOf(
+      { writer: `${server.url}/s/write/notes.txt/${param(content)}${api}`, reader: `${server.url}/s/shell/${param('cat .wave/artifacts/notes')}${api}` },
       WRITER_AND_READER,
     );
     const pipeline = WRITE_THEN_READ.replace(
@@ -23,10 +32,11 @@ describe.skipIf(!available)('claude: a recorded Claude Code run replayed with th
     const recorded = await runAgentPipeline(manifest, pipeline, { 'personas/writer.md': 'You write notes.\n' }).finally(() => server.close());
     expect(recorded.code, recorded.stderr).toBe(0);
     const runDir = join(recorded.project, '.wave', 'runs', recorded.record.id);
-    // The run's own recording: the write step kept the file Claude Code wrote, in full.
+    // The run's own recording: the write step kept the file the CLI wrote, in full.
     expect(readFileSync(join(runDir, 'steps', 'write', 'attempt-1', 'workspace', 'files', 'notes.txt'), 'utf8')).toBe(content);
-    // No Claude Code to start: the adapters now name a binary that does not exist.
-    writeFileSync(join(recorded.project, 'wave.yaml'), readFileSync(join(recorded.project, 'wave.yaml'), 'utf8').replaceAll('binary: claude', 'binary: /nonexistent/claude'));
+    // No CLI to start: the adapters now name a binary that does not exist.
+    const manifestFile = join(recorded.project, 'wave.yaml');
+    writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replaceAll(`binary: ${cli}`, `binary: /nonexistent/${cli}`));
     const replay = await runWave(['replay', recorded.record.id, '--output', 'json'], { cwd: recorded.project, timeout: 120_000 });
     expect(replay.code, replay.stderr + JSON.stringify(Object.values(latestRun(recorded.project).steps).map((s) => s.failure))).toBe(0);
     const record = latestRun(recorded.project);
@@ -37,6 +47,6 @@ describe.skipIf(!available)('claude: a recorded Claude Code run replayed with th
     const answers = (run: typeof recorded) => run.events.filter((e) => e.type === 'attempt_finished').map((e) => [e.stepId, e.passed, e.text, e.tokens]);
     expect(answers(replayed)).toEqual(answers(recorded));
     expect(artifactText(replayed, 'read')).toBe(artifactText(recorded, 'read'));
-    expect(artifactText(replayed, 'read')).toContain('line one from step one');
+    expect(artifactText(replayed, 'read')).toContain(`line one from ${cli}`);
   });
 });
