@@ -19,6 +19,18 @@ export function withSecretPlaceholders(content: Buffer, secrets: ReadonlyArray<r
   return { content: current, names: names.sort() };
 }
 
+/** `content` with the placeholder of each of `names` replaced by its variable's value, byte for byte; `unset`: the names whose variable is unset (their placeholder stays). */
+export function withSecretValues(content: Buffer, names: readonly string[], env: NodeJS.ProcessEnv): { content: Buffer; unset: string[] } {
+  const unset: string[] = [];
+  let current = content;
+  for (const name of names) {
+    const value = env[name];
+    if (value === undefined) unset.push(name);
+    else current = replaceAll(current, Buffer.from(secretPlaceholder(name)), Buffer.from(value));
+  }
+  return { content: current, unset };
+}
+
 /** The bytes with each `find` replaced by `put`; the same buffer when there is none (a file may be binary, so not a string). */
 function replaceAll(bytes: Buffer, find: Buffer, put: Buffer): Buffer {
   let at = bytes.indexOf(find);

@@ -1,30 +1,17 @@
 import { chmod, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { RECORDED_CHANGES_FILE, RECORDED_FILES_DIR, RECORDED_WORKSPACE_DIR, type RecordedChanges as WrittenChanges } from '../../workspace/change-snapshot.js';
+import { withSecretValues } from '../../workspace/secret-placeholders.js';
 
-/** One file the recorded attempt created, modified or deleted in its workspace (workspace/changes.json). */
-export interface RecordedChange {
-  path: string;
-  change: 'created' | 'modified' | 'deleted';
-  mode?: number;
-  size?: number;
-  sha256?: string;
-  /** The names of the secrets replaced by `{{wave-secret:NAME}}` in its stored content. */
-  secrets?: string[];
-  /** A symlink's target: re-created as a link, never followed. */
-  symlink?: string;
-}
+export type { RecordedChange } from '../../workspace/change-snapshot.js';
 
-/** The workspace changes of a recorded attempt, as workspace/changes.json keeps them. */
-export interface RecordedChanges {
-  version: number;
-  files: RecordedChange[];
-  omitted?: Array<{ path: string; reason: string }>;
-}
+/** The workspace changes of a recorded attempt as read back: `omitted` may be absent from a file written by hand. */
+export type RecordedChanges = Omit<WrittenChanges, 'omitted'> & Partial<Pick<WrittenChanges, 'omitted'>>;
 
 /** The recorded attempt's workspace/changes.json; undefined when the folder has none. */
 export async function readRecordedChanges(attemptDir: string): Promise<RecordedChanges | undefined> {
   try {
-    return JSON.parse(await readFile(join(attemptDir, 'workspace', 'changes.json'), 'utf8')) as RecordedChanges;
+    return JSON.parse(await readFile(join(attemptDir, RECORDED_WORKSPACE_DIR, RECORDED_CHANGES_FILE), 'utf8')) as RecordedChanges;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -55,23 +42,15 @@ export async function applyRecordedChanges(changes: RecordedChanges, attemptDir:
       await symlink(file.symlink, target);
       continue;
     }
-    const stored = join(attemptDir, 'workspace', 'files', ...file.path.split('/'));
-    if (file.secrets?.length) await writeFile(target, restoreSecrets(await readFile(stored, 'utf8'), file.secrets, env, unsetSecrets));
-    else await copyFile(stored, target);
+    const stored = join(attemptDir, RECORDED_WORKSPACE_DIR, RECORDED_FILES_DIR, ...file.path.split('/'));
+    if (file.secrets?.length) {
+      const restored = withSecretValues(await readFile(stored), file.secrets, env);
+      restored.unset.forEach((name) => unsetSecrets.add(name));
+      await writeFile(target, restored.content);
+    } else await copyFile(stored, target);
     if (file.mode !== undefined) await chmod(target, file.mode & 0o7777);
   }
   return { unsetSecrets: [...unsetSecrets].sort() };
-}
-
-/** The stored text with each `{{wave-secret:NAME}}` of `names` replaced by the variable NAME, left as it is when NAME is unset. */
-function restoreSecrets(text: string, names: readonly string[], env: NodeJS.ProcessEnv, unset: Set<string>): string {
-  let restored = text;
-  for (const name of names) {
-    const value = env[name];
-    if (value === undefined) unset.add(name);
-    else restored = restored.split(`{{wave-secret:${name}}}`).join(value);
-  }
-  return restored;
 }
 
 /** The absolute path of a recorded workspace path, refusing one that is absolute or climbs out with `..`. */
