@@ -1,6 +1,7 @@
 import type { AgentCliType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
 import { resolveBinary } from '../process/binary.js';
+import { packageVersionOf } from '../process/package-version.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from '../process/spawn-failure.js';
 import { spawnInGroup } from '../process/spawn.js';
 import { attemptHome } from '../sandbox/types.js';
@@ -77,7 +78,15 @@ export async function runAgentCli(
   };
   const result = await (config.spawn ?? spawnInGroup)(spec, signal);
   const skippedLines = result.skippedLines + (stream.malformedLines ?? 0);
-  const base = { exitCode: result.exitCode, signal: result.signal, skippedLines, outputTail: result.tail, argv: [command, ...invocation.args] };
+  const cliVersion = packageVersionOf(command);
+  const base = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    skippedLines,
+    outputTail: result.tail,
+    argv: [command, ...invocation.args],
+    ...(cliVersion ? { cliVersion } : {}),
+  };
   if (result.spawnError) return failed(spawnFailure(result.spawnError, spec), base);
   if (result.outputError) return failed(outputFailure(result.outputError), base);
   // A stopped attempt (its time limit, a stall) keeps the session its CLI reported, so a retry can continue it.

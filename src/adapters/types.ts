@@ -107,6 +107,8 @@ export interface AdapterResult {
   outputTail: string;
   /** The command and arguments the process was started with, before a sandbox wrapped it (a process was started). */
   argv?: string[];
+  /** `<package>@<version>` of the npm package that ships the binary started, when one does. */
+  cliVersion?: string;
   durationMs: number;
   /** Set when the CLI refused to continue `continueFrom`'s session before doing any work: why, in one line. */
   resumeRefused?: string;

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runWave } from '../support/cli.js';
@@ -9,15 +10,22 @@ import { agentManifest, artifactText, claudeManifest, cliAvailable, param, runAg
 // OpenCode starts slowly (~3 s a run): a record and a replay take up to a minute on a loaded machine.
 vi.setConfig({ testTimeout: 240_000 });
 
+const require = createRequire(import.meta.url);
+
 /** Each agent CLI: its manifest, and what its base URLs end with (the API path it appends itself, or not). */
 const CLIS = [
-  { cli: 'claude', manifest: claudeManifest, api: '' },
-  { cli: 'codex', manifest: agentManifest('codex', 'gpt-5.5'), api: '/v1' },
-  { cli: 'opencode', manifest: agentManifest('opencode', 'scripted', ', api_key_env: OC_KEY, env: { OC_KEY: fake-key }'), api: '/v1' },
-  { cli: 'gemini', manifest: agentManifest('gemini', 'gemini-2.5-pro'), api: '' },
+  { cli: 'claude', manifest: claudeManifest, api: '', npm: '@anthropic-ai/claude-code' },
+  { cli: 'codex', manifest: agentManifest('codex', 'gpt-5.5'), api: '/v1', npm: '@openai/codex' },
+  { cli: 'opencode', manifest: agentManifest('opencode', 'scripted', ', api_key_env: OC_KEY, env: { OC_KEY: fake-key }'), api: '/v1', npm: 'opencode-ai' },
+  { cli: 'gemini', manifest: agentManifest('gemini', 'gemini-2.5-pro'), api: '', npm: '@google/gemini-cli' },
 ] as const;
 
-describe.each(CLIS)('$cli: a recorded run replayed with the server stopped and the CLI out of reach', ({ cli, manifest: manifestOf, api }) => {
+/** The version of an agent CLI's npm package as installed. */
+function installedVersion(npm: string): string {
+  return (JSON.parse(readFileSync(require.resolve(`${npm}/package.json`), 'utf8')) as { version: string }).version;
+}
+
+describe.each(CLIS)('$cli: a recorded run replayed with the server stopped and the CLI out of reach', ({ cli, manifest: manifestOf, api, npm }) => {
   it.skipIf(!cliAvailable(cli))('completes with the same artifacts, answers, verdicts and sequence of event types', async () => {
     const content = `line one from ${cli}\n`;
     const server = await startModelServer();
@@ -34,6 +42,9 @@ describe.each(CLIS)('$cli: a recorded run replayed with the server stopped and t
     const runDir = join(recorded.project, '.wave', 'runs', recorded.record.id);
     // The run's own recording: the write step kept the file the CLI wrote, in full.
     expect(readFileSync(join(runDir, 'steps', 'write', 'attempt-1', 'workspace', 'files', 'notes.txt'), 'utf8')).toBe(content);
+    // …and which CLI made it, read from the package that ships the binary.
+    const attempt = JSON.parse(readFileSync(join(runDir, 'steps', 'write', 'attempt-1', 'attempt.json'), 'utf8')) as { cliVersion?: string };
+    expect(attempt.cliVersion).toBe(`${npm}@${installedVersion(npm)}`);
     // No CLI to start: the adapters now name a binary that does not exist.
     const manifestFile = join(recorded.project, 'wave.yaml');
     writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replaceAll(`binary: ${cli}`, `binary: /nonexistent/${cli}`));

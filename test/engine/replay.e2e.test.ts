@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
-import { startModelServer } from '../support/model-server.mjs';
+import { encodeSequence, startModelServer } from '../support/model-server.mjs';
+import { llmProject, REVIEW_SCHEMA } from './contracts-support.js';
 import { makeProject } from '../support/project.js';
 import { runDirs } from '../support/runs.js';
 import { replayedEventTypes as eventTypes } from '../support/recording.js';
@@ -185,6 +186,71 @@ describe('wave replay', () => {
       expect(refused.stderr).toContain(`a replay cannot be used with ${flag}`);
     }
     expect(statSync(runDirs(project)[0]!).isDirectory()).toBe(true);
+  });
+});
+
+describe('wave resume of a replay', () => {
+  it('a replay stopped by a failing command step resumes as a replay: the agent attempts left come from the recording', async () => {
+    const { project, recorded } = await recordedProject();
+    // The command step now waits for a file the test creates only after the first try.
+    const gate = join(project, 'go');
+    const pipelineFile = join(project, 'pipelines', 'p.yaml');
+    writeFileSync(pipelineFile, readFileSync(pipelineFile, 'utf8').replace('source: "cat .wave/artifacts/out"', `source: "test -f ${gate} && cat .wave/artifacts/out"`));
+    const stopped = await wave(project, ['replay', recorded.record.id]);
+    expect(stopped.code, stopped.output).toBe(1);
+    expect(stopped.record.steps.check!.failure).toBeDefined();
+    expect(stopped.events.filter((e) => e.type === 'replay_matched').map((e) => e.stepId)).toEqual(['write', 'write']);
+    writeFileSync(gate, '');
+    const resumed = await runWave(['resume', stopped.record.id, '--output', 'json'], { cwd: project, timeout: 120_000 });
+    const after = readRun(stopped.dir, resumed.code, resumed.stderr + resumed.stdout);
+    expect(after.code, after.output).toBe(0);
+    expect(after.record.options.replayOf).toBe(recorded.dir);
+    // The write step is not run again; the answer step, never reached before, is served from the recording.
+    expect(after.events.filter((e) => e.type === 'replay_matched').map((e) => e.stepId)).toEqual(['write', 'write', 'answer']);
+    expect(artifact(after, 'answer', 'answer')).toBe(artifact(recorded, 'answer', 'answer'));
+  });
+});
+
+describe('wave replay of the model requests a step makes', () => {
+  it('serves an extract (both of its requests) and an llm_judge verdict from the recording with the server stopped', async () => {
+    const server = await startModelServer();
+    const verdict = encodeURIComponent('{"score": 0.9, "reasons": ["names them"]}');
+    const extractAnswers = `/s/seq/${encodeSequence(['{"verdict": "fine"}', '{"verdict": "approve", "findings": []}'])}`;
+    const requestsPipeline = `kind: WavePipeline
+metadata: { name: p }
+steps:
+  - id: review
+    exec: { type: command, source: "echo I would approve, no findings." }
+    extract: { schema: ${REVIEW_SCHEMA}, adapter: judge, model: extract-model }
+  - id: plan
+    dependencies: [review]
+    exec: { type: command, source: "echo change a.txt, verdict {{ steps.review.output.verdict }}" }
+    handover:
+      contract: { type: llm_judge, adapter: model, criteria: [names the files it changes], threshold: 0.8 }
+`;
+    const project = llmProject(server, { judge: extractAnswers, model: `/s/text/${verdict}` }, requestsPipeline);
+    let recorded: Run;
+    try {
+      recorded = await wave(project, ['run', 'p']);
+      expect(recorded.code, recorded.output).toBe(0);
+      expect(server.requests.filter((r) => !r.note)).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+    const replayed = await wave(project, ['replay', recorded.record.id]);
+    expect(replayed.code, replayed.output).toBe(0);
+    const matched = replayed.events.filter((e) => e.type === 'replay_matched').map((e) => [e.stepId, e.purpose]);
+    expect(matched).toEqual([
+      ['review', 'extract'],
+      ['review', 'extract'],
+      ['plan', 'judge'],
+    ]);
+    const extracted = (run: Run) => artifact(run, 'review', 'extract');
+    expect(JSON.parse(extracted(replayed))).toEqual({ verdict: 'approve', findings: [] });
+    expect(extracted(replayed)).toBe(extracted(recorded));
+    const verdicts = (run: Run) => run.events.filter((e) => e.type === 'contract_checked').map((e) => [e.stepId, e.contract, e.passed, e.action]);
+    expect(verdicts(replayed)).toEqual(verdicts(recorded));
+    expect(eventTypes(replayed)).toEqual(eventTypes(recorded));
   });
 });
 

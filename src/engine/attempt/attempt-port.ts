@@ -57,7 +57,13 @@ function wentIn({ purpose, config, limits }: AttemptRequest) {
 }
 
 function cameOut(result: AdapterResult) {
-  const { ok, exitCode, signal, durationMs, tokens, costUsd, failure, sessionId, argv } = result;
-  const optional = { ...(argv ? { argv } : {}), ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}), ...(sessionId ? { sessionId } : {}) };
+  const { ok, exitCode, signal, durationMs, tokens, costUsd, failure, sessionId, argv, cliVersion } = result;
+  const optional = {
+    ...(argv ? { argv } : {}),
+    ...(cliVersion ? { cliVersion } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(failure ? { failure } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
   return { ok, exitCode, signal: signal ?? null, durationMs, tokens, ...optional };
 }
