@@ -99,4 +99,18 @@ describe('recording an agent attempt: the files it changed, in full', () => {
     expect(existsSync(join(folder, 'workspace'))).toBe(false);
     expect(readFileSync(join(folder, 'changes.diff'), 'utf8')).toContain('seed/keep.txt');
   });
+
+  it('keeps no content for a command step, which a replay runs live; its diff is kept as ever', async () => {
+    const commandPipeline = PIPELINE.replace(
+      /persona: dev\n.*\n.*exec: \{ type: prompt, source: ".*" \}/,
+      'workspace: { mount: [{ source: seed }] }\n    exec: { type: command, source: "echo changed > seed/keep.txt" }',
+    );
+    expect(commandPipeline).toContain('type: command');
+    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/p.yaml': commandPipeline, 'seed/keep.txt': 'before\n' });
+    const result = await runWave(['run', 'p', '--output', 'json'], { cwd: project, timeout: 120_000 });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    const folder = join(project, '.wave', 'runs', latestRun(project).id, 'steps', 'work', 'attempt-1');
+    expect(readFileSync(join(folder, 'changes.diff'), 'utf8')).toContain('seed/keep.txt');
+    expect(existsSync(join(folder, 'workspace'))).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import type { AttemptStep } from '../../plan/plan-types.js';
+import { execTypeOf, type AttemptStep } from '../../plan/plan-types.js';
 import type { AdapterResult } from '../../adapters/types.js';
 import { stepOutputFile } from '../../state/step-output-file.js';
 import { isRetried } from '../../core/errors/error-codes.js';
@@ -104,7 +104,8 @@ class AttemptLoop {
     const { context, step } = this.stepRun;
     this.attemptOnAdapter++;
     const { adapter, prepared } = this;
-    const watch = { workspace: prepared.workspace, git: prepared.git, adapterType: adapter.type, attemptDir: context.store.attemptPath(step.id, attempt) };
+    const attemptDir = context.store.attemptPath(step.id, attempt);
+    const watch = { workspace: prepared.workspace, git: prepared.git, adapterType: adapter.type, attemptDir, replayed: execTypeOf(step) === 'prompt' };
     const start = this.sessions.start(adapter, prepared.prompt, this.feedback);
     const result = await withFileChanges(context, step.id, attempt, watch, () => runStepAttempt(this.stepRun, prepared, { attempt, adapter, start }));
     this.sessions.ended(attempt, adapter, watch.attemptDir, start, result);

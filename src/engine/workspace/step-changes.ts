@@ -22,6 +22,8 @@ export interface ChangeWatch {
   git?: WorktreeGit;
   adapterType: AdapterType;
   attemptDir: string;
+  /** Whether a replay serves this attempt from its recording: a command step's runs live, so its files are not kept. */
+  replayed: boolean;
 }
 
 type Measure = () => Promise<{ changes: FileChange[]; diff: (kept: FileChange[]) => Promise<string> }>;
@@ -90,11 +92,20 @@ export async function withFileChanges<T>(context: RunContext, stepId: string, at
   return result;
 }
 
+const secretEntries = new WeakMap<RunContext, Array<[name: string, value: string]>>();
+
+/** The run's secrets with their variables, worked out once a run: every step of the plan is read for them. */
+function secretEntriesOf(context: RunContext): Array<[name: string, value: string]> {
+  let entries = secretEntries.get(context);
+  if (!entries) secretEntries.set(context, (entries = runSecretEntries(context.plan, context.parentEnv)));
+  return entries;
+}
+
 /** Keeps the changed files' content for a replay (runtime.recording), marking the attempt's record when one is left out. */
 async function recordContent(context: RunContext, watch: ChangeWatch, kept: readonly FileChange[]): Promise<void> {
   const policy = recordingPolicyOf(context.plan.runtime);
-  if (!policy.enabled) return;
-  const secrets = runSecretEntries(context.plan, context.parentEnv);
+  if (!policy.enabled || !watch.replayed) return;
+  const secrets = secretEntriesOf(context);
   const recorded = await recordChangedFiles({ workspace: watch.workspace, attemptDir: watch.attemptDir, changes: kept, policy, secrets }).catch(() => ({ incomplete: true }));
   // Like the diff, the recording reports on the attempt and never fails it.
   if (recorded.incomplete) await markRecordingIncomplete(watch.attemptDir).catch(() => undefined);
