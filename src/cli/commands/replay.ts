@@ -19,7 +19,7 @@ export function registerReplay(program: Command): void {
       "Run a recorded run's pipeline again (its current pipeline and manifest files), serving every agent and model attempt from the recording: no agent, model, key or network.",
     )
     .argument('<run>', 'the recorded run: an id, a unique prefix of one, or a cassette file (a path, or a name ending .tgz or .tar.gz)')
-    // `export`'s own flags (-m among them) are its own, not taken by `replay` before it.
+    // `export`'s flags (-m, -o) are its own, never taken by `replay` (whose --output means something else).
     .enablePositionalOptions();
   withReplayFlags(withRunFlags(command)).action(async (run: string, flags: ReplayCommandFlags) => {
     const cwd = process.cwd();
