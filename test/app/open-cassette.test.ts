@@ -17,6 +17,8 @@ describe('the entries a cassette may hold', () => {
     ['/etc/passwd', 'File', 'not a plain relative path'],
     ['runs/../../evil', 'File', 'not a plain relative path'],
     ['runs//r/x', 'File', 'not a plain relative path'],
+    ['runs/./r/x', 'File', 'not a plain relative path'],
+    ['.', 'File', 'not a plain relative path'],
     ['runs/r/hard', 'Link', 'is a hard link'],
     ['runs/r/dev', 'CharacterDevice', 'is a character device'],
     ['runs/r/disk', 'BlockDevice', 'is a block device'],
@@ -38,6 +40,17 @@ describe('the entries a cassette may hold', () => {
     expect(entries.problem).toBeUndefined();
     expect((file as unknown as { mode: number }).mode).toBe(0o600);
     expect((folder as unknown as { mode: number }).mode).toBe(0o700);
+  });
+
+  it('accepts the `./` that `tar -C folder .` puts before every entry', () => {
+    const entries = new CassetteEntries();
+    expect(['./', './cassette.json', './runs/', './runs/r/run.json'].map((path) => entries.accept(path, entry(path.endsWith('/') ? 'Directory' : 'File')))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(entries.accept('./notes.txt', entry('File'))).toBe(false);
   });
 
   it('refuses once the entries add up to more than the cap', () => {

@@ -45,9 +45,12 @@ export class CassetteEntries {
       return `its entry \`${path}\` is ${TYPE_WORDS[entry.type] ?? `of type ${entry.type}`}; a cassette holds only plain files and folders`;
     }
     const parts = path.replace(/\/+$/, '').split('/');
-    if (path.startsWith('/') || path.includes('\\') || parts.some((part) => part === '..' || part === '')) {
+    // `tar -C folder .` writes every entry under `./`: the same place.
+    while (parts.length > 1 && parts[0] === '.') parts.shift();
+    if (path.startsWith('/') || path.includes('\\') || parts.some((part, i) => part === '..' || part === '' || (part === '.' && (i > 0 || !isFolder)))) {
       return `its entry \`${path}\` is not a plain relative path inside the cassette (absolute, \`..\` or empty parts)`;
     }
+    if (parts[0] === '.') return undefined;
     const placed = isFolder ? parts[0] === CASSETTE_RUNS_DIR : parts.length === 1 ? parts[0] === CASSETTE_FILE : parts[0] === CASSETTE_RUNS_DIR;
     if (!placed) return `its entry \`${path}\` is neither ${CASSETTE_FILE} nor under ${CASSETTE_RUNS_DIR}/`;
     this.bytes += entry.size;
