@@ -53,11 +53,12 @@ describe('the entries a cassette may hold', () => {
     expect(entries.accept('./notes.txt', entry('File'))).toBe(false);
   });
 
-  it('refuses once the entries add up to more than the cap', () => {
-    const entries = new CassetteEntries(100);
+  it('refuses once the entries, with a 512-byte header each, add up to more than the cap', () => {
+    const entries = new CassetteEntries(1200);
     expect(entries.accept('runs/r/a', entry('File', 60))).toBe(true);
+    expect(entries.accept('runs/r/', entry('Directory'))).toBe(true);
     expect(entries.accept('runs/r/b', entry('File', 60))).toBe(false);
-    expect(entries.problem).toBe('it unpacks to more than 100 bytes');
+    expect(entries.problem).toBe('it unpacks to more than 1200 bytes');
   });
 });
 

@@ -5,6 +5,9 @@ import { CASSETTE_FILE, CASSETTE_RUNS_DIR } from '../../state/cassette-schema.js
 /** The most a cassette may unpack to: a recording past this is refused before it fills the disk. */
 export const MAX_UNPACKED_BYTES = 1024 ** 3;
 
+/** A tar header's size: what each entry costs besides its content. */
+const TAR_BLOCK_BYTES = 512;
+
 const PLAIN_FILE_TYPES: ReadonlySet<string> = new Set(['File', 'OldFile', 'ContiguousFile']);
 
 /** How a refused entry type is named in the error. */
@@ -53,7 +56,8 @@ export class CassetteEntries {
     if (parts[0] === '.') return undefined;
     const placed = isFolder ? parts[0] === CASSETTE_RUNS_DIR : parts.length === 1 ? parts[0] === CASSETTE_FILE : parts[0] === CASSETTE_RUNS_DIR;
     if (!placed) return `its entry \`${path}\` is neither ${CASSETTE_FILE} nor under ${CASSETTE_RUNS_DIR}/`;
-    this.bytes += entry.size;
+    // A header block each, so a cassette of countless empty files reaches the cap too.
+    this.bytes += entry.size + TAR_BLOCK_BYTES;
     if (this.bytes > this.maxBytes) return `it unpacks to more than ${formatBytes(this.maxBytes)}`;
     return undefined;
   }
