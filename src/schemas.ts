@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { ManifestSchema } from './config/schema/manifest-schema.js';
 import { PipelineSchema } from './config/schema/pipeline-schema.js';
 import { RunEventSchema } from './event-schema.js';
+import { CassetteSchema } from './state/cassette-schema.js';
 
 /** Every format Wave publishes as a JSON Schema, by the name `wave schema <name>` takes. */
 export const JSON_SCHEMAS = {
   manifest: ManifestSchema,
   pipeline: PipelineSchema,
   event: RunEventSchema,
+  cassette: CassetteSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof JSON_SCHEMAS;

@@ -16,6 +16,7 @@ export const ACTION_INPUTS = [
   'timeout-minutes',
   'fail-on-error',
   'install-agents',
+  'replay',
 ] as const;
 
 export interface ActionInputs {
@@ -30,6 +31,8 @@ export interface ActionInputs {
   timeoutMinutes?: number;
   failOnError: boolean;
   installAgents: string[];
+  /** A recorded run (an id) or a cassette file that serves every agent and model attempt. */
+  replay?: string;
 }
 
 /** The action's inputs, checked; a wrong value is an invalid_argument naming the input. */
@@ -51,6 +54,7 @@ export function readActionInputs(): ActionInputs {
     timeoutMinutes: minutesInput(text('timeout-minutes')),
     failOnError: booleanInput('fail-on-error', text('fail-on-error') ?? 'true'),
     installAgents: listInput(text('install-agents')) ?? [],
+    replay: text('replay'),
   };
 }
 

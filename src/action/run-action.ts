@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
+import { openRecordedRun } from '../app/cassette/recorded-run.js';
 import { startRun } from '../app/run-sequence.js';
 import { WaveError, type SourceLocation } from '../core/errors/errors.js';
 import { runSecretValues } from '../engine/run/run-secrets.js';
@@ -56,12 +57,15 @@ async function runPipeline(inputs: ActionInputs, stop: StopWatch): Promise<{ con
   const root = repositoryRoot();
   const cwd = resolve(root, inputs.workingDirectory ?? '.');
   let sink: GithubSink | undefined;
+  const recorded = inputs.replay === undefined ? undefined : await openRecordedRun(inputs.replay, cwd, inputs.manifest);
   const { record, dir, redactor } = await startRun({
     cwd,
     pipeline: inputs.pipeline,
     manifest: inputs.manifest,
     manifestRequired: true,
-    readInput: () => (inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : inputs.input),
+    // A replay takes the recorded input unless one is given: the same prompts, so the same recordings match.
+    readInput: () => (inputs.inputFile ? readInputFile(resolve(cwd, inputs.inputFile)) : (inputs.input ?? recorded?.record.input)),
+    ...(recorded ? { replayOf: recorded.dir } : {}),
     steps: inputs.steps,
     exclude: inputs.exclude,
     onFailure: inputs.onFailure,

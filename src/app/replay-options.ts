@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { RUN_ID_PATTERN } from '../state/run-id.js';
 
 /** `wave replay` / `wave run --replay` as a run request, its recorded options and its children's requests carry them. */
 export interface ReplayRequest {
@@ -26,12 +27,13 @@ export function childReplayOptions(parent: ReplayRequest, stepId: string, item: 
   if (parent.replayOf === undefined) return {};
   const started = recordedChildRuns(parent.replayOf).filter((c) => c.stepId === stepId && c.item === item);
   const childRunId = started[nth]?.childRunId;
-  const replayOf = childRunId ? join(dirname(parent.replayOf), childRunId) : join(parent.replayOf, 'no-recorded-child-run');
+  // A recording may come from a cassette: a child id that is not a folder name never leads the replay out of it.
+  const replayOf = childRunId && RUN_ID_PATTERN.test(childRunId) ? join(dirname(parent.replayOf), childRunId) : join(parent.replayOf, 'no-recorded-child-run');
   return replayOptionsOf({ ...parent, replayOf });
 }
 
 /** The child_run_started events of a recorded run, in order. */
-function recordedChildRuns(runDir: string): Array<{ stepId: string; item?: number; childRunId: string }> {
+export function recordedChildRuns(runDir: string): Array<{ stepId: string; item?: number; childRunId: string }> {
   let text: string;
   try {
     text = readFileSync(join(runDir, 'events.ndjson'), 'utf8');

@@ -13,6 +13,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .description('Run pipelines of AI coding agents from a YAML manifest.')
     .version(PACKAGE_VERSION, '-v, --version')
     .showSuggestionAfterError()
+    // `-v` is the program's only before the command; after it, every flag is the command's (`wave replay export -m …`).
+    .enablePositionalOptions()
     .exitOverride();
   program.hook('preAction', (_program, command) => sweepBefore(command.name()));
   const named = argv.find((arg) => !arg.startsWith('-'));

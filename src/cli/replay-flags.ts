@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { openRecordedRun } from '../app/cassette/recorded-run.js';
 import type { ReplayRequest } from '../app/replay-options.js';
 import { WaveError } from '../core/errors/errors.js';
-import type { RunRecord } from '../state/record/run-record.js';
-import { RunStore, resolveRunId } from '../state/run-store.js';
-import { findRunsRoot } from '../state/runs-root.js';
 
 /** The flags of `wave run --replay` and `wave replay` that say how a run is replayed. */
 export interface ReplayFlags {
@@ -38,24 +35,26 @@ export function withReplayFlags(command: Command): Command {
     .option('--speed <n>', 'feed recorded streams n times as fast as recorded (default: as fast as possible, order kept)', speedArgument);
 }
 
-/** The recorded run a replay names, opened in the runs folder of the manifest (or the nearest wave.yaml). */
-export function recordedRunOf(run: string, cwd: string, manifest?: string): { record: RunRecord; dir: string } {
-  const runsRoot = findRunsRoot(cwd, manifest);
-  const store = RunStore.open(runsRoot, resolveRunId(runsRoot, run));
-  return { record: store.record, dir: join(runsRoot, store.record.id) };
-}
-
-/** `--replay <run>`, `--replay-mode` and `--speed` as a run request, refusing by name the flags they contradict. */
-export function replayRequestOf(flags: ReplayFlags, cwd: string): ReplayRequest {
+/** `--replay <run>`, `--replay-mode` and `--speed` as a run request, refusing by name the flags they contradict; a cassette is unpacked in the project. */
+export async function replayRequestOf(flags: ReplayFlags, cwd: string): Promise<ReplayRequest> {
   if (flags.replay === undefined) {
     const stray = flags.replayMode !== undefined ? '--replay-mode' : flags.speed !== undefined ? '--speed' : undefined;
     if (stray) throw new WaveError('invalid_argument', `${stray} only applies to a replay`, { hint: `Add --replay <run>, or drop ${stray}.` });
     return {};
   }
+  refuseContradictedFlags(flags);
+  return replayRequestFrom(flags, (await openRecordedRun(flags.replay, cwd, flags.manifest)).dir);
+}
+
+/** The replay request of a recorded run already opened (its folder), refusing by name the flags a replay contradicts. */
+export function replayRequestFrom(flags: ReplayFlags, recordedDir: string): ReplayRequest {
+  refuseContradictedFlags(flags);
+  return { replayOf: recordedDir, ...(flags.replayMode === 'live' ? { replayMode: 'live' } : {}), ...(flags.speed !== undefined ? { replaySpeed: flags.speed } : {}) };
+}
+
+function refuseContradictedFlags(flags: ReplayFlags): void {
   const contradicted = CONTRADICTED.find((c) => c.set(flags));
   if (contradicted) {
     throw new WaveError('invalid_argument', `a replay cannot be used with ${contradicted.flag}: ${contradicted.why}`, { hint: `Drop ${contradicted.flag} or the replay.` });
   }
-  const { dir } = recordedRunOf(flags.replay, cwd, flags.manifest);
-  return { replayOf: dir, ...(flags.replayMode === 'live' ? { replayMode: 'live' } : {}), ...(flags.speed !== undefined ? { replaySpeed: flags.speed } : {}) };
 }

@@ -5,6 +5,11 @@ export function runsRootOf(manifestDir: string): string {
   return join(manifestDir, '.wave', 'runs');
 }
 
+/** Where the cassettes replayed in the project in `manifestDir` are unpacked: `<manifestDir>/.wave/cassettes`. */
+export function cassettesRootOf(manifestDir: string): string {
+  return join(manifestDir, '.wave', 'cassettes');
+}
+
 /** Where injected artifacts land in a consumer's workspace (of a project in this layout). */
 export const INJECTED_ARTIFACTS_DIR = join('.wave', 'artifacts');
 

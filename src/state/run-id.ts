@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** A run id is the name of its folder: letters, digits, `.`, `_` and `-`, never first a dot or a dash. */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
 /** A pipeline name as an id-safe slug: lower case, [a-z0-9-], never empty. */
 export function slugPipelineName(name: string): string {
   const slug = name

@@ -35,6 +35,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   input_invalid: 2,
   pipeline_disabled: 2,
   run_not_found: 2,
+  cassette_invalid: 2,
   io_error: 1,
   spawn_failed: 1,
   non_zero_exit: 1,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runWave } from '../support/cli.js';
 
 describe('wave schema', () => {
-  it.each(['manifest', 'pipeline'])('prints schemas/%s.schema.json', async (name) => {
+  it.each(['manifest', 'pipeline', 'cassette'])('prints schemas/%s.schema.json', async (name) => {
     const result = await runWave(['schema', name]);
     expect(result.code).toBe(0);
     // The runner strips the final newline of stdout.
@@ -17,6 +17,6 @@ describe('wave schema', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('invalid_argument: no schema named `manifests`');
-    expect(result.stderr).toMatch(/hint: Name one of: manifest, pipeline, event\./);
+    expect(result.stderr).toMatch(/hint: Name one of: manifest, pipeline, event, cassette\./);
   });
 });

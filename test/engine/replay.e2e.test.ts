@@ -1,29 +1,16 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { encodeSequence, startModelServer } from '../support/model-server.mjs';
 import { llmProject, REVIEW_SCHEMA } from './contracts-support.js';
 import { makeProject } from '../support/project.js';
 import { runDirs } from '../support/runs.js';
 import { replayedEventTypes as eventTypes } from '../support/recording.js';
+import { readRun, waveRun as wave, type Run } from '../support/wave-run.js';
+import { addPluginCli, pluginManifest } from '../support/plugin-project.js';
 
 // `wave replay`: a recorded run of the plugin CLI served again from its recording, with the CLI gone.
-
-const PLUGIN_DIR = fileURLToPath(new URL('../fixtures/plugin-cli/', import.meta.url));
-
-/** The plugin adapter, its CLI a copy in the project (so a test can remove it); `runtime` extra runtime lines. */
-const manifest = (runtime = '') => `kind: WaveManifest
-metadata: { name: replay }
-adapters:
-  mycli: { module: "${join(PLUGIN_DIR, 'adapter.mjs')}", binary: ./plugin-cli.mjs, model: scripted-1, env: { PLUGIN_CLI_TOKEN: token-1 } }
-personas:
-  dev: { adapter: mycli }
-runtime:
-  timeouts: { process_grace_seconds: 1 }
-${runtime}`;
 
 /** Write (with a retry that continues the session), then a command step that reads the written file, then a step that answers from it. */
 const pipeline = (writePrompt: string) => `kind: WavePipeline
@@ -48,36 +35,10 @@ steps:
 
 const RECORDED_PROMPT = 'Write it. WRITE:out.txt FAIL_ONCE:rate_limited';
 
-interface Run {
-  code: number;
-  output: string;
-  record: RunRecord;
-  dir: string;
-  events: Array<Record<string, any>>;
-}
-
-function readRun(dir: string, code: number, output: string): Run {
-  const record = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as RunRecord;
-  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, any>);
-  return { code, output, record, dir, events };
-}
-
-/** Runs `wave ...args` in `project` and reads the run it made. */
-async function wave(project: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const before = new Set(runDirs(project));
-  const result = await runWave([...args, '--output', 'json'], { cwd: project, timeout: 120_000, env });
-  const dir = runDirs(project).find((d) => !before.has(d));
-  if (!dir) throw new Error(`no run was made: ${result.stderr}`);
-  return readRun(dir, result.code, result.stderr + result.stdout);
-}
-
 /** A project with a recorded run of the pipeline, whose CLI is then removed: every agent attempt must come from the recording. */
 async function recordedProject(runtime = ''): Promise<{ project: string; recorded: Run }> {
-  const project = makeProject({ 'wave.yaml': manifest(runtime), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
-  copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+  const project = makeProject({ 'wave.yaml': pluginManifest(runtime), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
+  addPluginCli(project);
   const recorded = await wave(project, ['run', 'p']);
   expect(recorded.code, recorded.output).toBe(0);
   // The run's own recording, not one made up here: the write step's first attempt kept the file it wrote.
@@ -132,7 +93,7 @@ describe('wave replay', () => {
     expect(failure.message).toContain(`- ${RECORDED_PROMPT}\n+ ${RECORDED_PROMPT} CHANGED`);
     expect(strict.events.find((e) => e.type === 'replay_mismatch')).toMatchObject({ stepId: 'write', attempt: 1, field: 'prompt', live: false });
 
-    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    addPluginCli(project);
     const live = await wave(project, ['run', 'p', '--replay', recorded.record.id, '--replay-mode', 'live']);
     expect(live.code, live.output).toBe(0);
     expect(live.events.filter((e) => e.type === 'replay_mismatch').map((e) => [e.stepId, e.attempt, e.field, e.live])).toEqual([
@@ -157,8 +118,8 @@ describe('wave replay', () => {
   });
 
   it('an attempt recorded before recordings is replay_unrecorded; a file left out is replay_incomplete, named', async () => {
-    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
-    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const project = makeProject({ 'wave.yaml': pluginManifest(), 'pipelines/p.yaml': pipeline(RECORDED_PROMPT) });
+    addPluginCli(project);
     const recorded = await wave(project, ['run', 'p']);
     const attemptDir = join(recorded.dir, 'steps', 'write', 'attempt-1');
     // The attempt as a run before recordings left it: no `recording` version.
@@ -304,8 +265,8 @@ metadata: { name: item }
 steps:
   - { id: work, persona: dev, exec: { type: prompt, source: "Handle {{ input }}." } }
 `;
-    const project = makeProject({ 'wave.yaml': manifest(), 'pipelines/fan.yaml': parent, 'pipelines/item.yaml': child });
-    copyFileSync(join(PLUGIN_DIR, 'plugin-cli.mjs'), join(project, 'plugin-cli.mjs'));
+    const project = makeProject({ 'wave.yaml': pluginManifest(), 'pipelines/fan.yaml': parent, 'pipelines/item.yaml': child });
+    addPluginCli(project);
     const recorded = await wave(project, ['run', 'fan']);
     expect(recorded.code, recorded.output).toBe(0);
     const children = (run: Run) => run.events.filter((e) => e.type === 'child_run_started').map((e) => join(run.dir, '..', e.childRunId as string));

@@ -32,7 +32,7 @@ export function registerRun(program: Command): void {
       'run every step, but answer agent and model attempts with outputs generated from their contracts: no agent, model, key or token (command steps run for real; gates are approved)',
     )
     .option('--simulate-outputs <dir>', 'with --simulate: take files and answers from <dir>/<step id>/<output path> and <dir>/<step id>/answer.txt where present')
-    .option('--replay <run>', 'serve every agent and model attempt from the recording of <run> (see `wave replay`)');
+    .option('--replay <run>', 'serve every agent and model attempt from the recording of <run>: a run id, or a cassette file (see `wave replay`)');
   withReplayFlags(withRunFlags(command)).action(async (pipelineArg: string, flags: RunCommandFlags) => {
     const request: StartRunRequest = {
       ...runRequestOf(flags, process.cwd()),
@@ -42,7 +42,7 @@ export function registerRun(program: Command): void {
       withDeps: flags.withDeps,
       runId: flags.runId,
       ...simulateRequestOf(flags, process.cwd()),
-      ...replayRequestOf(flags, process.cwd()),
+      ...(await replayRequestOf(flags, process.cwd())),
     };
     if (flags.dryRun) process.stdout.write(await describeRun(request));
     else process.exitCode = (await startRun(request)).exitCode;

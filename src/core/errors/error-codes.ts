@@ -47,6 +47,11 @@ export const ERROR_TABLE = {
   input_invalid: { description: "The run's input does not fit the pipeline's input.type or input.schema.type.", kind: 'input' },
   pipeline_disabled: { description: 'The pipeline is switched off (metadata.disabled: true).', kind: 'input' },
   run_not_found: { description: 'No run has that id.', kind: 'input' },
+  cassette_invalid: {
+    description:
+      'A cassette file is not one Wave can replay: not a tar.gz, an entry that is not a plain file or folder, too large, or a cassette.json that does not fit its format.',
+    kind: 'input',
+  },
   io_error: { description: 'A file could not be read or written.', kind: 'failure', attempt: 'final' },
   spawn_failed: { description: 'A process could not be started.', kind: 'failure', attempt: 'final' },
   non_zero_exit: { description: 'A process exited with a non-zero status.', kind: 'failure', attempt: 'retried' },
