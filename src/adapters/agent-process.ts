@@ -2,6 +2,7 @@ import type { AgentCliType } from '../core/resolved-adapter.js';
 import { Redactor } from '../redact.js';
 import { resolveBinary } from '../process/binary.js';
 import { packageVersionOf } from '../process/package-version.js';
+import { otelEnv } from './telemetry-env.js';
 import { abortFailure, limitFailure, outputFailure, spawnFailure } from '../process/spawn-failure.js';
 import { spawnInGroup } from '../process/spawn.js';
 import { attemptHome } from '../sandbox/types.js';
@@ -65,7 +66,8 @@ export async function runAgentCli(
     command,
     args: invocation.args,
     cwd: config.workspace,
-    env: invocation.env,
+    // A traced attempt's CLI reports its own spans under the attempt's (each CLI's own switches are in its invocation).
+    env: config.telemetry ? { ...invocation.env, ...otelEnv(config.telemetry) } : invocation.env,
     stdin: invocation.stdin,
     ...attemptOutputFiles(config),
     redactor,

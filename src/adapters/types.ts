@@ -65,6 +65,22 @@ export interface AdapterRunConfig {
   browser?: BrowserAttempt;
   /** Keep the attempt's HTTP exchange in its folder for a replay (runtime.recording; the llm adapter's http.ndjson). */
   recordHttp?: boolean;
+  /** Set only when the run's trace goes to a collector: the attempt's span, which the CLI's own spans join. */
+  telemetry?: AttemptTelemetry;
+}
+
+/** The trace an attempt's process reports into: its parent span and the collector the run exports to. */
+export interface AttemptTelemetry {
+  /** The attempt's span as a W3C `traceparent` (`00-<trace id>-<span id>-01`). */
+  traceparent: string;
+  /** The collector's OTLP/HTTP traces URL. */
+  tracesUrl: string;
+  /** The headers the collector wants (a key, a tenant): secrets, redacted wherever Wave writes. */
+  headers: Record<string, string>;
+  /** Attributes naming the run, step and attempt, for a CLI whose spans cannot take a parent. */
+  resource: Record<string, string>;
+  /** Whether prompts and tool content may go into the CLI's spans (the user opted in). */
+  captureContent: boolean;
 }
 
 /** What a browser attempt needs beyond the action list (`prompt`). */
@@ -76,7 +92,7 @@ export interface BrowserAttempt {
 }
 
 /** What a CLI's environment is built from: the adapter, the curated env, and the attempt folder an isolated home lives in. */
-export type CliEnvInput = Pick<AdapterRunConfig, 'adapter' | 'env' | 'attemptDir'>;
+export type CliEnvInput = Pick<AdapterRunConfig, 'adapter' | 'env' | 'attemptDir' | 'telemetry'>;
 
 /** The session a retry continues, from the step's previous attempt on the same adapter. */
 export interface ContinueFrom {

@@ -1,7 +1,7 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptTooLargeForArgument } from '../../process/argument-limit.js';
 import { resumedSession } from '../session.js';
-import type { AdapterRunConfig, CliEnvInput } from '../types.js';
+import type { AdapterRunConfig, AttemptTelemetry, CliEnvInput } from '../types.js';
 import { codexPermissionSettings } from './permissions.js';
 
 /** The provider name Wave declares for an adapter with a base_url. */
@@ -46,7 +46,20 @@ export function codexSettings(config: AdapterRunConfig): Array<[string, string]>
       [`${provider}.stream_max_retries`, 1],
     );
   }
-  return settings.map(([key, value]) => [key, toml(value)]);
+  return [...settings.map(([key, value]): [string, string] => [key, toml(value)]), ...(config.telemetry ? codexTelemetrySettings(config.telemetry) : [])];
+}
+
+/** Codex's `[otel]` settings: its spans to the run's collector as OTLP/HTTP JSON (it joins TRACEPARENT's trace), prompts only when asked. */
+function codexTelemetrySettings(telemetry: AttemptTelemetry): Array<[string, string]> {
+  const headers = Object.entries(telemetry.headers)
+    .map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`)
+    .join(', ');
+  const exporter = `{ otlp-http = { endpoint = ${JSON.stringify(telemetry.tracesUrl)}, protocol = "json", headers = { ${headers} } } }`;
+  return [
+    ['otel.trace_exporter', exporter],
+    ['otel.environment', toml('wave')],
+    ['otel.log_user_prompt', toml(telemetry.captureContent)],
+  ];
 }
 
 /** Whether Codex gets the prompt on stdin (`codex exec -`): one too large for an argument (E2BIG) goes there. */

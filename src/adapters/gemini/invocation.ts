@@ -1,7 +1,8 @@
 import { isolatedHome } from '../agent-process.js';
 import { promptAsWords, promptTooLargeForArgument } from '../../process/argument-limit.js';
 import { resumedSession } from '../session.js';
-import type { AdapterRunConfig, CliEnvInput } from '../types.js';
+import { collectorBaseUrl } from '../telemetry-env.js';
+import type { AdapterRunConfig, AttemptTelemetry, CliEnvInput } from '../types.js';
 import { geminiPolicyArgs } from './policy-file.js';
 
 /** The variable holding the key when the adapter names no api_key_env and talks to a base_url (a local server needs none). */
@@ -51,7 +52,18 @@ export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt =
   ];
 }
 
-/** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated. */
+/** Gemini CLI's switches for its own OpenTelemetry export to the run's collector (it appends the /v1/… paths), prompts only when asked. */
+function geminiTelemetryEnv(telemetry: AttemptTelemetry): Record<string, string> {
+  return {
+    GEMINI_TELEMETRY_ENABLED: 'true',
+    GEMINI_TELEMETRY_TARGET: 'local',
+    GEMINI_TELEMETRY_OTLP_ENDPOINT: collectorBaseUrl(telemetry),
+    GEMINI_TELEMETRY_OTLP_PROTOCOL: 'http',
+    GEMINI_TELEMETRY_LOG_PROMPTS: String(telemetry.captureContent),
+  };
+}
+
+/** Gemini's environment: the step's env, base URL and key, GEMINI_CLI_HOME in the attempt when isolated, its telemetry when traced. */
 export function buildGeminiEnv(config: CliEnvInput): Record<string, string> {
   const env: Record<string, string> = { ...config.env };
   const { baseUrl, apiKeyEnv, isolated } = config.adapter;
@@ -60,5 +72,6 @@ export function buildGeminiEnv(config: CliEnvInput): Record<string, string> {
   if (key) env.GEMINI_API_KEY = key;
   else if (baseUrl) env.GEMINI_API_KEY ??= PLACEHOLDER_KEY;
   if (isolated) env.GEMINI_CLI_HOME = isolatedHome(config);
+  if (config.telemetry) Object.assign(env, geminiTelemetryEnv(config.telemetry));
   return env;
 }

@@ -39,6 +39,8 @@ export function openCodeConfig(config: AdapterRunConfig): Record<string, unknown
     ...(model ? { model, small_model: model } : {}),
     autoupdate: false,
     share: 'disabled',
+    // Traced: the model calls' spans too (OpenCode's own follow the OTEL_* variables).
+    ...(config.telemetry ? { experimental: { openTelemetry: true } } : {}),
     // `opencode run` works as its primary agent, `build`: the persona's temperature is that agent's.
     ...(config.persona?.temperature !== undefined ? { agent: { build: { temperature: config.persona.temperature } } } : {}),
     permission: {
