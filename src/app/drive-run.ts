@@ -24,6 +24,7 @@ import { simulateOptionsOf } from './simulate-options.js';
 import { replayOptionsOf } from './replay-options.js';
 import type { TextWriter } from './text-writer.js';
 import { promptAtGates, terminalIo } from './gate-prompt.js';
+import { traceRun } from './trace-run.js';
 
 /** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
 const STOP_REASONS: Record<StopSignal, string> = {
@@ -72,8 +73,19 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     });
   // A child run prints nothing of its own: its events, hidden by its own redactor, go to what shows its parent's.
   const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
-  const show = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
-  const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
+  const ownShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
+  // A run nobody nests folds its own events and its child runs' (which come through show) into one trace.
+  const trace = shared.bus ? undefined : traceRun(plan, store, redactor, err);
+  const show = trace
+    ? (event: RunEvent) => {
+        ownShow?.(event);
+        if (event.runId !== runId) trace.handle(event);
+      }
+    : ownShow;
+  const unsubscribe = onOwnEvents((event) => {
+    show?.(shared.show ? redactValues(event, redactor) : event);
+    trace?.handle(event);
+  });
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
   // A run a person started on a terminal asks there at its (and its children's) approval gates.
@@ -127,6 +139,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     sink?.close();
     for (const extra of options.sinks ?? []) extra.close();
   }
+  await trace?.close();
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId, projectRoot: plan.projectRoot });
   }
