@@ -16,7 +16,13 @@ const SETTINGS = { captureContent: false, latestSemconvOnly: false };
 async function exportSample(url: string, flushTimeoutMs?: number) {
   const file = join(tempDir('wave-trace-'), 'otel.jsonl');
   const warnings: string[] = [];
-  const trace = new LiveTrace({ ...SETTINGS, file, destination: { url, headers: { 'x-tenant': 'wave' } }, warn: (m) => warnings.push(m), ...(flushTimeoutMs ? { flushTimeoutMs } : {}) });
+  const trace = new LiveTrace({
+    ...SETTINGS,
+    file,
+    destination: { url, headers: { 'x-tenant': 'wave' } },
+    warn: (m) => warnings.push(m),
+    ...(flushTimeoutMs ? { flushTimeoutMs } : {}),
+  });
   for (const event of sampleRun()) trace.handle(event);
   await trace.close();
   const lines = readFileSync(file, 'utf8').trim().split('\n');

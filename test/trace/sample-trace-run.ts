@@ -63,4 +63,3 @@ export function sampleRun(): RunEvent[] {
     at({ type: 'run_finished', status: 'completed', durationMs: 9000, tokens, costUsd: 0.02 }),
   ];
 }
-
