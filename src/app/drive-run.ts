@@ -73,19 +73,11 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     });
   // A child run prints nothing of its own: its events, hidden by its own redactor, go to what shows its parent's.
   const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
-  const ownShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
-  // A run nobody nests folds its own events and its child runs' (which come through show) into one trace.
-  const trace = shared.bus ? undefined : traceRun(plan, store, redactor, err);
-  const show = trace
-    ? (event: RunEvent) => {
-        ownShow?.(event);
-        if (event.runId !== runId) trace.handle(event);
-      }
-    : ownShow;
-  const unsubscribe = onOwnEvents((event) => {
-    show?.(shared.show ? redactValues(event, redactor) : event);
-    trace?.handle(event);
-  });
+  const baseShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
+  // A run nobody nests folds its events and its child runs' (which reach it through show) into one trace.
+  const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow });
+  const show = trace?.show ?? baseShow;
+  const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
   // A run a person started on a terminal asks there at its (and its children's) approval gates.

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { RunEvent } from '../events.js';
-import { otlpTraceRequest } from './otlp-json.js';
+import { otlpTraceLine, requestChunks, SPANS_PER_REQUEST } from './otlp-json.js';
 import type { OtlpDestination } from './otlp-destination.js';
 import { OtlpSender } from './otlp-sender.js';
 import { TraceFold, type TraceOptions } from './trace-of-events.js';
@@ -12,9 +12,8 @@ export const TRACE_FILE = 'otel.jsonl';
 /** How long the end of a run waits for a collector to take the last spans; documented in docs/traces.md. */
 export const TRACE_FLUSH_TIMEOUT_MS = 3000;
 
-// Spans wait at most this long (or until this many have ended) before they are written and sent as one request.
+// Spans wait at most this long (or until a request's worth have ended) before they are written and sent as one request.
 const BATCH_INTERVAL_MS = 1000;
-const BATCH_SPANS = 512;
 
 /** What a live trace is made with. */
 export interface LiveTraceOptions extends TraceOptions {
@@ -24,6 +23,8 @@ export interface LiveTraceOptions extends TraceOptions {
   /** The run's events recorded before this drive (a resume's): folded so ids and sessions go on, never sent again. */
   earlier?: readonly RunEvent[];
   flushTimeoutMs?: number;
+  /** A child run's run_created, which its store writes before the run's bus carries anything of it (its events file's first line). */
+  creationOf?: (runId: string) => RunEvent | undefined;
   /** Reports a trace that could not be sent or written; the run goes on. */
   warn: (message: string) => void;
 }
@@ -35,18 +36,23 @@ export class LiveTrace {
   private batch: TraceSpan[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writeFailed = false;
+  private readonly seenRuns = new Set<string>();
 
   constructor(private readonly options: LiveTraceOptions) {
     this.fold = new TraceFold(options);
-    for (const event of options.earlier ?? []) this.fold.add(event);
+    for (const event of options.earlier ?? []) this.see(event);
     const timeoutMs = options.flushTimeoutMs ?? TRACE_FLUSH_TIMEOUT_MS;
     this.sender = options.destination ? new OtlpSender(options.destination, timeoutMs, options.warn) : undefined;
   }
 
   /** Folds one (redacted) event of the run or its child runs. */
   handle(event: RunEvent): void {
-    this.batch.push(...this.fold.add(event));
-    if (this.batch.length >= BATCH_SPANS || event.type === 'run_finished') this.flush();
+    if (!this.seenRuns.has(event.runId) && event.type !== 'run_created') {
+      const created = this.options.creationOf?.(event.runId);
+      if (created) this.batch.push(...this.see(created));
+    }
+    this.batch.push(...this.see(event));
+    if (this.batch.length >= SPANS_PER_REQUEST || event.type === 'run_finished') this.flush();
     else if (this.batch.length > 0 && !this.timer) {
       this.timer = setTimeout(() => this.flush(), BATCH_INTERVAL_MS);
       this.timer.unref();
@@ -60,19 +66,26 @@ export class LiveTrace {
     await this.sender?.drain();
   }
 
+  private see(event: RunEvent): TraceSpan[] {
+    this.seenRuns.add(event.runId);
+    return this.fold.add(event);
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.batch.length === 0) return;
     const spans = this.batch;
     this.batch = [];
-    this.write(spans);
-    this.sender?.send(spans);
+    for (const chunk of requestChunks(spans)) {
+      this.write(chunk);
+      this.sender?.send(chunk);
+    }
   }
 
   private write(spans: readonly TraceSpan[]): void {
     try {
-      appendFileSync(this.options.file, `${JSON.stringify(otlpTraceRequest(spans))}\n`);
+      appendFileSync(this.options.file, otlpTraceLine(spans));
     } catch (error) {
       if (this.writeFailed) return;
       this.writeFailed = true;

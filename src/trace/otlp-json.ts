@@ -70,3 +70,18 @@ export function otlpTraceRequest(spans: readonly TraceSpan[]) {
 
 /** The type of one export request, as the writer makes it and a reader of otel.jsonl gets it back. */
 export type OtlpTraceRequest = ReturnType<typeof otlpTraceRequest>;
+
+/** Most spans one export request carries: the live trace's batches, `wave trace`'s requests. */
+export const SPANS_PER_REQUEST = 512;
+
+/** The spans in the requests they are sent and written as: at most SPANS_PER_REQUEST each, in order. */
+export function requestChunks<T>(spans: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < spans.length; start += SPANS_PER_REQUEST) chunks.push(spans.slice(start, start + SPANS_PER_REQUEST));
+  return chunks;
+}
+
+/** One line of otel.jsonl: an export request of the spans, and a newline. */
+export function otlpTraceLine(spans: readonly TraceSpan[]): string {
+  return `${JSON.stringify(otlpTraceRequest(spans))}\n`;
+}

@@ -36,6 +36,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   pipeline_disabled: 2,
   run_not_found: 2,
   io_error: 1,
+  trace_export_failed: 1,
   spawn_failed: 1,
   non_zero_exit: 1,
   timeout: 1,

@@ -5,7 +5,7 @@ import { attemptSpanId, parseTraceparent, runSpanId, traceIdOfRun } from '../../
 import { traceSettingsOf } from '../../src/trace/gen-ai-attributes.js';
 import type { TraceSpan } from '../../src/trace/trace-span.js';
 import { EVERY_EVENT } from '../state/event-samples.js';
-import { at, CHILD, RUN, sampleRun, tokens } from './sample-trace-run.js';
+import { at, RUN, sampleRun, tokens } from './sample-trace-run.js';
 
 const OFF: TraceOptions = { captureContent: false, latestSemconvOnly: true };
 
