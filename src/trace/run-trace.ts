@@ -4,7 +4,7 @@ import type { TraceSettings } from './gen-ai-attributes.js';
 import { addSpanEvent, endSpan, failSpan, openSpan, type OpenSpan } from './open-span.js';
 import { StepTrace, type StepPlace } from './step-trace.js';
 import { runSpanId, traceIdOfRun, type SpanContextIds } from './trace-ids.js';
-import type { TraceSpan, TraceSpanLink } from './trace-span.js';
+import type { TraceSpan, TraceSpanEvent, TraceSpanLink } from './trace-span.js';
 
 type EventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 
@@ -22,6 +22,7 @@ export class RunTrace {
   private session = 0;
   private sessionSpan: OpenSpan | undefined;
   private readonly steps = new Map<string, StepTrace>();
+  private waitingNotes: TraceSpanEvent[] = [];
   /** The time of the run's latest event: where what is left open ends. */
   lastMs = 0;
 
@@ -75,6 +76,7 @@ export class RunTrace {
       },
     });
     this.sessionSpan.links.push(...links);
+    this.sessionSpan.events.push(...this.waitingNotes.splice(0));
     return ended;
   }
 
@@ -110,9 +112,10 @@ export class RunTrace {
     return { step, place: { traceId: this.traceId, runId: this.runId, sessionSpanId: span.spanId, session: this.session, settings: this.settings } };
   }
 
-  /** The span a run-level note goes on. */
-  note(name: string, atMs: number, attributes: Record<string, TraceSpan['attributes'][string]>): void {
-    addSpanEvent(this.openSession(atMs), name, atMs, attributes);
+  /** A note on the run's span; one that comes between drives (a resume's reset steps) waits for the next drive's. */
+  note(name: string, atMs: number, attributes: TraceSpan['attributes']): void {
+    if (this.sessionSpan) addSpanEvent(this.sessionSpan, name, atMs, attributes);
+    else this.waitingNotes.push({ name, timeMs: atMs, attributes });
   }
 
   private openSession(atMs: number): OpenSpan {

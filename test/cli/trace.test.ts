@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,5 +90,31 @@ describe('traces of a run with a retry and a child run', () => {
     const result = await runWave(['trace', parent.id, '--endpoint', `http://127.0.0.1:${await closedPort()}`], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^trace_export_failed: could not send the run's trace to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/);
+  });
+});
+
+describe('the trace of a run started under a TRACEPARENT, then resumed', () => {
+  it('hangs under that parent, links the resumed drive to the first, and `wave trace` gives the same spans', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'wave-gate-')), 'ready');
+    const pipeline = `kind: WavePipeline\nmetadata: { name: gated }\nsteps:\n  - id: wait\n    exec: { type: command, source: "test -f ${marker}" }\n`;
+    const project = makeProject({ 'pipelines/gated.yaml': pipeline });
+    const env = { TRACEPARENT: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+    expect((await runWave(['run', 'gated', '--output', 'quiet'], { cwd: project, env })).code).toBe(1);
+    writeFileSync(marker, '');
+    const [dir] = runDirs(project);
+    const runId = dir!.slice(dir!.lastIndexOf('/') + 1);
+    const resumed = await runWave(['resume', runId, '--output', 'quiet'], { cwd: project, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const spans = spansOf(lines(readFileSync(join(dir!, 'otel.jsonl'), 'utf8')));
+    expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set(['0af7651916cd43dd8448eb211c80319c']));
+    const [first, second] = named(spans, 'invoke_workflow gated');
+    expect([first.parentSpanId, second.parentSpanId]).toEqual(['b7ad6b7169203331', 'b7ad6b7169203331']);
+    expect(attributesOf(first)).toMatchObject({ 'wave.run.status': 'failed', 'error.type': 'failed' });
+    expect(second.links.map((link: any) => link.spanId)).toEqual([first.spanId]);
+    expect(named(spans, 'step wait').map((span) => span.parentSpanId)).toEqual([first.spanId, second.spanId]);
+    expect(new Set(spans.map((span) => span.spanId)).size).toBe(spans.length);
+    const out = join(project, 'again.jsonl');
+    expect((await runWave(['trace', runId, '-o', out], { cwd: project })).code).toBe(0);
+    expect(bySpanId(spansOf(lines(readFileSync(out, 'utf8'))))).toEqual(bySpanId(spans));
   });
 });
