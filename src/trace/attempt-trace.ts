@@ -92,6 +92,7 @@ export class AttemptTrace {
     if (event.model !== undefined && attributes['gen_ai.response.model'] === undefined) attributes['gen_ai.response.model'] = event.model;
     if (event.exitCode !== null) attributes['wave.exit_code'] = event.exitCode;
     if (event.failure) failSpan(this.span, event.failure.class, event.failure.message);
+    if (event.failure?.class === 'limit_exceeded') addSpanEvent(this.span, 'wave.limit_exceeded', at, { 'wave.limit.message': event.failure.message });
     if (this.place.settings.captureContent && this.agent && event.text) {
       attributes['gen_ai.output.messages'] = JSON.stringify([
         { role: 'assistant', parts: [{ type: 'text', content: event.text }], finish_reason: event.passed ? 'stop' : 'error' },

@@ -1,7 +1,10 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { safeLine } from '../core/terminal-safe.js';
 import { exportableSpan } from './readable-spans.js';
 import { shownUrl, type OtlpDestination } from './otlp-destination.js';
 import type { TraceSpan } from './trace-span.js';
+
+const REASON_CHARS = 200;
 
 /** Sends span batches to a collector over OTLP/HTTP (JSON), never throwing: a failure is reported once through `warn`. */
 export class OtlpSender {
@@ -53,7 +56,8 @@ export class OtlpSender {
   private failed(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.warn(`could not send the run's trace to ${shownUrl(this.destination.url)} (${reason.split('\n')[0]})`);
+    // The reason may quote what the collector answered: one line, cut, its control characters shown.
+    const reason = safeLine((error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, REASON_CHARS));
+    this.warn(`could not send the run's trace to ${shownUrl(this.destination.url)} (${reason})`);
   }
 }

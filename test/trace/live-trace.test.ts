@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveTrace } from '../../src/trace/live-trace.js';
@@ -87,5 +87,20 @@ describe('otlpDestinationOf', () => {
   it('reads header lists as the OpenTelemetry SDKs do and shows a URL without its credentials', () => {
     expect(parseOtlpHeaders('a=1, b = two ,bad,=x,c=%E0%A4%A')).toEqual({ a: '1', b: 'two' });
     expect(shownUrl('https://user:pass@collector.example/v1/traces?key=k')).toBe('https://collector.example/v1/traces');
+  });
+});
+
+describe('a collector that refuses the spans', () => {
+  it('is one warning whose reason shows its control characters instead of sending them to the terminal', async () => {
+    const body = '\x1b]0;owned\x07\x1b[2J refused';
+    const refusing = createNetServer((socket) =>
+      socket.once('data', () => socket.end(`HTTP/1.1 400 Bad\x1b[2JRequest\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)),
+    );
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const { warnings } = await exportSample(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1/traces`);
+    refusing.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('(Bad\\x1b[2JRequest)');
+    expect(warnings[0]).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
   });
 });

@@ -125,6 +125,15 @@ describe('traceOfEvents', () => {
     expect(traceSettingsOf({}).captureContent).toBe(false);
   });
 
+  it('marks an attempt a sandbox limit stopped with a wave.limit_exceeded event', () => {
+    const events = sampleRun().slice(0, 4);
+    const limit = { class: 'limit_exceeded', message: 'the sandbox memory limit (512 MiB) was reached' } as const;
+    events.push(at({ type: 'attempt_finished', stepId: 'plan', attempt: 1, adapter: 'claude', passed: false, exitCode: 137, durationMs: 1, tokens, text: '', failure: limit }));
+    const [attempt] = traceOfEvents(events, OFF).filter((span) => span.name === 'invoke_agent claude');
+    expect(attempt!.attributes['error.type']).toBe('limit_exceeded');
+    expect(attempt!.events.map((event) => [event.name, event.attributes['wave.limit.message']])).toEqual([['wave.limit_exceeded', limit.message]]);
+  });
+
   it('folds one event of every type into ended spans that never start after they end and whose parents are in the trace', () => {
     const spans = traceOfEvents(EVERY_EVENT, OFF);
     const ids = new Set(spans.map((span) => span.spanId));
