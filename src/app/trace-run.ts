@@ -24,7 +24,7 @@ export interface RunTraceParts {
 
 /** A top-level run's trace while it runs. */
 export interface RunTraceSink {
-  /** What child runs show their events through: the run's own show, then the trace. */
+  /** What child runs show their events through: the run's own show, then the trace (hidden by this run's redactor too). */
   show: (event: RunEvent) => void;
   /** Writes and sends the last spans, waiting for the collector at most the flush timeout. */
   close(): Promise<void>;
@@ -62,7 +62,7 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
   return {
     show: (event) => {
       parts.show?.(event);
-      if (event.runId !== runId) trace.handle(event);
+      if (event.runId !== runId) trace.handle(redactValues(event, redactor));
     },
     close: async () => {
       unsubscribe();

@@ -68,6 +68,13 @@ export class TraceFold {
         const adapterType = this.adapterTypes.get(event.adapter);
         return [modelRequestSpan(event, { ...place, parentSpanId: parent.spanId, index: ++step.modelRequests, ...(adapterType ? { adapterType } : {}) })];
       }
+      case 'simulated':
+      case 'replay_matched': {
+        // Its own attempt served without its adapter: a backend should not read it as the model's work.
+        const attempt = event.purpose === 'step' ? step.attempt(event.attempt) : undefined;
+        if (attempt) attempt.span.attributes[event.type === 'simulated' ? 'wave.simulated' : 'wave.replayed'] = true;
+        return [];
+      }
       case 'egress': {
         const attempt = step.attempt(event.attempt);
         if (!event.allowed && attempt) attempt.onEgressDenied(event);

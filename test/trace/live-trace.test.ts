@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveTrace } from '../../src/trace/live-trace.js';
+import { LiveTrace, TRACE_FLUSH_TIMEOUT_MS } from '../../src/trace/live-trace.js';
+import { ROOT } from '../support/cli.js';
 import { otlpDestinationOf, parseOtlpHeaders, shownUrl } from '../../src/trace/otlp-destination.js';
 import { closedPort } from '../support/closed-port.js';
 import { attributesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
@@ -52,6 +53,10 @@ describe('LiveTrace', () => {
     expect(spansOf(written).length).toBeGreaterThan(5);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^could not send the run's trace to http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(/);
+  });
+
+  it('documents the flush timeout it keeps', () => {
+    expect(readFileSync(join(ROOT, 'docs', 'traces.md'), 'utf8')).toContain(`**${TRACE_FLUSH_TIMEOUT_MS / 1000} seconds**`);
   });
 
   it('gives a collector that never answers no more than the flush timeout', async () => {

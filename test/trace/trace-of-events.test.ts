@@ -134,6 +134,14 @@ describe('traceOfEvents', () => {
     expect(attempt!.events.map((event) => [event.name, event.attributes['wave.limit.message']])).toEqual([['wave.limit_exceeded', limit.message]]);
   });
 
+  it('marks an attempt --simulate answered or a replay served', () => {
+    const events = sampleRun().slice(0, 4);
+    events.push(at({ type: 'simulated', stepId: 'plan', attempt: 1, purpose: 'step', answer: 'schema', generated: [], placeholders: [], fixtures: [] }));
+    events.push(at({ type: 'replay_matched', stepId: 'plan', attempt: 1, purpose: 'step', from: 'r/steps/plan/attempt-1' }));
+    const [attempt] = traceOfEvents(events, OFF).filter((span) => span.name === 'invoke_agent claude');
+    expect(attempt!.attributes).toMatchObject({ 'wave.simulated': true, 'wave.replayed': true });
+  });
+
   it('folds one event of every type into ended spans that never start after they end and whose parents are in the trace', () => {
     const spans = traceOfEvents(EVERY_EVENT, OFF);
     const ids = new Set(spans.map((span) => span.spanId));
