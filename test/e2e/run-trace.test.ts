@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRACE_FLUSH_TIMEOUT_MS } from '../../src/trace/live-trace.js';
 import { runWave } from '../support/cli.js';
 import { closedPort } from '../support/closed-port.js';
 import { attributesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
@@ -95,12 +97,26 @@ describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trac
 });
 
 describe('a run whose collector cannot be reached', () => {
+  const command = manifestWith(['  sh: { type: process }'], '  shell: { adapter: sh }');
+  const pipeline = 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: work\n    persona: shell\n    exec: { type: command, source: "echo hi" }\n';
+
   it('ends green with one warning, its trace kept in otel.jsonl', async () => {
-    const command = manifestWith(['  sh: { type: process }'], '  shell: { adapter: sh }');
-    const pipeline = 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: work\n    persona: shell\n    exec: { type: command, source: "echo hi" }\n';
     const run = await tracedRun(command, pipeline, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}` });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/warning: could not send the run's trace to http:\/\/127\.0\.0\.1:\d+\/v1\/traces .*otel\.jsonl/);
     expect(byName(spansOf(run.written), 'invoke_workflow p')).toHaveLength(1);
+  });
+
+  it('waits for a collector that never answers no longer than the flush timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const started = Date.now();
+    const run = await tracedRun(command, pipeline, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+    const elapsed = Date.now() - started;
+    silent.close();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`(no answer within ${TRACE_FLUSH_TIMEOUT_MS} ms)`);
+    // The exporter alone would wait 10 s a try and retry; the run gives it the flush timeout (and its own second or so).
+    expect(elapsed).toBeLessThan(TRACE_FLUSH_TIMEOUT_MS + 5000);
   });
 });
