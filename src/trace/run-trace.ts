@@ -16,7 +16,7 @@ export interface RunPlacement {
 
 /** One run of the trace: its sessions (a start, then each resume) and its steps. */
 export class RunTrace {
-  private pipeline: string;
+  private pipeline = '';
   private replayOf: string | undefined;
   private attributes: Record<string, string> = {};
   private session = 0;
@@ -30,9 +30,7 @@ export class RunTrace {
     readonly runId: string,
     private readonly placement: RunPlacement,
     private readonly settings: TraceSettings,
-  ) {
-    this.pipeline = '';
-  }
+  ) {}
 
   /** The trace the run belongs to. */
   get traceId(): string {

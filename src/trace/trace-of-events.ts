@@ -30,7 +30,13 @@ export class TraceFold {
   add(event: RunEvent): TraceSpan[] {
     const at = Date.parse(event.ts);
     const run = this.runOf(event);
+    const ended = this.addToRun(run, event, at);
+    // Moved on after the event: a resume's run_started ends what the killed drive left at that drive's last event.
     run.lastMs = Math.max(run.lastMs, at);
+    return ended;
+  }
+
+  private addToRun(run: RunTrace, event: RunEvent, at: number): TraceSpan[] {
     if (event.type === 'run_created') run.created(event);
     else if (event.type === 'run_started') return run.startSession(event);
     else if (event.type === 'run_finished') return run.finish(event);

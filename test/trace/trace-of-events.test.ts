@@ -105,6 +105,8 @@ describe('traceOfEvents', () => {
     expect(second!.links).toEqual([{ traceId: traceIdOfRun(RUN), spanId: first!.spanId, attributes: { 'wave.link': 'resumed' } }]);
     expect(only(spans, 'invoke_agent claude').attributes['error.type']).toBe('interrupted');
     expect(only(spans, 'execute_tool Bash').endMs).toBe(only(spans, 'invoke_agent claude').endMs);
+    // What the kill left ends where the first drive's record ends, not when the resume came.
+    expect(first!.endMs).toBe(Date.parse(events[5]!.ts));
   });
 
   it('links a replay to the run it replays', () => {
