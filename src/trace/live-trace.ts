@@ -37,21 +37,27 @@ export class LiveTrace {
   private timer: NodeJS.Timeout | undefined;
   private writeFailed = false;
   private readonly seenRuns = new Set<string>();
+  /** The fold met what it could not fold: the run goes on untraced from there, as a trace never fails a run. */
+  private stopped = false;
 
   constructor(private readonly options: LiveTraceOptions) {
     this.fold = new TraceFold(options);
-    for (const event of options.earlier ?? []) this.see(event);
+    this.guarded(() => {
+      for (const event of options.earlier ?? []) this.see(event);
+    });
     const timeoutMs = options.flushTimeoutMs ?? TRACE_FLUSH_TIMEOUT_MS;
     this.sender = options.destination ? new OtlpSender(options.destination, timeoutMs, options.warn) : undefined;
   }
 
   /** Folds one (redacted) event of the run or its child runs. */
   handle(event: RunEvent): void {
-    if (!this.seenRuns.has(event.runId) && event.type !== 'run_created') {
-      const created = this.options.creationOf?.(event.runId);
-      if (created) this.batch.push(...this.see(created));
-    }
-    this.batch.push(...this.see(event));
+    this.guarded(() => {
+      if (!this.seenRuns.has(event.runId) && event.type !== 'run_created') {
+        const created = this.options.creationOf?.(event.runId);
+        if (created) this.batch.push(...this.see(created));
+      }
+      this.batch.push(...this.see(event));
+    });
     if (this.batch.length >= SPANS_PER_REQUEST || event.type === 'run_finished') this.flush();
     else if (this.batch.length > 0 && !this.timer) {
       this.timer = setTimeout(() => this.flush(), BATCH_INTERVAL_MS);
@@ -61,9 +67,19 @@ export class LiveTrace {
 
   /** The run ended: what is still open ends, the last batch goes out, and the collector gets at most the flush timeout to take it. */
   async close(): Promise<void> {
-    this.batch.push(...this.fold.finish());
+    this.guarded(() => this.batch.push(...this.fold.finish()));
     this.flush();
     await this.sender?.drain();
+  }
+
+  private guarded(fold: () => void): void {
+    if (this.stopped) return;
+    try {
+      fold();
+    } catch (error) {
+      this.stopped = true;
+      this.options.warn(`the run's trace stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private see(event: RunEvent): TraceSpan[] {

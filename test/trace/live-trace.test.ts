@@ -9,7 +9,7 @@ import { otlpDestinationOf, parseOtlpHeaders, shownUrl } from '../../src/trace/o
 import { closedPort } from '../support/closed-port.js';
 import { attributesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { tempDir } from '../state/sample-run.js';
-import { sampleRun } from './sample-trace-run.js';
+import { CHILD, sampleRun } from './sample-trace-run.js';
 
 const SETTINGS = { captureContent: false, latestSemconvOnly: false };
 
@@ -107,5 +107,21 @@ describe('a collector that refuses the spans', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('(Bad\\x1b[2JRequest)');
     expect(warnings[0]).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  });
+});
+
+describe('a trace that cannot be folded', () => {
+  it("stops with one warning (a child run's record that cannot be read) and leaves the run alone", async () => {
+    const file = join(tempDir('wave-trace-'), 'otel.jsonl');
+    const warnings: string[] = [];
+    const unreadable = () => {
+      throw new Error('cannot read child/events.ndjson: permission denied (EACCES)');
+    };
+    const trace = new LiveTrace({ ...SETTINGS, file, warn: (m) => warnings.push(m), creationOf: unreadable });
+    // Live, a child run's run_created is not on the bus: the trace reads it from the child's record.
+    const live = sampleRun().filter((event) => !(event.type === 'run_created' && event.runId === CHILD));
+    for (const event of live) expect(() => trace.handle(event)).not.toThrow();
+    await trace.close();
+    expect(warnings).toEqual(["the run's trace stopped: cannot read child/events.ndjson: permission denied (EACCES)"]);
   });
 });
