@@ -63,6 +63,9 @@ describe('traces of a run with a retry and a child run', () => {
     const [child] = named(spans, 'invoke_workflow child');
     expect(child.parentSpanId).toBe(named(spans, 'step sub')[0].spanId);
     expect(named(spans, 'step build')[0].parentSpanId).toBe(child.spanId);
+    const ids = new Set(spans.map((span) => span.spanId));
+    expect(ids.size).toBe(spans.length);
+    expect(spans.filter((span) => span.parentSpanId !== undefined && !ids.has(span.parentSpanId))).toEqual([]);
   });
 
   it('`wave trace -o` writes the same spans from the recorded events, and `--endpoint` sends them', async () => {
