@@ -9,6 +9,7 @@ const MODULES = [
   './parse.mjs',
   './agent-overhead.mjs',
   './replay.mjs',
+  './trace.mjs',
   './sandbox.mjs',
   './attack.mjs',
   './attack-git.mjs',

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { englishOnlyZod } from './esbuild-plugins.mjs';
+import { englishOnlyZod, requiredOtlpTransport } from './esbuild-plugins.mjs';
 import { notShipped } from './bundle-dockerode.mjs';
 
 export const ACTION_BUNDLE = 'action/index.cjs';
@@ -19,7 +19,7 @@ export const actionBuildOptions = {
   // Byte-for-byte the same on every machine: no comments carrying paths, no source map.
   legalComments: 'none',
   // dockerode is inlined without what Wave never asks of it (ssh2's native addons, BuildKit sessions): a runner has no node_modules.
-  plugins: [englishOnlyZod, notShipped],
+  plugins: [englishOnlyZod, notShipped, requiredOtlpTransport],
   // The browser driver reads its own files beside it: a browser step in the Action needs it installed (npm install).
   external: ['playwright-core'],
   // CommonJS has no import.meta: the bundle's own URL stands in for it.

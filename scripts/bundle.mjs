@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { bundleDockerode } from './bundle-dockerode.mjs';
-import { englishOnlyZod } from './esbuild-plugins.mjs';
+import { englishOnlyZod, requiredOtlpTransport } from './esbuild-plugins.mjs';
 
 const OUT = 'dist/bundle/wave.cjs';
 
@@ -28,7 +28,7 @@ const BUNDLED = {
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  plugins: [englishOnlyZod, dockerodeBesideBundle],
+  plugins: [englishOnlyZod, dockerodeBesideBundle, requiredOtlpTransport],
   // The price table (~1 MB) loads from node_modules, only when a cost must come from it; the browser driver only for a browser step.
   external: ['@pydantic/genai-prices', 'playwright-core'],
 };

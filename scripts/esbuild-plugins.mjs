@@ -13,3 +13,16 @@ export const englishOnlyZod = {
     }));
   },
 };
+
+// The OTLP exporter loads node:http(s) with import(); the CLI bundle runs as a script compiled from its code cache,
+// where import() has no loader, so the bundle requires them instead.
+export const requiredOtlpTransport = {
+  name: 'required-otlp-transport',
+  setup(build) {
+    build.onLoad({ filter: /@opentelemetry[\\/]otlp-exporter-base[\\/].*\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      return { contents: text.replace(/\bimport\('(https?)'\)/g, "Promise.resolve(require('$1'))"), loader: 'js' };
+    });
+  },
+};

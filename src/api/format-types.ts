@@ -84,6 +84,7 @@ export type RuntimeConfig = {
   max_line_bytes?: number | undefined;
   artifacts?: { max_stdout_size?: number | undefined; default_artifact_dir?: string | undefined } | undefined;
   recording?: { enabled?: boolean | undefined; max_file_mb?: number | undefined; max_attempt_mb?: number | undefined } | undefined;
+  telemetry?: Telemetry | undefined;
 };
 
 /** The `Pipeline` of src/config/schema/pipeline-schema.ts. */
@@ -180,7 +181,7 @@ export type Pipeline = {
     extract?: { schema?: string | Record<string, unknown> | undefined; schema_path?: string | undefined; adapter?: string | undefined; model?: string | undefined } | undefined;
     outcomes?:
       | {
-          type: 'file' | 'artifact' | 'pr' | 'issue' | 'url' | 'deployment';
+          type: 'file' | 'url' | 'artifact' | 'pr' | 'issue' | 'deployment';
           extract_from: string;
           json_path?: string | undefined;
           json_path_label?: string | undefined;
@@ -257,6 +258,8 @@ type Sandbox = {
 type Limits = { memory_mb?: number | undefined; pids?: number | undefined; cpus?: number | undefined; disk_mb?: number | undefined; connections?: number | undefined };
 
 type Cost = { enabled?: boolean | undefined; budget_ceiling?: number | undefined; warn_at?: number | undefined; currency?: string | undefined };
+
+type Telemetry = { otlp?: { endpoint: string; headers?: Record<string, string> | undefined } | undefined; capture_content?: boolean | undefined };
 
 type Contract = {
   type: 'json_schema' | 'test_suite' | 'non_empty_file' | 'llm_judge' | 'agent_review' | 'test_diff' | 'test_count_baseline';

@@ -24,6 +24,7 @@ import { simulateOptionsOf } from './simulate-options.js';
 import { replayOptionsOf } from './replay-options.js';
 import type { TextWriter } from './text-writer.js';
 import { promptAtGates, terminalIo } from './gate-prompt.js';
+import { traceRun } from './trace-run.js';
 
 /** Why the steps were stopped, per signal: Ctrl-C, `wave cancel` or kill, the terminal closing, Ctrl-\ (a core dump would leave the steps running). */
 const STOP_REASONS: Record<StopSignal, string> = {
@@ -72,7 +73,10 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     });
   // A child run prints nothing of its own: its events, hidden by its own redactor, go to what shows its parent's.
   const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
-  const show = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
+  const baseShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
+  // A run nobody nests folds its events and its child runs' (which reach it through show) into one trace.
+  const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow });
+  const show = trace?.show ?? baseShow;
   const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
@@ -127,6 +131,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
     sink?.close();
     for (const extra of options.sinks ?? []) extra.close();
   }
+  await trace?.close();
   if (status === 'completed' && !options.keepWorkspaces) {
     await removeRunWorkspaces({ workspaceRoot: plan.runtime.workspaceRoot, runId, projectRoot: plan.projectRoot });
   }

@@ -283,6 +283,14 @@ export interface PlanRuntime {
   readonly budget?: RunBudgetLimits;
   /** runtime.recording: the defaults (on, 8 MiB a file, 64 MiB an attempt) when absent. */
   readonly recording?: RecordingPolicy;
+  /** runtime.telemetry: where the run's spans are sent live and whether they keep content; absent, otel.jsonl only, no content. */
+  readonly telemetry?: TelemetryPolicy;
+}
+
+/** runtime.telemetry resolved. */
+export interface TelemetryPolicy {
+  readonly otlp?: { readonly endpoint: string; readonly headers: Readonly<Record<string, string>> };
+  readonly captureContent: boolean;
 }
 
 /** What each attempt keeps for a replay (runtime.recording). */

@@ -15,7 +15,7 @@ import { resolveSandboxPolicy } from './sandbox-policy.js';
 import { resolveBudget } from './plan-budget.js';
 import { resolveRecordingPolicy } from './recording-policy.js';
 import { planForge } from './plan-token-scopes.js';
-import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, LoopStep, Plan, PlannedStep, PlannedThread, SubPipelineStep } from './plan-types.js';
+import type { AggregateStep, AttemptStep, BranchStep, GateStep, IterateStep, LoopStep, Plan, PlannedStep, PlannedThread, SubPipelineStep, TelemetryPolicy } from './plan-types.js';
 import { COMMAND_ADAPTER, resolveAdapter, resolvePersona, retryPolicy, stepTimeoutMs, stringRecord } from './resolve-step.js';
 import { withConcurrencySection } from './agent-concurrency.js';
 import { planRequires } from './plan-requires.js';
@@ -148,10 +148,17 @@ export function buildPlan(manifest: Located<Manifest>, pipeline: Located<Pipelin
   });
 }
 
-/** runtime.cost's limits (absent when the run has none) and runtime.recording, resolved. */
-function runtimePolicies(runtime: Manifest['runtime']): Pick<Plan['runtime'], 'budget' | 'recording'> {
+/** runtime.cost's limits (absent when the run has none), runtime.recording and runtime.telemetry, resolved. */
+function runtimePolicies(runtime: Manifest['runtime']): Pick<Plan['runtime'], 'budget' | 'recording' | 'telemetry'> {
   const budget = resolveBudget(runtime);
-  return { ...(budget ? { budget } : {}), recording: resolveRecordingPolicy(runtime) };
+  return { ...(budget ? { budget } : {}), recording: resolveRecordingPolicy(runtime), telemetry: resolveTelemetryPolicy(runtime) };
+}
+
+/** runtime.telemetry resolved: no live export and no content unless the manifest asks. */
+function resolveTelemetryPolicy(runtime: Manifest['runtime']): TelemetryPolicy {
+  const telemetry = runtime?.telemetry;
+  const otlp = telemetry?.otlp;
+  return { ...(otlp ? { otlp: { endpoint: otlp.endpoint, headers: { ...otlp.headers } } } : {}), captureContent: telemetry?.capture_content ?? false };
 }
 
 /** A step's prompt or command text and where it starts. */

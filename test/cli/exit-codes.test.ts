@@ -37,6 +37,7 @@ const EXPECTED: Record<ErrorCode, 1 | 2 | 130> = {
   run_not_found: 2,
   cassette_invalid: 2,
   io_error: 1,
+  trace_export_failed: 1,
   spawn_failed: 1,
   non_zero_exit: 1,
   timeout: 1,

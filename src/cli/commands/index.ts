@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   logs: async () => (await import('./logs.js')).registerLogs,
   diff: async () => (await import('./diff.js')).registerDiff,
   thread: async () => (await import('./thread.js')).registerThread,
+  trace: async () => (await import('./trace.js')).registerTrace,
   cancel: async () => (await import('./cancel.js')).registerCancel,
   approve: async () => (await import('./approve.js')).registerApprove,
   reject: async () => (await import('./approve.js')).registerReject,

@@ -183,6 +183,31 @@ export const RuntimeSchema = z
       })
       .optional()
       .describe("What each attempt's folder keeps for a replay: the files it changed, in full, and an llm step's HTTP exchange."),
+    telemetry: z
+      .strictObject({
+        otlp: z
+          .strictObject({
+            endpoint: z
+              .url({ protocol: /^https?$/ })
+              .describe('The OTLP/HTTP endpoint, as OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/traces` is added); the OTEL_EXPORTER_OTLP_* variables win over it.'),
+            headers: z
+              .record(z.string(), z.string())
+              .optional()
+              .describe(
+                'Headers sent with every export (an API key, a tenant), as OTEL_EXPORTER_OTLP_HEADERS; give a key as `${VAR}` of a variable whose name says secret, so records redact it.',
+              ),
+          })
+          .optional()
+          .describe("Send each run's spans live to this OpenTelemetry collector over OTLP/HTTP; without it (and the variables) the trace is only written to the run's otel.jsonl."),
+        capture_content: z
+          .boolean()
+          .optional()
+          .describe(
+            "true: spans keep tool arguments and results and an agent's final answer (redacted), as OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true; default false.",
+          ),
+      })
+      .optional()
+      .describe("Each run's OpenTelemetry trace (docs/traces.md): where it is sent and what it keeps."),
   })
   .describe('How steps run.');
 

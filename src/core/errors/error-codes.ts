@@ -133,6 +133,7 @@ export const ERROR_TABLE = {
     kind: 'failure',
     attempt: 'final',
   },
+  trace_export_failed: { description: '`wave trace` could not send the trace: the collector refused it, failed, or did not answer in time.', kind: 'failure' },
   internal: { description: 'An unexpected failure inside Wave.', kind: 'failure', attempt: 'final' },
 } as const satisfies Record<string, ErrorCodeRow>;
 

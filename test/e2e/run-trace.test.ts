@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRACE_FLUSH_TIMEOUT_MS } from '../../src/trace/live-trace.js';
+import { runWave } from '../support/cli.js';
+import { closedPort } from '../support/closed-port.js';
+import { attributesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { makeProject } from '../support/project.js';
+import { latestRun } from '../support/runs.js';
+import { claudeManifest, cliAvailable, manifestWith, oneStepPipeline, param, startModelServer, type ModelServer } from './agents.js';
+
+const PLANTED = 'planted-secret-value-4f9d2c';
+
+/** Runs `p` in a new project with `env`; returns its record, stderr and the requests its otel.jsonl holds. */
+async function tracedRun(manifest: string, pipeline: string, env: Record<string, string>) {
+  const project = makeProject({ 'wave.yaml': manifest, 'pipelines/p.yaml': pipeline });
+  const result = await runWave(['run', 'p', '--output', 'quiet'], { cwd: project, timeout: 280_000, env: { PLANTED_TOKEN: PLANTED, ...env } });
+  const record = latestRun(project);
+  const text = readFileSync(join(project, '.wave', 'runs', record.id, 'otel.jsonl'), 'utf8');
+  return {
+    ...result,
+    record,
+    text,
+    written: text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  };
+}
+
+const byName = (spans: any[], name: string) => spans.filter((span) => span.name === name);
+
+describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trace', () => {
+  let server: ModelServer;
+  let receiver: OtlpReceiver;
+  beforeAll(async () => {
+    server = await startModelServer();
+    receiver = await startOtlpReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+
+  const manifest = (runtime: string) =>
+    claudeManifest(
+      { worker: `${server.url}/s/shell/${param('echo "$PLANTED_TOKEN"')}` },
+      '  worker: { adapter: worker }',
+      `  sandbox: { env_passthrough: [PLANTED_TOKEN] }\n${runtime}`,
+    );
+
+  it('sends the collector what otel.jsonl holds: one trace of the workflow, its step, the agent with its tokens and session, and its tool call', async () => {
+    receiver.received.length = 0;
+    const run = await tracedRun(manifest(''), oneStepPipeline('worker'), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(receiver.received.map((r) => r.body)).toEqual(run.written);
+    const spans = spansOf(run.written);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+    const [workflow] = byName(spans, 'invoke_workflow p');
+    expect(attributesOf(workflow)).toMatchObject({ 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'p', 'wave.run_id': run.record.id });
+    const [step] = byName(spans, 'step work');
+    expect(step.parentSpanId).toBe(workflow.spanId);
+    const [agent] = byName(spans, 'invoke_agent worker');
+    expect(agent.parentSpanId).toBe(step.spanId);
+    const attempt = run.record.steps.work!.attempts[0]!;
+    expect(attributesOf(agent)).toMatchObject({
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-test',
+      'gen_ai.conversation.id': attempt.sessionId,
+      'gen_ai.usage.input_tokens': attempt.tokens.input,
+      'gen_ai.usage.output_tokens': attempt.tokens.output,
+      'gen_ai.usage.cache_read.input_tokens': attempt.tokens.cacheRead,
+      'wave.attempt': 1,
+    });
+    expect(attempt.tokens.input).toBeGreaterThan(0);
+    const [tool] = byName(spans, 'execute_tool Bash');
+    expect(tool.parentSpanId).toBe(agent.spanId);
+    expect(attributesOf(tool)['gen_ai.tool.call.id']).toEqual(expect.any(String));
+    // Content stays out unless asked for.
+    expect(attributesOf(tool)['gen_ai.tool.call.arguments']).toBeUndefined();
+    expect(run.text).not.toContain(PLANTED);
+  });
+
+  it('keeps tool arguments and results with runtime.telemetry.capture_content, redacted, sent where runtime.telemetry.otlp says', async () => {
+    receiver.received.length = 0;
+    const telemetry = `  telemetry: { otlp: { endpoint: "${receiver.url}", headers: { x-tenant: wave } }, capture_content: true }`;
+    const run = await tracedRun(manifest(telemetry), oneStepPipeline('worker'), {});
+    expect(run.code, run.stderr).toBe(0);
+    expect(receiver.received.map((r) => r.body)).toEqual(run.written);
+    expect(receiver.received[0]!.headers['x-tenant']).toBe('wave');
+    const tool = attributesOf(byName(spansOf(run.written), 'execute_tool Bash')[0]);
+    expect(tool['gen_ai.tool.call.arguments']).toBe('echo "$PLANTED_TOKEN"');
+    expect(tool['gen_ai.tool.call.result']).toContain('[REDACTED]');
+    expect(run.text).not.toContain(PLANTED);
+  });
+});
+
+describe('a run whose collector cannot be reached', () => {
+  const command = manifestWith(['  sh: { type: process }'], '  shell: { adapter: sh }');
+  const pipeline = 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: work\n    persona: shell\n    exec: { type: command, source: "echo hi" }\n';
+
+  it('ends green with one warning, its trace kept in otel.jsonl', async () => {
+    const run = await tracedRun(command, pipeline, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}` });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/warning: could not send the run's trace to http:\/\/127\.0\.0\.1:\d+\/v1\/traces .*otel\.jsonl/);
+    expect(byName(spansOf(run.written), 'invoke_workflow p')).toHaveLength(1);
+  });
+
+  it('waits for a collector that never answers no longer than the flush timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const started = Date.now();
+    const run = await tracedRun(command, pipeline, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+    const elapsed = Date.now() - started;
+    silent.close();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`(no answer within ${TRACE_FLUSH_TIMEOUT_MS} ms)`);
+    // The exporter alone would wait 10 s a try and retry; the run gives it the flush timeout (and its own second or so).
+    expect(elapsed).toBeLessThan(TRACE_FLUSH_TIMEOUT_MS + 5000);
+  });
+});
