@@ -79,8 +79,6 @@ export interface AttemptTelemetry {
   headers: Record<string, string>;
   /** Attributes naming the run, step and attempt, for a CLI whose spans cannot take a parent. */
   resource: Record<string, string>;
-  /** Whether prompts and tool content may go into the CLI's spans (the user opted in). */
-  captureContent: boolean;
 }
 
 /** What a browser attempt needs beyond the action list (`prompt`). */

@@ -69,6 +69,7 @@ export function childRunsOf(base: ChildRunBase, starters: ChildRunStarters): Chi
     signal: request.signal,
     depth,
     ...(base.show ? { show: base.show } : {}),
+    ...(base.agentTrace ? { agentTrace: base.agentTrace } : {}),
     ...(started?.env ? { env: started.env } : {}),
     ...handedPlanOptions(started),
     ...(request.artifacts ? { pipelineArtifacts: request.artifacts } : {}),

@@ -77,6 +77,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   // A run nobody nests folds its events and its child runs' (which reach it through show) into one trace.
   const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow });
   const show = trace?.show ?? baseShow;
+  const agentTrace = trace?.agents ?? shared.agentTrace;
   const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));
   const extraSinks = (options.sinks ?? []).map((extra) => onOwnEvents((event) => extra.handle(redactValues(event, redactor))));
   const stop = listenForStop(err, shared.signal);
@@ -102,6 +103,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       emit: (body: EventBody) => emit(context, body),
       depth: shared.depth ?? 0,
       show,
+      ...(agentTrace ? { agentTrace } : {}),
     };
     const context: RunContext = {
       plan,
@@ -112,6 +114,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       sandbox,
       children: options.children?.(childBase),
       pipelineArtifacts: shared.pipelineArtifacts,
+      ...(agentTrace ? { agentTrace } : {}),
       ...(shared.enclosing ? { enclosing: shared.enclosing } : {}),
       ...(options.skills?.length ? { skills: options.skills } : {}),
       ...simulatedAttempts(plan, store, (body) => emit(context, body)),

@@ -1,3 +1,4 @@
+import type { AgentTraceTarget } from '../trace/agent-trace.js';
 import type { PipelineArtifacts } from '../engine/artifacts/pipeline-artifacts.js';
 import type { WaveError } from '../core/errors/errors.js';
 import type { StopSignal } from '../core/errors/exit-codes.js';
@@ -27,6 +28,8 @@ export interface SharedRunParts {
   pipelineArtifacts?: PipelineArtifacts;
   /** What shows the parent's events (its sink, or its own parent's): the child's go there too, hidden by the child's redactor first. */
   show?: (event: RunEvent) => void;
+  /** The trace the parent's agents report into (set only when spans go to a collector): the child's agents join it too. */
+  agentTrace?: AgentTraceTarget;
   /** A loop iteration's: the step references (`{{ <step>.out… }}`, `{{ <step>.output… }}`) its loop's run resolves, for the steps before the loop. */
   enclosing?: (name: string) => string | undefined;
 }
@@ -60,6 +63,8 @@ export interface ChildRunBase {
   depth: number;
   /** What shows this run's events: its children's are shown there too. */
   show?: (event: RunEvent) => void;
+  /** The trace the run's agents report into, which its children's join. */
+  agentTrace?: AgentTraceTarget;
 }
 
 /** The run a child run belongs to (recorded as its parentId), and what the child shares of it instead of making its own. */

@@ -9,7 +9,9 @@ import { traceSettingsOf } from '../trace/gen-ai-attributes.js';
 import { LiveTrace, TRACE_FILE } from '../trace/live-trace.js';
 import { otlpDestinationOf } from '../trace/otlp-destination.js';
 import { runTreeEvents } from '../trace/run-tree-events.js';
-import { parseTraceparent } from '../trace/trace-ids.js';
+import type { AgentTraceTarget } from '../trace/agent-trace.js';
+import { recordedTraceParent } from '../trace/recorded-trace-parent.js';
+import { parseTraceparent, traceIdOfRun } from '../trace/trace-ids.js';
 import type { TextWriter } from './text-writer.js';
 
 /** What a top-level run's trace takes and gives. */
@@ -28,6 +30,8 @@ export interface RunTraceSink {
   show: (event: RunEvent) => void;
   /** Writes and sends the last spans, waiting for the collector at most the flush timeout. */
   close(): Promise<void>;
+  /** Set when spans go to a collector: the trace the run's agents report their own spans into. */
+  agents?: AgentTraceTarget;
 }
 
 /**
@@ -39,15 +43,18 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
   const { redactor, err } = parts;
   const runId = store.record.id;
   const telemetry = plan.runtime.telemetry;
-  const parent = parseTraceparent(env.TRACEPARENT);
+  const file = join(store.dir, TRACE_FILE);
+  // A resumed run stays in the trace its first drive joined, even when this drive's environment names none.
+  const parent = parseTraceparent(env.TRACEPARENT) ?? recordedTraceParent(file, runId);
   const destination = otlpDestinationOf(env, telemetry?.otlp);
+  const settings = traceSettingsOf(env, telemetry?.captureContent);
   // A resumed run's earlier drives are folded first, so its sessions and spans go on where they were.
   const hasChildren = Object.values(store.record.steps).some((step) => (step.children?.length ?? 0) > 0);
   const earlier = hasChildren ? runTreeEvents(plan.runtime.runsRoot, runId) : readEventsFile(join(store.dir, EVENTS_FILE));
   const trace = new LiveTrace({
-    ...traceSettingsOf(env, telemetry?.captureContent),
+    ...settings,
     ...(parent ? { parent } : {}),
-    file: join(store.dir, TRACE_FILE),
+    file,
     ...(destination ? { destination } : {}),
     earlier,
     creationOf: (childId) => {
@@ -68,5 +75,6 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
       unsubscribe();
       await trace.close();
     },
+    ...(destination ? { agents: { traceId: parent?.traceId ?? traceIdOfRun(runId), destination } } : {}),
   };
 }

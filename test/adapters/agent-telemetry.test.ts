@@ -12,7 +12,6 @@ const TELEMETRY: AttemptTelemetry = {
   tracesUrl: 'http://collector.example:4318/v1/traces',
   headers: { authorization: 'Bearer k=1,2' },
   resource: { 'wave.run_id': 'r-1', 'wave.step': 'plan' },
-  captureContent: false,
 };
 
 function config(type: AdapterType, telemetry?: AttemptTelemetry): AdapterRunConfig {
@@ -56,12 +55,10 @@ describe("a traced attempt's process: the OpenTelemetry variables", () => {
 });
 
 describe("each agent CLI's own switches", () => {
-  it('Claude Code: telemetry and its tracing on, prompts and tool content only when captured; untraced, neither', () => {
+  it('Claude Code: telemetry and its tracing on, never its prompt or tool content switches; untraced, neither', () => {
     const traced = buildClaudeEnv(config('claude', TELEMETRY), []);
     expect(traced).toMatchObject({ CLAUDE_CODE_ENABLE_TELEMETRY: '1', CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: '1' });
-    expect(traced.OTEL_LOG_USER_PROMPTS).toBeUndefined();
-    const captured = buildClaudeEnv(config('claude', { ...TELEMETRY, captureContent: true }), []);
-    expect(captured).toMatchObject({ OTEL_LOG_USER_PROMPTS: '1', OTEL_LOG_TOOL_DETAILS: '1', OTEL_LOG_TOOL_CONTENT: '1' });
+    for (const name of ['OTEL_LOG_USER_PROMPTS', 'OTEL_LOG_TOOL_DETAILS', 'OTEL_LOG_TOOL_CONTENT', 'OTEL_LOG_ASSISTANT_RESPONSES']) expect(traced[name]).toBeUndefined();
     const untraced = buildClaudeEnv(config('claude'), []);
     expect(untraced.CLAUDE_CODE_ENABLE_TELEMETRY).toBeUndefined();
     expect(untraced.CLAUDE_CODE_ENHANCED_TELEMETRY_BETA).toBeUndefined();
@@ -73,11 +70,10 @@ describe("each agent CLI's own switches", () => {
       '{ otlp-http = { endpoint = "http://collector.example:4318/v1/traces", protocol = "json", headers = { "authorization" = "Bearer k=1,2" } } }',
     );
     expect(settings.get('otel.log_user_prompt')).toBe('false');
-    expect(new Map(codexSettings(config('codex', { ...TELEMETRY, captureContent: true }))).get('otel.log_user_prompt')).toBe('true');
     expect(codexSettings(config('codex')).filter(([key]) => key.startsWith('otel.'))).toEqual([]);
   });
 
-  it("Gemini CLI: its telemetry to the collector's base URL over HTTP, prompts only when captured; untraced, none", () => {
+  it("Gemini CLI: its telemetry to the collector's base URL over HTTP, never its prompts; untraced, none", () => {
     expect(buildGeminiEnv(config('gemini', TELEMETRY))).toMatchObject({
       GEMINI_TELEMETRY_ENABLED: 'true',
       GEMINI_TELEMETRY_TARGET: 'local',

@@ -5,6 +5,7 @@ import { AGENT_PACKAGES } from '../../src/adapters/agent-clis.js';
 import { resolveBinary } from '../../src/process/binary.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
 
@@ -268,4 +269,19 @@ export function expectScopedRecord(run: AgentRun): void {
   expect(changedFiles(run, 'inside')).toContain('.agents/output/report.md');
   expect(changedFiles(run, 'outside')).toEqual([]);
   expect(changedFiles(run, 'touch')).toEqual([]);
+}
+
+/** For a describe block: the scripted model server and a loopback OTLP collector, started around its tests. */
+export function modelServerAndCollector(): { server: () => ModelServer; receiver: () => OtlpReceiver } {
+  let server: ModelServer | undefined;
+  let receiver: OtlpReceiver | undefined;
+  beforeAll(async () => {
+    server = await startModelServer();
+    receiver = await startOtlpReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+  return { server: () => server!, receiver: () => receiver! };
 }

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TRACE_FLUSH_TIMEOUT_MS } from '../../src/trace/live-trace.js';
 import { runWave } from '../support/cli.js';
 import { closedPort } from '../support/closed-port.js';
-import { attributesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { attributesOf, requestsOf, spansOf } from '../support/otlp-receiver.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
-import { claudeManifest, cliAvailable, manifestWith, oneStepPipeline, param, startModelServer, type ModelServer } from './agents.js';
+import { claudeManifest, cliAvailable, manifestWith, modelServerAndCollector, oneStepPipeline, param } from './agents.js';
 
 const PLANTED = 'planted-secret-value-4f9d2c';
 
@@ -32,29 +32,20 @@ async function tracedRun(manifest: string, pipeline: string, env: Record<string,
 const byName = (spans: any[], name: string) => spans.filter((span) => span.name === name);
 
 describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trace', () => {
-  let server: ModelServer;
-  let receiver: OtlpReceiver;
-  beforeAll(async () => {
-    server = await startModelServer();
-    receiver = await startOtlpReceiver();
-  });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-  });
+  const servers = modelServerAndCollector();
 
   const manifest = (runtime: string) =>
     claudeManifest(
-      { worker: `${server.url}/s/shell/${param('echo "$PLANTED_TOKEN"')}` },
+      { worker: `${servers.server().url}/s/shell/${param('echo "$PLANTED_TOKEN"')}` },
       '  worker: { adapter: worker }',
       `  sandbox: { env_passthrough: [PLANTED_TOKEN] }\n${runtime}`,
     );
 
   it('sends the collector what otel.jsonl holds: one trace of the workflow, its step, the agent with its tokens and session, and its tool call', async () => {
-    receiver.received.length = 0;
-    const run = await tracedRun(manifest(''), oneStepPipeline('worker'), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    servers.receiver().received.length = 0;
+    const run = await tracedRun(manifest(''), oneStepPipeline('worker'), { OTEL_EXPORTER_OTLP_ENDPOINT: servers.receiver().url });
     expect(run.code, run.stderr).toBe(0);
-    expect(receiver.received.map((r) => r.body)).toEqual(run.written);
+    expect(requestsOf(servers.receiver().received, 'wave')).toEqual(run.written);
     const spans = spansOf(run.written);
     expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
     const [workflow] = byName(spans, 'invoke_workflow p');
@@ -80,19 +71,30 @@ describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trac
     // Content stays out unless asked for.
     expect(attributesOf(tool)['gen_ai.tool.call.arguments']).toBeUndefined();
     expect(run.text).not.toContain(PLANTED);
+    // Claude Code's own spans join the trace under the attempt's span, with neither its prompt nor its tool's output.
+    const own = spansOf(requestsOf(servers.receiver().received, 'claude-code'));
+    const interaction = own.find((span) => span.name === 'claude_code.interaction');
+    expect(interaction, JSON.stringify(servers.receiver().received.map((r) => r.path))).toBeDefined();
+    expect(interaction).toMatchObject({ traceId: agent.traceId, parentSpanId: agent.spanId });
+    expect(new Set(own.map((span) => span.traceId))).toEqual(new Set([agent.traceId]));
+    expect(JSON.stringify(own)).not.toContain(PLANTED);
   });
 
   it('keeps tool arguments and results with runtime.telemetry.capture_content, redacted, sent where runtime.telemetry.otlp says', async () => {
-    receiver.received.length = 0;
-    const telemetry = `  telemetry: { otlp: { endpoint: "${receiver.url}", headers: { x-tenant: wave } }, capture_content: true }`;
+    servers.receiver().received.length = 0;
+    const telemetry = `  telemetry: { otlp: { endpoint: "${servers.receiver().url}", headers: { x-tenant: wave } }, capture_content: true }`;
     const run = await tracedRun(manifest(telemetry), oneStepPipeline('worker'), {});
     expect(run.code, run.stderr).toBe(0);
-    expect(receiver.received.map((r) => r.body)).toEqual(run.written);
-    expect(receiver.received[0]!.headers['x-tenant']).toBe('wave');
+    expect(requestsOf(servers.receiver().received, 'wave')).toEqual(run.written);
+    expect(servers.receiver().received[0]!.headers['x-tenant']).toBe('wave');
     const tool = attributesOf(byName(spansOf(run.written), 'execute_tool Bash')[0]);
     expect(tool['gen_ai.tool.call.arguments']).toBe('echo "$PLANTED_TOKEN"');
     expect(tool['gen_ai.tool.call.result']).toContain('[REDACTED]');
     expect(run.text).not.toContain(PLANTED);
+    // What Claude Code sends its collector itself Wave cannot redact: its content switches stay off.
+    const own = requestsOf(servers.receiver().received, 'claude-code');
+    expect(spansOf(own).length).toBeGreaterThan(0);
+    expect(JSON.stringify(own)).not.toContain(PLANTED);
   });
 });
 

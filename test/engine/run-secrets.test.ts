@@ -93,6 +93,25 @@ steps:
     );
   });
 
+  it("registers the collector's header values (OTEL_EXPORTER_OTLP_HEADERS, runtime.telemetry.otlp.headers), never its endpoint", async () => {
+    const project = makeProject({
+      'wave.yaml': `kind: WaveManifest
+metadata: { name: t }
+adapters:
+  sh: { type: process }
+personas:
+  sh: { adapter: sh }
+runtime: { telemetry: { otlp: { endpoint: "http://collector.example:4318", headers: { x-tenant: tenant-value-in-manifest } } } }
+`,
+      'pipelines/p.yaml': 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - { id: a, persona: sh, exec: { type: command, source: "true" } }\n',
+    });
+    const env = { OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20collector-token-value,x-other=other-header-value' };
+    const manifest = await loadManifest(join(project, 'wave.yaml'), env);
+    const plan = buildPlan(manifest, await loadPipeline(join(project, 'pipelines/p.yaml'), manifest, env), { input: '' });
+    expect(runSecretValues(plan, env).sort()).toEqual(['Bearer collector-token-value', 'other-header-value', 'tenant-value-in-manifest'].sort());
+    expect(runSecretValues(plan, {})).toEqual(['tenant-value-in-manifest']);
+  });
+
   it('hides a value taken from the environment in a configuration error that quotes it', async () => {
     const project = makeProject({ 'wave.yaml': 'kind: WaveManifest\nmetadata: { name: t }\nruntime: { max_concurrency: "${LONG}", stall_timeout: "${SHORT}" }\n' });
     const long = 'a-long-secret-value-that-is-cut-when-quoted-in-a-message-0123456789';

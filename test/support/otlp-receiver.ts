@@ -1,11 +1,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One export request a collector received: where it was posted, its headers and its JSON body. */
+/** One export request a collector received: where it was posted, its headers and its body (parsed when JSON, else undefined). */
 export interface ReceivedExport {
   path: string;
   headers: IncomingHttpHeaders;
   body: any;
+  raw: Buffer;
 }
 
 /** A loopback OTLP/HTTP collector that answers 200 to every POST and keeps what it got. */
@@ -16,6 +17,25 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
+/** An agent CLI may send protobuf: its body is kept raw, and only JSON is parsed. */
+function parsedJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The service an export request's spans come from: `wave`, or an agent CLI's own (`claude-code`, …). */
+export function serviceOf(request: ReceivedExport): unknown {
+  return attributesOf(request.body?.resourceSpans?.[0]?.resource ?? { attributes: [] })['service.name'];
+}
+
+/** The received requests of one service, as bodies. */
+export function requestsOf(received: readonly ReceivedExport[], service: string): any[] {
+  return received.filter((request) => serviceOf(request) === service).map((request) => request.body);
+}
+
 /** Starts the receiver on a free port of 127.0.0.1. */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: ReceivedExport[] = [];
@@ -23,7 +43,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      const raw = Buffer.concat(chunks);
+      received.push({ path: request.url ?? '', headers: request.headers, body: parsedJson(raw), raw });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });

@@ -13,11 +13,11 @@ export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = Object.freeze(
   CLAUDE_CODE_MAX_RETRIES: '1',
 });
 
-/** Claude Code's switches for its own OpenTelemetry spans (the OTEL_* variables say where they go), content only when asked. */
-function claudeTelemetryEnv(captureContent: boolean): Record<string, string> {
-  const content: Record<string, string> = captureContent ? { OTEL_LOG_USER_PROMPTS: '1', OTEL_LOG_TOOL_DETAILS: '1', OTEL_LOG_TOOL_CONTENT: '1' } : {};
-  return { CLAUDE_CODE_ENABLE_TELEMETRY: '1', CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: '1', ...content };
-}
+/**
+ * Claude Code's switches for its own OpenTelemetry spans (the OTEL_* variables say where they go). Never its prompt or
+ * tool content switches: what a CLI sends its collector Wave cannot redact.
+ */
+const CLAUDE_TELEMETRY_ENV: Readonly<Record<string, string>> = Object.freeze({ CLAUDE_CODE_ENABLE_TELEMETRY: '1', CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: '1' });
 
 const PERMISSION_FLAGS = ['--permission-mode', '--dangerously-skip-permissions'];
 
@@ -47,7 +47,7 @@ export function buildClaudeEnv(config: CliEnvInput, args: string[]): Record<stri
   const key = apiKeyEnv ? config.env[apiKeyEnv] : undefined;
   if (key) env.ANTHROPIC_API_KEY = key;
   if (isolated) env.CLAUDE_CONFIG_DIR = isolatedHome(config);
-  if (config.telemetry) Object.assign(env, claudeTelemetryEnv(config.telemetry.captureContent));
+  if (config.telemetry) Object.assign(env, CLAUDE_TELEMETRY_ENV);
   // Claude refuses to bypass permissions as root unless told it runs in a sandbox.
   const bypass = args.includes('bypassPermissions') || args.includes('--dangerously-skip-permissions');
   if (bypass && process.getuid?.() === 0) env.IS_SANDBOX ??= '1';

@@ -49,7 +49,7 @@ export function codexSettings(config: AdapterRunConfig): Array<[string, string]>
   return [...settings.map(([key, value]): [string, string] => [key, toml(value)]), ...(config.telemetry ? codexTelemetrySettings(config.telemetry) : [])];
 }
 
-/** Codex's `[otel]` settings: its spans to the run's collector as OTLP/HTTP JSON (it joins TRACEPARENT's trace), prompts only when asked. */
+/** Codex's `[otel]` settings: its spans to the run's collector as OTLP/HTTP JSON (it joins TRACEPARENT's trace), never its prompts (Wave cannot redact them there). */
 function codexTelemetrySettings(telemetry: AttemptTelemetry): Array<[string, string]> {
   const headers = Object.entries(telemetry.headers)
     .map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`)
@@ -58,7 +58,7 @@ function codexTelemetrySettings(telemetry: AttemptTelemetry): Array<[string, str
   return [
     ['otel.trace_exporter', exporter],
     ['otel.environment', toml('wave')],
-    ['otel.log_user_prompt', toml(telemetry.captureContent)],
+    ['otel.log_user_prompt', toml(false)],
   ];
 }
 

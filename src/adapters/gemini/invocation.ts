@@ -52,14 +52,14 @@ export function buildGeminiArgs(config: AdapterRunConfig, prompt: GeminiPrompt =
   ];
 }
 
-/** Gemini CLI's switches for its own OpenTelemetry export to the run's collector (it appends the /v1/… paths), prompts only when asked. */
+/** Gemini CLI's switches for its own OpenTelemetry export to the run's collector (it appends the /v1/… paths), never its prompts (Wave cannot redact them there). */
 function geminiTelemetryEnv(telemetry: AttemptTelemetry): Record<string, string> {
   return {
     GEMINI_TELEMETRY_ENABLED: 'true',
     GEMINI_TELEMETRY_TARGET: 'local',
     GEMINI_TELEMETRY_OTLP_ENDPOINT: collectorBaseUrl(telemetry),
     GEMINI_TELEMETRY_OTLP_PROTOCOL: 'http',
-    GEMINI_TELEMETRY_LOG_PROMPTS: String(telemetry.captureContent),
+    GEMINI_TELEMETRY_LOG_PROMPTS: 'false',
   };
 }
 

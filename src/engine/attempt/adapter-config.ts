@@ -11,6 +11,7 @@ import { sandboxedSpawn } from './sandboxed-spawn.js';
 import { browserAttempt } from './browser-attempt.js';
 import { withSkillPath } from '../run/ready-skills.js';
 import { recordingPolicyOf } from '../../plan/recording-policy.js';
+import { agentTraceOf, attemptTelemetry } from '../../trace/agent-trace.js';
 
 /** Where a step's attempts run: its workspace, and the variables naming the dependency artifacts placed there. */
 export type StepPlace = Pick<PreparedStep, 'workspace' | 'dependencyEnv' | 'git'> & Partial<Pick<PreparedStep, 'workdir'>>;
@@ -50,6 +51,7 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
   const { attempt, adapter, model, prompt, execType, attemptDir, place, extra = {} } = input;
   const { runtime } = context.plan;
   const env = attemptEnv(context, step, adapter, place);
+  const traced = agentTraceOf(context.agentTrace, adapter);
   return {
     runId: context.store.record.id,
     stepId: step.id,
@@ -68,6 +70,7 @@ export function adapterConfig(context: RunContext, step: AttemptStep, input: Att
     maxLineBytes: runtime.maxLineBytes,
     spawn: sandboxedSpawn(context, step, adapter, { attempt, workspace: place.workspace, git: place.git, attemptDir, env, persona: extra.persona }),
     ...(adapter.type === 'llm' && recordingPolicyOf(runtime).enabled ? { recordHttp: true } : {}),
+    ...(traced ? { telemetry: attemptTelemetry(traced, { runId: context.store.record.id, stepId: step.id, attempt }) } : {}),
     ...(adapter.type === 'browser' ? { browser: browserAttempt(context, step, { attempt, workspace: place.workdir ?? place.workspace, attemptDir, persona: extra.persona }) } : {}),
   };
 }

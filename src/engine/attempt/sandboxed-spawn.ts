@@ -11,6 +11,7 @@ import { WAVE_COMMAND_DIR, waveCommandPaths } from '../steps/wave-command.js';
 import { stepGitBinds } from '../workspace/git/step-gitdir.js';
 import type { WorktreeGit } from '../workspace/git/worktree-git.js';
 import { skillHomes } from '../run/ready-skills.js';
+import { agentTraceOf } from '../../trace/agent-trace.js';
 
 export interface AttemptPlace {
   attempt: number;
@@ -33,6 +34,7 @@ export function sandboxedSpawn(context: RunContext, step: AttemptStep, adapter: 
   const { sandbox } = context;
   if (!sandbox || sandbox.backend === 'none') return undefined;
   const login = sandboxLogin(adapter, place.env, attemptHome(place.attemptDir));
+  const collector = agentTraceOf(context.agentTrace, adapter);
   const scope = {
     runId: context.store.record.id,
     stepId: step.id,
@@ -40,7 +42,8 @@ export function sandboxedSpawn(context: RunContext, step: AttemptStep, adapter: 
     workspace: place.workspace,
     attemptDir: place.attemptDir,
     allowedDomains: [...stepAllowedDomains(context, place.persona ?? step.persona), ...(login?.hosts ?? [])],
-    endpoints: modelEndpoints(adapter, place.env),
+    // A traced agent's own spans go to the run's collector: the one host tracing adds, and only then.
+    endpoints: [...modelEndpoints(adapter, place.env), ...(collector ? [collector.destination.url] : [])],
     // `wave thread` inside reads the run's events and nothing else of its folder.
     readOnly: [join(context.store.dir, WAVE_COMMAND_DIR), join(context.store.dir, EVENTS_FILE), ...waveCommandPaths(), ...skillHomes(context.skills)],
     ...(place.git ? { gitBinds: stepGitBinds(place.git) } : {}),

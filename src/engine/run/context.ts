@@ -1,3 +1,4 @@
+import type { AgentTraceTarget } from '../../trace/agent-trace.js';
 import type { PipelineArtifacts } from '../artifacts/pipeline-artifacts.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { Clock } from '../../core/clock.js';
@@ -35,6 +36,8 @@ export interface RunContext {
   readonly enclosing?: (name: string) => string | undefined;
   /** The required skills the preflight found or installed (app/skill-setup.ts): their init commands and sandboxed installs. */
   readonly skills?: readonly ReadySkill[];
+  /** Set when the run's spans go to a collector: each agent attempt's CLI reports its own spans under the attempt's. */
+  readonly agentTrace?: AgentTraceTarget;
 }
 
 /** Stamps an event with the format version, time and run id, records it (the run store folds it into the record), then publishes it. */

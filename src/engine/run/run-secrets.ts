@@ -3,6 +3,7 @@ import { BASE_NAMES } from '../../process/environment.js';
 import { planAdapters } from '../../plan/plan-adapters.js';
 import { isAttemptStep, type Plan } from '../../plan/plan-types.js';
 import { MIN_SECRET_LENGTH } from '../../redact.js';
+import { otlpDestinationOf } from '../../trace/otlp-destination.js';
 
 // Every step is handed these from the parent unredacted; a `${HOME}` in a path is no secret (and would blank every path).
 const NOT_SECRET: ReadonlySet<string> = new Set(BASE_NAMES);
@@ -19,7 +20,8 @@ export function isSecretVariable(name: string, declared: readonly string[]): boo
  * The secret values a run takes from the environment, for its redactor: of the passthrough variables and what the
  * manifest's `${VAR}` references took (not their literal defaults), those whose names say they are secret or that
  * runtime.sandbox.secret_env declares; and the API keys (each adapter's api_key_env, read from the parent by the llm
- * runner, and the CLIs' own key variables where a step's env sets them). Anything else — a model name, a base URL,
+ * runner, and the CLIs' own key variables where a step's env sets them); and the trace collector's header values, which
+ * traced agents are handed. Anything else — a model name, a base URL,
  * a scenario — is data and stays in the records. The Redactor adds each value's URL-encoded form.
  */
 export function runSecretValues(plan: Plan, env: NodeJS.ProcessEnv): string[] {
@@ -36,6 +38,9 @@ export function runSecretEntries(plan: Plan, env: NodeJS.ProcessEnv): Array<[nam
   for (const name of plan.runtime.envPassthrough) if (isSecretVariable(name, declared)) add(name, env[name]);
   for (const [name, value] of Object.entries(plan.envTaken)) if (isSecretVariable(name, declared)) add(name, value);
   for (const name of declared) add(name, env[name]);
+  // The collector's headers (a key, a token) go to traced agents: named so a replay never fills them in from elsewhere.
+  for (const [header, value] of Object.entries(otlpDestinationOf(env, plan.runtime.telemetry?.otlp)?.headers ?? {}))
+    add(`OTLP_HEADER_${header.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`, value);
   const stepEnvs = plan.steps.flatMap((step) => (isAttemptStep(step) ? [step.env] : []));
   for (const adapter of planAdapters(plan)) {
     if (adapter.apiKeyEnv) add(adapter.apiKeyEnv, env[adapter.apiKeyEnv]);
