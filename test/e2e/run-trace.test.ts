@@ -8,7 +8,7 @@ import { closedPort } from '../support/closed-port.js';
 import { attributesOf, requestsOf, spansOf } from '../support/otlp-receiver.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
-import { claudeManifest, cliAvailable, manifestWith, modelServerAndCollector, oneStepPipeline, param } from './agents.js';
+import { agentManifest, claudeManifest, cliAvailable, manifestWith, modelServerAndCollector, oneStepPipeline, param } from './agents.js';
 
 const PLANTED = 'planted-secret-value-4f9d2c';
 
@@ -94,6 +94,29 @@ describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trac
     // What Claude Code sends its collector itself Wave cannot redact: its content switches stay off.
     const own = requestsOf(servers.receiver().received, 'claude-code');
     expect(spansOf(own).length).toBeGreaterThan(0);
+    expect(JSON.stringify(own)).not.toContain(PLANTED);
+  });
+});
+
+describe.skipIf(!cliAvailable('codex'))('codex: its own spans in the run trace', () => {
+  const servers = modelServerAndCollector();
+
+  it("hang under the attempt's invoke_agent span, in the run's trace, with no planted secret", async () => {
+    servers.receiver().received.length = 0;
+    const manifest = agentManifest('codex', 'gpt-5.5')(
+      { worker: `${servers.server().url}/s/shell/${param('echo "$PLANTED_TOKEN"')}/v1` },
+      '  worker: { adapter: worker }',
+      '  sandbox: { env_passthrough: [PLANTED_TOKEN] }\n',
+    );
+    const run = await tracedRun(manifest, oneStepPipeline('worker'), { OTEL_EXPORTER_OTLP_ENDPOINT: servers.receiver().url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(requestsOf(servers.receiver().received, 'wave')).toEqual(run.written);
+    const [agent] = byName(spansOf(run.written), 'invoke_agent worker');
+    const own = spansOf(requestsOf(servers.receiver().received, 'codex_exec'));
+    expect(own.length, JSON.stringify(servers.receiver().received.map((r) => r.path))).toBeGreaterThan(0);
+    // Some start-up spans come before it reads TRACEPARENT; its requests (initialize, thread/start, turn/start) hang under the attempt's span.
+    const joined = own.filter((span) => span.traceId === agent.traceId);
+    expect(joined.filter((span) => span.parentSpanId === agent.spanId).map((span) => span.name)).toContain('turn/start');
     expect(JSON.stringify(own)).not.toContain(PLANTED);
   });
 });
