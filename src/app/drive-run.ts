@@ -58,6 +58,8 @@ export interface DriveOptions {
   shared?: SharedRunParts;
   /** How the run's steps start child runs; they cannot when absent. */
   children?: (base: ChildRunBase) => ChildRuns;
+  /** One job of a compiled workflow (`--run-id`): `wave assemble` writes and sends the run's trace. */
+  compiledJob?: boolean;
 }
 
 /** Drives one recorded run (`wave run`, `wave resume`, the Action): sinks, signals, execution, cleanup, summary; returns the exit code. */
@@ -75,7 +77,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
   const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const baseShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
   // A run nobody nests folds its events and its child runs' (which reach it through show) into one trace.
-  const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow });
+  const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow, compiledJob: options.compiledJob });
   const show = trace?.show ?? baseShow;
   const agentTrace = trace?.agents ?? shared.agentTrace;
   const unsubscribe = onOwnEvents((event) => show?.(shared.show ? redactValues(event, redactor) : event));

@@ -76,6 +76,7 @@ export async function startRunWith(request: StartRunRequest, starters: ChildRunS
       err,
       shared,
       children: (base) => childRunsOf(base, starters),
+      compiledJob: request.runId !== undefined,
     });
   } finally {
     lock.release();

@@ -22,6 +22,8 @@ export interface RunTraceParts {
   err: TextWriter;
   /** What shows the run's events: the trace's show passes them on, and takes its child runs' (already hidden by their redactors). */
   show?: (event: RunEvent) => void;
+  /** One job of a compiled workflow (a named run): its spans are folded by the job that assembles the run, into one trace. */
+  compiledJob?: boolean;
 }
 
 /** A top-level run's trace while it runs. */
@@ -48,6 +50,9 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
   const parent = parseTraceparent(env.TRACEPARENT) ?? recordedTraceParent(file, runId);
   const destination = otlpDestinationOf(env, telemetry?.otlp);
   const settings = traceSettingsOf(env, telemetry?.captureContent);
+  const agents = destination ? { agents: { traceId: parent?.traceId ?? traceIdOfRun(runId), destination } } : {};
+  // The trace ids derive from the run id every job shares, so the agents' spans of each job land in the one trace.
+  if (parts.compiledJob) return { show: (event) => parts.show?.(event), close: async () => undefined, ...agents };
   // A resumed run's earlier drives are folded first, so its sessions and spans go on where they were.
   const hasChildren = Object.values(store.record.steps).some((step) => (step.children?.length ?? 0) > 0);
   const earlier = hasChildren ? runTreeEvents(plan.runtime.runsRoot, runId) : readEventsFile(join(store.dir, EVENTS_FILE));
@@ -75,6 +80,6 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
       unsubscribe();
       await trace.close();
     },
-    ...(destination ? { agents: { traceId: parent?.traceId ?? traceIdOfRun(runId), destination } } : {}),
+    ...agents,
   };
 }

@@ -13,6 +13,7 @@ import { readStepParts } from '../../state/run-parts.js';
 import { RunStore } from '../../state/run-store.js';
 import { EXIT } from '../../core/errors/exit-codes.js';
 import { runRedactor } from '../../app/run-redactor.js';
+import { traceAssembledRun } from '../../app/assembled-trace.js';
 import { runIdArgument } from '../run-id-argument.js';
 
 interface AssembleFlags {
@@ -50,6 +51,7 @@ export function registerAssemble(program: Command): void {
       store.appendEvent(finished);
       store.close();
       const { record } = store;
+      await traceAssembledRun(plan, record.id, { err: process.stderr, redactor });
       // Its steps ran as jobs: a failed one is run again by GitHub, not resumed here.
       process.stdout.write(formatSummary(store.record, store.dir, { rerun: COMPILED_RERUN }));
       // Inside GitHub Actions: the action's job summary on the run's page, the id and status as the job's outputs.
