@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { loadManifest } from '../../config/load/load.js';
+import { manifestFileOf } from '../../config/load/paths.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { ioError } from '../../io-error.js';
 import { resolveRunId } from '../../state/run-store.js';
@@ -39,7 +41,10 @@ export function registerTrace(program: Command): void {
       const runsRoot = findRunsRoot(process.cwd(), options.manifest);
       const runId = resolveRunId(runsRoot, runArgument);
       const parent = recordedTraceParent(join(runsRoot, runId, TRACE_FILE), runId);
-      const spans = traceOfEvents(runTreeEvents(runsRoot, runId), { ...traceSettingsOf(process.env), ...(parent ? { parent } : {}) });
+      // Content as the live run kept it: the variable, or the manifest's runtime.telemetry.capture_content.
+      const manifestFile = manifestFileOf(process.cwd(), options.manifest);
+      const capture = manifestFile ? (await loadManifest(manifestFile)).value.runtime?.telemetry?.capture_content : undefined;
+      const spans = traceOfEvents(runTreeEvents(runsRoot, runId), { ...traceSettingsOf(process.env, capture), ...(parent ? { parent } : {}) });
       if (options.output !== undefined) writeTrace(options.output, requestChunks(spans).map(otlpTraceLine).join(''));
       if (destination) {
         await sendTrace(spans, destination, TRACE_FLUSH_TIMEOUT_MS);
