@@ -95,7 +95,19 @@ describe.skipIf(!cliAvailable('claude'))('claude: a run as an OpenTelemetry trac
     // `wave trace` afterwards keeps the content as the manifest says, as the live run did.
     const again = await runWave(['trace', run.record.id, '-o', '-'], { cwd: run.project });
     expect(again.code, again.stderr).toBe(0);
-    expect(attributesOf(byName(spansOf(again.stdout.trim().split('\n').map((line) => JSON.parse(line))), 'execute_tool Bash')[0])).toEqual(tool);
+    expect(
+      attributesOf(
+        byName(
+          spansOf(
+            again.stdout
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line)),
+          ),
+          'execute_tool Bash',
+        )[0],
+      ),
+    ).toEqual(tool);
     // What Claude Code sends its collector itself Wave cannot redact: its content switches stay off.
     const own = requestsOf(servers.receiver().received, 'claude-code');
     expect(spansOf(own).length).toBeGreaterThan(0);
