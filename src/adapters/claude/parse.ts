@@ -1,7 +1,7 @@
 import { count, isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
+import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 
 /** Tokens of a Claude `result.usage`, kept separate. */
 export function claudeTokens(usage: unknown): TokenUsage {
@@ -14,6 +14,9 @@ export function claudeTokens(usage: unknown): TokenUsage {
   };
 }
 
+/** Message ids whose usage is remembered: far more than Claude streams at once, and a long session stays flat. */
+const REMEMBERED_MESSAGES = 256;
+
 /**
  * Turns the usage that Claude repeats on every `assistant` line of one API message (one line per content block)
  * into usage events that add up: each message id counts once, and only what grew since its last line.
@@ -21,17 +24,26 @@ export function claudeTokens(usage: unknown): TokenUsage {
 export class ClaudeMessageUsage {
   private readonly seen = new Map<string, TokenUsage>();
 
-  /** The usage event of one parsed `assistant` object, or none when it adds nothing. */
-  events(object: Json): StreamEvent[] {
-    const message = isObject(object.message) ? object.message : undefined;
-    if (object.type !== 'assistant' || !message || !isObject(message.usage)) return [];
+  /** The usage event of one parsed `assistant` object, or undefined when it adds nothing. */
+  event(object: Json): StreamEvent | undefined {
+    const message = object.type === 'assistant' && isObject(object.message) ? object.message : undefined;
+    if (!message || !isObject(message.usage)) return undefined;
     const now = claudeTokens(message.usage);
     const id = str(message.id);
     const before = (id && this.seen.get(id)) || NO_TOKENS;
-    const grown = (key: keyof TokenUsage) => Math.max(0, now[key] - before[key]);
-    const tokens: TokenUsage = { input: grown('input'), output: grown('output'), cacheRead: grown('cacheRead'), cacheWrite: grown('cacheWrite') };
-    if (id) this.seen.set(id, addTokens(before, tokens));
-    return tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0 ? [{ kind: 'usage', tokens }] : [];
+    const tokens: TokenUsage = {
+      input: Math.max(0, now.input - before.input),
+      output: Math.max(0, now.output - before.output),
+      cacheRead: Math.max(0, now.cacheRead - before.cacheRead),
+      cacheWrite: Math.max(0, now.cacheWrite - before.cacheWrite),
+    };
+    if (id) this.remember(id, addTokens(before, tokens));
+    return hasTokens(tokens) ? { kind: 'usage', tokens } : undefined;
+  }
+
+  private remember(id: string, tokens: TokenUsage): void {
+    if (!this.seen.has(id) && this.seen.size >= REMEMBERED_MESSAGES) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(id, tokens);
   }
 }
 
