@@ -23,6 +23,9 @@ const REMEMBERED_MESSAGES = 256;
  */
 export class ClaudeMessageUsage {
   private readonly seen = new Map<string, TokenUsage>();
+  // The remembered ids in the order they came, as a ring: the oldest gives way to a new one, without an allocation.
+  private readonly order: string[] = [];
+  private next = 0;
 
   /** The usage event of one parsed `assistant` object, or undefined when it adds nothing. */
   event(object: Json): StreamEvent | undefined {
@@ -30,20 +33,26 @@ export class ClaudeMessageUsage {
     if (!message || !isObject(message.usage)) return undefined;
     const now = claudeTokens(message.usage);
     const id = str(message.id);
-    const before = (id && this.seen.get(id)) || NO_TOKENS;
+    const seen = id === undefined ? undefined : this.seen.get(id);
+    const before = seen ?? NO_TOKENS;
     const tokens: TokenUsage = {
       input: Math.max(0, now.input - before.input),
       output: Math.max(0, now.output - before.output),
       cacheRead: Math.max(0, now.cacheRead - before.cacheRead),
       cacheWrite: Math.max(0, now.cacheWrite - before.cacheWrite),
     };
-    if (id) this.remember(id, addTokens(before, tokens));
+    if (id) {
+      if (!seen) this.remember(id);
+      this.seen.set(id, addTokens(before, tokens));
+    }
     return hasTokens(tokens) ? { kind: 'usage', tokens } : undefined;
   }
 
-  private remember(id: string, tokens: TokenUsage): void {
-    if (!this.seen.has(id) && this.seen.size >= REMEMBERED_MESSAGES) this.seen.delete(this.seen.keys().next().value!);
-    this.seen.set(id, tokens);
+  private remember(id: string): void {
+    const oldest = this.order[this.next];
+    if (oldest !== undefined) this.seen.delete(oldest);
+    this.order[this.next] = id;
+    this.next = (this.next + 1) % REMEMBERED_MESSAGES;
   }
 }
 
@@ -100,9 +109,12 @@ function assistantEvents(object: Json): StreamEvent[] {
     } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
       events.push({ kind: 'thinking', text: block.thinking });
     } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+      const event: StreamEvent & { kind: 'tool_use' } = { kind: 'tool_use', name: block.name };
       const id = str(block.id);
       const target = toolTarget(block.input);
-      events.push({ kind: 'tool_use', name: block.name, ...(id ? { id } : {}), ...(target ? { target } : {}) });
+      if (id) event.id = id;
+      if (target) event.target = target;
+      events.push(event);
     }
   }
   return events;
@@ -114,9 +126,12 @@ function userEvents(object: Json): StreamEvent[] {
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block) || block.type !== 'tool_result') continue;
+    const event: StreamEvent & { kind: 'tool_result' } = { kind: 'tool_result', isError: block.is_error === true };
     const id = str(block.tool_use_id);
     const content = toolResultContent(block.content);
-    events.push({ kind: 'tool_result', isError: block.is_error === true, ...(id ? { id } : {}), ...(content !== undefined ? { content } : {}) });
+    if (id) event.id = id;
+    if (content !== undefined) event.content = content;
+    events.push(event);
   }
   return events;
 }
