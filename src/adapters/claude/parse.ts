@@ -96,16 +96,20 @@ function systemEvents(object: Json): StreamEvent[] {
  */
 const CREDENTIAL_ERRORS = new Set(['authentication_failed', 'oauth_org_not_allowed']);
 
+/** The error event of a synthetic API-error message's text, classed when its code means no usable credentials. */
+function apiErrorEvent(object: Json, message: string): StreamEvent {
+  return CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? { kind: 'error', message, failureClass: 'auth_failed' } : { kind: 'error', message };
+}
+
 function assistantEvents(object: Json): StreamEvent[] {
   const message = isObject(object.message) ? object.message : {};
   const blocks = Array.isArray(message.content) ? message.content : [];
   const apiError = object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
-  const failureClass = CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? ('auth_failed' as const) : undefined;
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      events.push(apiError ? { kind: 'error', message: block.text, ...(failureClass ? { failureClass } : {}) } : { kind: 'text', text: block.text });
+      events.push(apiError ? apiErrorEvent(object, block.text) : { kind: 'text', text: block.text });
     } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
       events.push({ kind: 'thinking', text: block.thinking });
     } else if (block.type === 'tool_use' && typeof block.name === 'string') {
