@@ -154,79 +154,41 @@ export interface RedactingStreamOptions {
   onRedacted?: (count: number) => void;
 }
 
-const NEWLINE = 0x0a;
-
-/** The bytes of a piece after redaction: the piece itself when nothing in it matched, so a clean log is never copied. */
-function redactedPiece(piece: Buffer, redacted: { done: string; count: number }): Buffer {
-  return redacted.count === 0 ? piece.subarray(0, redacted.done.length) : Buffer.from(redacted.done, 'latin1');
-}
-
-/** The bytes from `start` to `end` of parts laid end to end, as views of those parts. */
-function sliceParts(parts: Buffer[], start: number, end: number): Buffer[] {
-  const slices: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const from = Math.max(start - offset, 0);
-    const to = Math.min(end - offset, part.length);
-    if (to > from) slices.push(part.subarray(from, to));
-    offset += part.length;
-  }
-  return slices;
-}
-
 /**
  * A byte Transform that redacts a log of any size: whole lines as they complete, and over-long lines in
  * windows that overlap by maxMatchBytes (every pattern is bounded and never spans a newline, so no match
- * can straddle a cut). Memory stays under windowBytes + maxMatchBytes plus one chunk. Bytes that hold no
- * match go out as the very buffers they came in: copies would pile up as garbage outside the JavaScript heap.
+ * can straddle a cut). Memory stays under windowBytes + maxMatchBytes plus one chunk.
  */
 export function createRedactingStream(redactor: Redactor, options: RedactingStreamOptions = {}): Transform {
   const windowBytes = options.windowBytes ?? 64 * 1024;
   const counted = (count: number) => {
     if (count > 0) options.onRedacted?.(count);
   };
-  const redactLines = (piece: Buffer): Buffer => {
-    const redacted = redactor.redactBytesCounted(piece.toString('latin1'));
-    counted(redacted.count);
-    return redactedPiece(piece, redacted);
-  };
-  // The line not yet ended, in the pieces it came in: whole chunks of a long line, or a copied tail that pins no chunk.
-  let open: Buffer[] = [];
-  let openBytes = 0;
-  const takeOpen = (): Buffer[] => {
-    const parts = open;
-    open = [];
-    openBytes = 0;
-    return parts;
-  };
-  const keepOpen = (part: Buffer): void => {
-    if (part.length === 0) return;
-    open.push(part);
-    openBytes += part.length;
-  };
+  let pending = '';
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      const lastNewline = chunk.lastIndexOf(NEWLINE);
+      pending += chunk.toString('latin1');
+      let out = '';
+      const lastNewline = pending.lastIndexOf('\n');
       if (lastNewline !== -1) {
-        const firstLineEnd = openBytes > 0 ? chunk.indexOf(NEWLINE) + 1 : 0;
-        if (firstLineEnd > 0) this.push(redactLines(Buffer.concat([...takeOpen(), chunk.subarray(0, firstLineEnd)])));
-        if (lastNewline + 1 > firstLineEnd) this.push(redactLines(chunk.subarray(firstLineEnd, lastNewline + 1)));
-        keepOpen(Buffer.from(chunk.subarray(lastNewline + 1)));
-      } else keepOpen(chunk);
-      if (openBytes > windowBytes + redactor.maxMatchBytes) {
-        const parts = takeOpen();
-        const text = parts.map((part) => part.toString('latin1')).join('');
-        const window = redactor.redactBytesWindowCounted(text);
-        counted(window.count);
-        if (window.count > 0) this.push(Buffer.from(window.done, 'latin1'));
-        else for (const part of sliceParts(parts, 0, window.done.length)) this.push(part);
-        for (const part of sliceParts(parts, text.length - window.rest.length, text.length)) keepOpen(part);
+        const lines = redactor.redactBytesCounted(pending.slice(0, lastNewline + 1));
+        counted(lines.count);
+        out = lines.done;
+        pending = pending.slice(lastNewline + 1);
       }
-      callback();
+      if (pending.length > windowBytes + redactor.maxMatchBytes) {
+        const { done, rest, count } = redactor.redactBytesWindowCounted(pending);
+        counted(count);
+        out += done;
+        pending = rest;
+      }
+      callback(null, out.length > 0 ? Buffer.from(out, 'latin1') : undefined);
     },
     flush(callback) {
-      if (openBytes > 0) this.push(redactLines(Buffer.concat(takeOpen())));
-      callback();
+      const { done: out, count } = redactor.redactBytesCounted(pending);
+      counted(count);
+      pending = '';
+      callback(null, out.length > 0 ? Buffer.from(out, 'latin1') : undefined);
     },
   });
 }

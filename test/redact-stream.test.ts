@@ -87,22 +87,6 @@ describe('createRedactingStream', () => {
     expect(out.subarray(-11).toString()).toBe('\nnext line\n');
   });
 
-  it('sends lines and windows that hold no match on as views of the chunks that brought them, never as copies', async () => {
-    const redactor = new Redactor([SECRET]);
-    const lines = Buffer.from('clean line one\nclean line two\n');
-    const long = Buffer.alloc(4096, 'y');
-    const stream = createRedactingStream(redactor, { windowBytes: 16 });
-    const out: Buffer[] = [];
-    stream.on('data', (piece: Buffer) => out.push(piece));
-    stream.write(lines);
-    stream.write(long);
-    stream.end(Buffer.from(` ${SECRET}\n`));
-    await new Promise((resolve) => stream.on('end', resolve));
-    expect(out[0]!.buffer).toBe(lines.buffer);
-    expect(out[1]!.buffer).toBe(long.buffer);
-    expect(Buffer.concat(out).toString()).toBe(`clean line one\nclean line two\n${'y'.repeat(4096)} ${REDACTED}\n`);
-  });
-
   it('passes multibyte text and binary bytes through unchanged', async () => {
     const redactor = new Redactor(['pässwörd-ünï']);
     const text = Buffer.from('héllo wörld — 日本語 🎉\nдобрый день pässwörd-ünï\n');

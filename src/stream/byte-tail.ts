@@ -5,13 +5,10 @@ export class ByteTail {
 
   constructor(private readonly limit: number) {}
 
-  /**
-   * Appends a chunk, dropping whole old chunks that fall out of the window. A chunk is kept as a view, never copied:
-   * a copy per chunk would be garbage outside the JavaScript heap, while a view pins at most the chunks in the window.
-   */
+  /** Appends a chunk, dropping whole old chunks that fall out of the window. */
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    this.chunks.push(chunk.length > this.limit ? chunk.subarray(chunk.length - this.limit) : chunk);
+    this.chunks.push(chunk.length > this.limit ? Buffer.from(chunk.subarray(chunk.length - this.limit)) : chunk);
     this.bytes += Math.min(chunk.length, this.limit);
     while (this.chunks.length > 1 && this.bytes - this.chunks[0]!.length >= this.limit) {
       this.bytes -= this.chunks.shift()!.length;
