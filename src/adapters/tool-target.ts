@@ -17,6 +17,6 @@ export function toolTarget(input: unknown): string | undefined {
 }
 
 function clip(text: string): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ');
+  const oneLine = text.includes('\n') ? text.replace(/\s*\n\s*/g, ' ') : text;
   return oneLine.length > MAX_TARGET_CHARS ? `${oneLine.slice(0, MAX_TARGET_CHARS)}…` : oneLine;
 }

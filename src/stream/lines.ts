@@ -49,12 +49,23 @@ export class LineSplitter {
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(NEWLINE, start);
-      const end = newline === -1 ? bytes.length : newline;
-      this.append(bytes, start, end);
-      if (newline === -1) return;
-      this.finishLine();
+      if (newline === -1) {
+        this.append(bytes, start, bytes.length);
+        return;
+      }
+      if (this.pendingBytes === 0 && !this.overflowing) this.lineWithin(bytes, start, newline);
+      else {
+        this.append(bytes, start, newline);
+        this.finishLine();
+      }
       start = newline + 1;
     }
+  }
+
+  // A line that begins and ends in one chunk is decoded where it lies: no copy, one conversion.
+  private lineWithin(bytes: Buffer, start: number, end: number): void {
+    if (end - start > this.maxLineBytes) this.skipped += 1;
+    else if (this.onLine) this.deliver(bytes.toString('utf8', start, end));
   }
 
   // Only the line crossing into this chunk and the one left open can be long, unless the chunk itself is.
@@ -94,8 +105,11 @@ export class LineSplitter {
       return;
     }
     if (!this.onLine) return;
-    const line = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
-    this.onLine(line.endsWith(CARRIAGE_RETURN) ? line.slice(0, -1) : line);
+    this.deliver((parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8'));
+  }
+
+  private deliver(line: string): void {
+    this.onLine!(line.endsWith(CARRIAGE_RETURN) ? line.slice(0, -1) : line);
   }
 }
 

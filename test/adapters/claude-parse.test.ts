@@ -152,6 +152,24 @@ describe('ClaudeStream: usage of each assistant message as it arrives', () => {
     expect(usageOf(stream, assistant('msg_b', usage))).toEqual([{ kind: 'usage', tokens: { input: 100, output: 1, cacheRead: 11, cacheWrite: 7 } }]);
   });
 
+  it('lines of messages streamed at once (subagents) interleave and still count each message once', () => {
+    const stream = new ClaudeStream();
+    const usage = { input_tokens: 10, output_tokens: 1 };
+    const ids = Array.from({ length: 200 }, (_, i) => `msg_${i}`);
+    const first = ids.flatMap((id) => usageOf(stream, assistant(id, usage)));
+    const again = ids.flatMap((id) => usageOf(stream, assistant(id, usage)));
+    expect(first).toHaveLength(200);
+    expect(again).toEqual([]);
+  });
+
+  it('a long session remembers only its recent messages: one seen thousands of messages ago counts as new', () => {
+    const stream = new ClaudeStream();
+    const usage = { input_tokens: 10, output_tokens: 1 };
+    for (let i = 0; i < 5_000; i++) usageOf(stream, assistant(`msg_${i}`, usage));
+    expect(usageOf(stream, assistant('msg_4999', usage))).toEqual([]);
+    expect(usageOf(stream, assistant('msg_0', usage))).toHaveLength(1);
+  });
+
   it("a synthetic API error message with zero usage adds nothing; a message without usage or id doesn't throw", () => {
     const stream = new ClaudeStream();
     expect(usageOf(stream, RECORDED.synthetic429)).toEqual([]);

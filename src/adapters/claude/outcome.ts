@@ -69,16 +69,21 @@ export class ClaudeStream implements AgentStream {
     const object = parseJsonLine(line);
     if (!object) return [];
     this.sessionId ??= str(object.session_id);
-    const events = [...claudeObjectEvents(object), ...this.usage.events(object)].map((event) =>
-      event.kind === 'result' && event.costUsd !== undefined ? { ...event, costUsd: costOfAttempt(event.costUsd, this.sessionCostUsd) } : event,
-    );
+    const events = claudeObjectEvents(object);
+    const usage = this.usage.event(object);
+    if (usage) events.push(usage);
     if (object.type === 'result') this.result = object;
-    for (const event of events) {
-      if (event.kind === 'retry' && event.delayMs !== undefined) this.lastRetryDelayMs = event.delayMs;
-      if (event.kind === 'error') this.lastError = { message: event.message, ...(event.failureClass ? { failureClass: event.failureClass } : {}) };
-      if (event.kind === 'text') this.lastText = event.text;
-    }
+    for (let i = 0; i < events.length; i++) events[i] = this.noted(events[i]!);
     return events;
+  }
+
+  /** Keeps what the outcome needs from one event, and gives it back with the attempt's own cost. */
+  private noted(event: StreamEvent): StreamEvent {
+    if (event.kind === 'text') this.lastText = event.text;
+    else if (event.kind === 'retry' && event.delayMs !== undefined) this.lastRetryDelayMs = event.delayMs;
+    else if (event.kind === 'error') this.lastError = { message: event.message, ...(event.failureClass ? { failureClass: event.failureClass } : {}) };
+    else if (event.kind === 'result' && event.costUsd !== undefined) return { ...event, costUsd: costOfAttempt(event.costUsd, this.sessionCostUsd) };
+    return event;
   }
 
   /** The outcome from the `result` event; a process that ended without one failed. */

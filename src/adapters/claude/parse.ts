@@ -1,7 +1,7 @@
 import { count, isObject, MAX_TOOL_CONTENT_CHARS, num, parseJsonLine, str, type Json } from '../stream-json.js';
 import { toolTarget } from '../tool-target.js';
 import type { StreamEvent } from '../types.js';
-import { addTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
+import { addTokens, hasTokens, NO_TOKENS, type TokenUsage } from '../../core/models/tokens.js';
 
 /** Tokens of a Claude `result.usage`, kept separate. */
 export function claudeTokens(usage: unknown): TokenUsage {
@@ -14,24 +14,45 @@ export function claudeTokens(usage: unknown): TokenUsage {
   };
 }
 
+/** Message ids whose usage is remembered: far more than Claude streams at once, and a long session stays flat. */
+const REMEMBERED_MESSAGES = 256;
+
 /**
  * Turns the usage that Claude repeats on every `assistant` line of one API message (one line per content block)
  * into usage events that add up: each message id counts once, and only what grew since its last line.
  */
 export class ClaudeMessageUsage {
   private readonly seen = new Map<string, TokenUsage>();
+  // The remembered ids in the order they came, as a ring: the oldest gives way to a new one, without an allocation.
+  private readonly order: string[] = [];
+  private next = 0;
 
-  /** The usage event of one parsed `assistant` object, or none when it adds nothing. */
-  events(object: Json): StreamEvent[] {
-    const message = isObject(object.message) ? object.message : undefined;
-    if (object.type !== 'assistant' || !message || !isObject(message.usage)) return [];
+  /** The usage event of one parsed `assistant` object, or undefined when it adds nothing. */
+  event(object: Json): StreamEvent | undefined {
+    const message = object.type === 'assistant' && isObject(object.message) ? object.message : undefined;
+    if (!message || !isObject(message.usage)) return undefined;
     const now = claudeTokens(message.usage);
     const id = str(message.id);
-    const before = (id && this.seen.get(id)) || NO_TOKENS;
-    const grown = (key: keyof TokenUsage) => Math.max(0, now[key] - before[key]);
-    const tokens: TokenUsage = { input: grown('input'), output: grown('output'), cacheRead: grown('cacheRead'), cacheWrite: grown('cacheWrite') };
-    if (id) this.seen.set(id, addTokens(before, tokens));
-    return tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite > 0 ? [{ kind: 'usage', tokens }] : [];
+    const seen = id === undefined ? undefined : this.seen.get(id);
+    const before = seen ?? NO_TOKENS;
+    const tokens: TokenUsage = {
+      input: Math.max(0, now.input - before.input),
+      output: Math.max(0, now.output - before.output),
+      cacheRead: Math.max(0, now.cacheRead - before.cacheRead),
+      cacheWrite: Math.max(0, now.cacheWrite - before.cacheWrite),
+    };
+    if (id) {
+      if (!seen) this.remember(id);
+      this.seen.set(id, addTokens(before, tokens));
+    }
+    return hasTokens(tokens) ? { kind: 'usage', tokens } : undefined;
+  }
+
+  private remember(id: string): void {
+    const oldest = this.order[this.next];
+    if (oldest !== undefined) this.seen.delete(oldest);
+    this.order[this.next] = id;
+    this.next = (this.next + 1) % REMEMBERED_MESSAGES;
   }
 }
 
@@ -75,22 +96,29 @@ function systemEvents(object: Json): StreamEvent[] {
  */
 const CREDENTIAL_ERRORS = new Set(['authentication_failed', 'oauth_org_not_allowed']);
 
+/** The error event of a synthetic API-error message's text, classed when its code means no usable credentials. */
+function apiErrorEvent(object: Json, message: string): StreamEvent {
+  return CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? { kind: 'error', message, failureClass: 'auth_failed' } : { kind: 'error', message };
+}
+
 function assistantEvents(object: Json): StreamEvent[] {
   const message = isObject(object.message) ? object.message : {};
   const blocks = Array.isArray(message.content) ? message.content : [];
   const apiError = object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
-  const failureClass = CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? ('auth_failed' as const) : undefined;
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      events.push(apiError ? { kind: 'error', message: block.text, ...(failureClass ? { failureClass } : {}) } : { kind: 'text', text: block.text });
+      events.push(apiError ? apiErrorEvent(object, block.text) : { kind: 'text', text: block.text });
     } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
       events.push({ kind: 'thinking', text: block.thinking });
     } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+      const event: StreamEvent & { kind: 'tool_use' } = { kind: 'tool_use', name: block.name };
       const id = str(block.id);
       const target = toolTarget(block.input);
-      events.push({ kind: 'tool_use', name: block.name, ...(id ? { id } : {}), ...(target ? { target } : {}) });
+      if (id) event.id = id;
+      if (target) event.target = target;
+      events.push(event);
     }
   }
   return events;
@@ -102,9 +130,12 @@ function userEvents(object: Json): StreamEvent[] {
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block) || block.type !== 'tool_result') continue;
+    const event: StreamEvent & { kind: 'tool_result' } = { kind: 'tool_result', isError: block.is_error === true };
     const id = str(block.tool_use_id);
     const content = toolResultContent(block.content);
-    events.push({ kind: 'tool_result', isError: block.is_error === true, ...(id ? { id } : {}), ...(content !== undefined ? { content } : {}) });
+    if (id) event.id = id;
+    if (content !== undefined) event.content = content;
+    events.push(event);
   }
   return events;
 }
