@@ -55,6 +55,7 @@ describe('buildPlan', () => {
       envPassthrough: [],
       secretEnv: [],
       recording: { enabled: true, maxFileBytes: 8 * 1024 * 1024, maxAttemptBytes: 64 * 1024 * 1024 },
+      telemetry: { captureContent: false },
     });
     const set = await planProject({
       manifest: `kind: WaveManifest
@@ -87,6 +88,7 @@ runtime:
       envPassthrough: ['GH_TOKEN'],
       recording: { enabled: false, maxFileBytes: 512 * 1024, maxAttemptBytes: 2 * 1024 * 1024 },
       secretEnv: [],
+      telemetry: { captureContent: false },
     });
   });
 
