@@ -138,6 +138,37 @@ describe.skipIf(!cliAvailable('codex'))('codex: its own spans in the run trace',
   });
 });
 
+/** Gemini CLI and OpenCode read no TRACEPARENT: their own spans reach the collector with the attempt as resource attributes. */
+const UNPARENTED = [
+  { cli: 'gemini', manifest: agentManifest('gemini', 'gemini-2.5-pro'), api: '' },
+  { cli: 'opencode', manifest: agentManifest('opencode', 'scripted', ', api_key_env: OC_KEY, env: { OC_KEY: fake-key }'), api: '/v1' },
+] as const;
+
+describe.each(UNPARENTED)('$cli: its own spans beside the run trace', ({ cli, manifest, api }) => {
+  const servers = modelServerAndCollector();
+
+  it.skipIf(!cliAvailable(cli))('reach the collector carrying the run, step and attempt, with no planted secret', async () => {
+    servers.receiver().received.length = 0;
+    const run = await tracedRun(
+      manifest(
+        { worker: `${servers.server().url}/s/shell/${param('echo "$PLANTED_TOKEN"')}${api}` },
+        '  worker: { adapter: worker }',
+        '  sandbox: { env_passthrough: [PLANTED_TOKEN] }\n',
+      ),
+      oneStepPipeline('worker'),
+      { OTEL_EXPORTER_OTLP_ENDPOINT: servers.receiver().url },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(requestsOf(servers.receiver().received, 'wave')).toEqual(run.written);
+    const theirs = servers
+      .receiver()
+      .received.filter((request) => request.body?.resourceSpans && attributesOf(request.body.resourceSpans[0].resource)['wave.run_id'] === run.record.id);
+    expect(theirs.length, JSON.stringify(servers.receiver().received.map((r) => [r.path, r.headers['content-type']]))).toBeGreaterThan(0);
+    expect(attributesOf(theirs[0]!.body.resourceSpans[0].resource)).toMatchObject({ 'wave.step': 'work', 'wave.attempt': '1' });
+    expect(JSON.stringify(theirs.map((request) => request.body))).not.toContain(PLANTED);
+  });
+});
+
 describe('a run whose collector cannot be reached', () => {
   const command = manifestWith(['  sh: { type: process }'], '  shell: { adapter: sh }');
   const pipeline = 'kind: WavePipeline\nmetadata: { name: p }\nsteps:\n  - id: work\n    persona: shell\n    exec: { type: command, source: "echo hi" }\n';
