@@ -5,7 +5,7 @@ import type { Redactor } from '../redact.js';
 import { traceSettingsOf } from '../trace/gen-ai-attributes.js';
 import { TRACE_FILE, TRACE_FLUSH_TIMEOUT_MS } from '../trace/live-trace.js';
 import { otlpDestinationOf, shownUrl } from '../trace/otlp-destination.js';
-import { otlpTraceLine, requestChunks } from '../trace/otlp-json.js';
+import { otlpTraceLines } from '../trace/otlp-json.js';
 import { runTreeEvents } from '../trace/run-tree-events.js';
 import { sendTrace } from '../trace/send-trace.js';
 import { traceOfEvents } from '../trace/trace-of-events.js';
@@ -24,7 +24,7 @@ export async function traceAssembledRun(plan: Plan, runId: string, io: { err: Te
   const spans = traceOfEvents(runTreeEvents(plan.runtime.runsRoot, runId), { ...traceSettingsOf(env, plan.runtime.telemetry?.captureContent), ...(parent ? { parent } : {}) });
   const file = join(plan.runtime.runsRoot, runId, TRACE_FILE);
   try {
-    writeFileSync(file, requestChunks(spans).map(otlpTraceLine).join(''));
+    writeFileSync(file, otlpTraceLines(spans));
   } catch (error) {
     warn(`could not write the run's trace to ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -85,3 +85,8 @@ export function requestChunks<T>(spans: readonly T[]): T[][] {
 export function otlpTraceLine(spans: readonly TraceSpan[]): string {
   return `${JSON.stringify(otlpTraceRequest(spans))}\n`;
 }
+
+/** The text of otel.jsonl for the spans: their export requests, a line each. */
+export function otlpTraceLines(spans: readonly TraceSpan[]): string {
+  return requestChunks(spans).map(otlpTraceLine).join('');
+}

@@ -10,7 +10,7 @@ import { findRunsRoot } from '../../state/runs-root.js';
 import { traceSettingsOf } from '../../trace/gen-ai-attributes.js';
 import { TRACE_FILE, TRACE_FLUSH_TIMEOUT_MS } from '../../trace/live-trace.js';
 import { otlpDestinationOf, shownUrl, type OtlpDestination } from '../../trace/otlp-destination.js';
-import { otlpTraceLine, requestChunks } from '../../trace/otlp-json.js';
+import { otlpTraceLines } from '../../trace/otlp-json.js';
 import { recordedTraceParent } from '../../trace/recorded-trace-parent.js';
 import { runTreeEvents } from '../../trace/run-tree-events.js';
 import { sendTrace } from '../../trace/send-trace.js';
@@ -45,7 +45,7 @@ export function registerTrace(program: Command): void {
       const manifestFile = manifestFileOf(process.cwd(), options.manifest);
       const capture = manifestFile ? (await loadManifest(manifestFile)).value.runtime?.telemetry?.capture_content : undefined;
       const spans = traceOfEvents(runTreeEvents(runsRoot, runId), { ...traceSettingsOf(process.env, capture), ...(parent ? { parent } : {}) });
-      if (options.output !== undefined) writeTrace(options.output, requestChunks(spans).map(otlpTraceLine).join(''));
+      if (options.output !== undefined) writeTrace(options.output, otlpTraceLines(spans));
       if (destination) {
         await sendTrace(spans, destination, TRACE_FLUSH_TIMEOUT_MS);
         process.stderr.write(`sent ${spans.length} spans of ${runId} to ${shownUrl(destination.url)}\n`);
