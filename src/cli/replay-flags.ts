@@ -46,13 +46,13 @@ export async function replayRequestOf(flags: ReplayFlags, cwd: string): Promise<
   return replayRequestFrom(flags, (await openRecordedRun(flags.replay, cwd, flags.manifest)).dir);
 }
 
-/** The replay request of a recorded run already opened (its folder), refusing by name the flags a replay contradicts. */
+/** The replay request of a recorded run already opened (its folder); the caller refused the contradicted flags before opening it. */
 export function replayRequestFrom(flags: ReplayFlags, recordedDir: string): ReplayRequest {
-  refuseContradictedFlags(flags);
   return { replayOf: recordedDir, ...(flags.replayMode === 'live' ? { replayMode: 'live' } : {}), ...(flags.speed !== undefined ? { replaySpeed: flags.speed } : {}) };
 }
 
-function refuseContradictedFlags(flags: ReplayFlags): void {
+/** Refuses by name the flags a replay contradicts: before a recording (or a cassette) is opened for nothing. */
+export function refuseContradictedFlags(flags: ReplayFlags): void {
   const contradicted = CONTRADICTED.find((c) => c.set(flags));
   if (contradicted) {
     throw new WaveError('invalid_argument', `a replay cannot be used with ${contradicted.flag}: ${contradicted.why}`, { hint: `Drop ${contradicted.flag} or the replay.` });

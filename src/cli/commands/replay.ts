@@ -3,7 +3,7 @@ import { cassettePipeline, openRecordedRun, type RecordedRun } from '../../app/c
 import { startRun } from '../../app/run-sequence.js';
 import { isBuiltinManifest } from '../../config/load/builtin-manifest.js';
 import { runRequestOf, withRunFlags, type RunFlags } from '../run-flags.js';
-import { replayRequestFrom, withReplayFlags, type ReplayFlags } from '../replay-flags.js';
+import { refuseContradictedFlags, replayRequestFrom, withReplayFlags, type ReplayFlags } from '../replay-flags.js';
 import { registerReplayExport } from './replay-export.js';
 
 interface ReplayCommandFlags extends RunFlags, Omit<ReplayFlags, 'replay' | 'manifest'> {}
@@ -23,6 +23,7 @@ export function registerReplay(program: Command): void {
     .enablePositionalOptions();
   withReplayFlags(withRunFlags(command)).action(async (run: string, flags: ReplayCommandFlags) => {
     const cwd = process.cwd();
+    refuseContradictedFlags(flags);
     const recorded = await openRecordedRun(run, cwd, flags.manifest);
     const { manifest, pipeline } = replayedFiles(recorded, cwd, flags.manifest);
     const base = runRequestOf({ ...flags, manifest }, cwd);
