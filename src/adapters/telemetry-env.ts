@@ -1,17 +1,9 @@
+import { baseUrlOf, formatOtlpPairs } from '../trace/otlp-destination.js';
 import type { AttemptTelemetry } from './types.js';
-
-const TRACES_PATH = /\/v1\/traces\/?$/;
 
 /** The collector's base URL, for a CLI that appends `/v1/traces` (and `/v1/logs`, `/v1/metrics`) itself. */
 export function collectorBaseUrl(telemetry: AttemptTelemetry): string {
-  return telemetry.tracesUrl.replace(TRACES_PATH, '');
-}
-
-/** The form of OTEL_EXPORTER_OTLP_HEADERS and OTEL_RESOURCE_ATTRIBUTES: `key=value` pairs, comma-separated, percent-encoded. */
-function pairList(pairs: Record<string, string>): string {
-  return Object.entries(pairs)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
-    .join(',');
+  return baseUrlOf(telemetry.tracesUrl);
 }
 
 /**
@@ -20,7 +12,7 @@ function pairList(pairs: Record<string, string>): string {
  * attributes naming the attempt.
  */
 export function otelEnv(telemetry: AttemptTelemetry): Record<string, string> {
-  const headers = pairList(telemetry.headers);
+  const headers = formatOtlpPairs(telemetry.headers);
   return {
     TRACEPARENT: telemetry.traceparent,
     OTEL_TRACES_EXPORTER: 'otlp',
@@ -31,6 +23,6 @@ export function otelEnv(telemetry: AttemptTelemetry): Record<string, string> {
     ...(headers ? { OTEL_EXPORTER_OTLP_TRACES_HEADERS: headers, OTEL_EXPORTER_OTLP_HEADERS: headers } : {}),
     // For a CLI that reads only the base endpoint.
     OTEL_EXPORTER_OTLP_ENDPOINT: collectorBaseUrl(telemetry),
-    OTEL_RESOURCE_ATTRIBUTES: pairList(telemetry.resource),
+    OTEL_RESOURCE_ATTRIBUTES: formatOtlpPairs(telemetry.resource),
   };
 }

@@ -18,6 +18,18 @@ function tracesUrlOf(base: string): string {
   return trimmed.endsWith(`/${TRACES_PATH}`) ? trimmed : `${trimmed}/${TRACES_PATH}`;
 }
 
+/** A traces URL's base endpoint (OTEL_EXPORTER_OTLP_ENDPOINT's kind), for a client that adds `/v1/traces` itself. */
+export function baseUrlOf(tracesUrl: string): string {
+  return tracesUrl.endsWith(`/${TRACES_PATH}`) || tracesUrl.endsWith(`/${TRACES_PATH}/`) ? tracesUrl.slice(0, tracesUrl.lastIndexOf(`/${TRACES_PATH}`)) : tracesUrl;
+}
+
+/** Pairs in OTEL_EXPORTER_OTLP_HEADERS' (and OTEL_RESOURCE_ATTRIBUTES') form, which parseOtlpHeaders reads back. */
+export function formatOtlpPairs(pairs: Record<string, string>): string {
+  return Object.entries(pairs)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join(',');
+}
+
 /** OTEL_EXPORTER_OTLP_HEADERS' form: `key=value` pairs, comma-separated, percent-encoded. */
 export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -47,6 +47,11 @@ describe("a traced attempt's process: the OpenTelemetry variables", () => {
     });
   });
 
+  it('gives the base endpoint as the traces URL less its /v1/traces, and a URL without that path as it is', () => {
+    expect(otelEnv({ ...TELEMETRY, tracesUrl: 'http://c.example/otlp/v1/traces/' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://c.example/otlp');
+    expect(otelEnv({ ...TELEMETRY, tracesUrl: 'http://c.example/ingest' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://c.example/ingest');
+  });
+
   it('sets no header variable when the collector wants none', () => {
     const env = otelEnv({ ...TELEMETRY, headers: {} });
     expect(env.OTEL_EXPORTER_OTLP_HEADERS).toBeUndefined();
