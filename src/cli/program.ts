@@ -1,14 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { WaveError, WaveErrors, formatError } from '../core/errors/errors.js';
 import { safeText } from '../core/terminal-safe.js';
-import { COMMANDS } from './commands/index.js';
+import type { CommandTable } from './commands/index.js';
 import { EXIT, exitCodeOf, exitCodeOfAll } from '../core/errors/exit-codes.js';
 import { isFileSystemError, ioErrorOf } from '../io-error.js';
 import { PACKAGE_VERSION } from '../package-root.js';
-import { sweepBefore } from '../sandbox/leftovers.js';
+import { sweepBefore } from './sweep-before.js';
 
-/** Builds the `wave` program with the command `argv` names, or every command (for help and suggestions). */
-export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
+/** Builds the `wave` program with the command `argv` names, or every command of the table (for help and suggestions). */
+export async function buildProgram(argv: readonly string[], commands: CommandTable): Promise<Command> {
   const program = new Command('wave')
     .description('Run pipelines of AI coding agents from a YAML manifest.')
     .version(PACKAGE_VERSION, '-v, --version')
@@ -18,17 +18,17 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
     .exitOverride();
   program.hook('preAction', (_program, command) => sweepBefore(command.name()));
   const named = argv.find((arg) => !arg.startsWith('-'));
-  const every = !(named && named in COMMANDS);
-  const loaders = every ? Object.values(COMMANDS) : [COMMANDS[named]!];
+  const every = !(named && named in commands.verbs);
+  const loaders = every ? Object.values(commands.verbs) : [commands.verbs[named]!];
   for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   // Completion describes every other command, so it comes last and only when they are all there (help, `completion`).
-  if (every) (await import('./commands/completion.js')).registerCompletion(program);
+  if (every && commands.describingAll) (await commands.describingAll())(program);
   return program;
 }
 
 /** Runs the CLI and returns the exit code; main() is the only place that exits. */
-export async function runCli(argv: string[]): Promise<number> {
-  const program = await buildProgram(argv);
+export async function runCli(argv: string[], commands: CommandTable): Promise<number> {
+  const program = await buildProgram(argv, commands);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;

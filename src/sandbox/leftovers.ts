@@ -5,9 +5,6 @@ import { ownerIsGone } from '../process/owner-tag.js';
 import { ROOM_PREFIX } from './attempt-room.js';
 import { sweepOrphanedJails } from '../process/cgroup-limits.js';
 
-/** The commands that start or stop runs: each sweeps first, so what a killed Wave left never piles up. */
-const SWEEPING: ReadonlySet<string> = new Set(['run', 'resume', 'cancel']);
-
 /**
  * Removes what Wave processes now gone (killed outright, crashed) left on this machine: their attempts' temp folders
  * (which name the run's HOME in a passwd file) and their cgroups, with whatever still runs in them. A live Wave's are
@@ -20,9 +17,4 @@ export async function sweepLeftovers(): Promise<void> {
   const gone = entries.filter((entry) => entry.isDirectory() && ownerIsGone(entry.name, ROOM_PREFIX));
   await Promise.all(gone.map((entry) => rm(join(temp, entry.name), { recursive: true, force: true }).catch(() => undefined)));
   await sweepOrphanedJails();
-}
-
-/** Sweeps the leftovers of gone Wave processes before `command` when it starts or stops runs. */
-export async function sweepBefore(command: string): Promise<void> {
-  if (SWEEPING.has(command)) await sweepLeftovers();
 }

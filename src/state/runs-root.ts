@@ -1,4 +1,4 @@
-import { findProjectRoot } from '../config/load/load.js';
+import { findProjectRoot } from '../config/load/paths.js';
 import { runsRootOf } from '../core/run-paths.js';
 
 /** The runs folder of the manifest `-m` names, else of the nearest wave.yaml from cwd upwards, else of cwd (where `wave run` records runs without one). */

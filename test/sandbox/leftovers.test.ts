@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownerIsGone, ownerTag } from '../../src/process/owner-tag.js';
 import { processStartTime } from '../../src/process/liveness.js';
-import { sweepBefore, sweepLeftovers } from '../../src/sandbox/leftovers.js';
+import { sweepLeftovers } from '../../src/sandbox/leftovers.js';
+import { sweepBefore } from '../../src/cli/sweep-before.js';
 
 // The sweep reads the OS temp folder: each test points it at a fresh one of its own.
 const previous = process.env.TMPDIR;

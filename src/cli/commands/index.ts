@@ -3,8 +3,14 @@ import type { Command } from 'commander';
 /** Each command file exports a function that adds its verb to the program. */
 export type RegisterCommand = (program: Command) => void;
 
+/** The verbs one build of the CLI holds, each loaded on demand, and what describes them all once every one is there. */
+export interface CommandTable {
+  verbs: Record<string, () => Promise<RegisterCommand>>;
+  describingAll?: () => Promise<RegisterCommand>;
+}
+
 /** Every verb of `wave`, in the order `wave --help` lists them; loaded on demand so a command pays only for its own modules. */
-export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
+const VERBS: CommandTable['verbs'] = {
   init: async () => (await import('./init.js')).registerInit,
   validate: async () => (await import('./validate.js')).registerValidate,
   run: async () => (await import('./run.js')).registerRun,
@@ -28,3 +34,6 @@ export const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   doctor: async () => (await import('./doctor.js')).registerDoctor,
   sandbox: async () => (await import('./sandbox.js')).registerSandbox,
 };
+
+/** The whole CLI: every verb, and completion, which describes them all. */
+export const COMMANDS: CommandTable = { verbs: VERBS, describingAll: async () => (await import('./completion.js')).registerCompletion };
