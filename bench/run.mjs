@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark below in turn and prints its report. Add a module here to
 // include it; each exports `bench(): Promise<string[]>` and can also run on its own.
 const MODULES = [
-  './validate.mjs',
+  './startup.mjs',
   './overhead.mjs',
   './fan-out.mjs',
   './scaling.mjs',

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 'use strict';
 // Runs the bundled CLI through a V8 code cache, so a cold start skips compiling what an earlier run compiled.
-const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire, wrap } = require('node:module');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
-const bundle = join(__dirname, '..', 'dist', 'bundle', 'wave.cjs');
+// An everyday verb has a bundle of its own, holding that verb alone; every other command line loads the whole CLI.
+// The verb is the first word that is not a flag, as the program itself finds it.
+const bundles = join(__dirname, '..', 'dist', 'bundle');
+const verb = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const solo = verb !== undefined && /^[a-z]+$/.test(verb) ? join(bundles, `verb-${verb}.cjs`) : undefined;
+const bundle = solo !== undefined && existsSync(solo) ? solo : join(bundles, 'wave.cjs');
 const cacheFile = `${bundle}.cache`;
 let cachedData;
 try {

@@ -1,7 +1,7 @@
 // Bundles the compiled CLI (dist/) into one CommonJS file, dist/bundle/wave.cjs, and warms its V8 code
 // cache: a cold `wave` then reads two files and skips compiling what the warm-up already compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -11,6 +11,8 @@ import { bundleDockerode } from './bundle-dockerode.mjs';
 import { englishOnlyZod, requiredOtlpTransport } from './esbuild-plugins.mjs';
 
 const OUT = 'dist/bundle/wave.cjs';
+/** The verbs with a bundle of their own (bin/wave.cjs loads `verb-<verb>.cjs` when it exists). */
+const SOLO_VERBS = ['validate', 'status', 'runs', 'logs', 'thread', 'list'];
 
 // dockerode is a bundle of its own (bundle-dockerode.mjs), loaded only when a sandbox command imports it.
 const dockerodeBesideBundle = {
@@ -32,15 +34,29 @@ const BUNDLED = {
   // The price table (~1 MB) loads from node_modules, only when a cost must come from it; the browser driver only for a browser step.
   external: ['@pydantic/genai-prices', 'playwright-core'],
 };
-await build({
+/** What every CLI bundle (the whole CLI's, and each solo verb's) shares. */
+const CLI_BUNDLE = {
   ...BUNDLED,
-  entryPoints: ['dist/cli/main.js'],
-  outfile: OUT,
   format: 'cjs',
   // CommonJS has no import.meta: the bundle's own URL stands in for it.
   define: { 'import.meta.url': '__waveBundleUrl' },
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
+};
+await build({ ...CLI_BUNDLE, entryPoints: ['dist/cli/main.js'], outfile: OUT });
+// The everyday verbs that read a project or a run also get a bundle each, holding that verb alone: bin/wave.cjs loads
+// it when the command line names the verb, so `wave status` reads and compiles a third of what `wave run` does.
+for (const verb of SOLO_VERBS) {
+  const register = `register${verb[0].toUpperCase()}${verb.slice(1)}`;
+  await build({
+    ...CLI_BUNDLE,
+    stdin: {
+      contents: `import { startCli } from './dist/cli/start.js';\nimport { ${register} } from './dist/cli/commands/${verb}.js';\nstartCli({ verbs: { ${verb}: async () => ${register} } });\n`,
+      resolveDir: process.cwd(),
+      sourcefile: `${verb}-entry.js`,
+    },
+    outfile: `dist/bundle/verb-${verb}.cjs`,
+  });
+}
 await bundleDockerode();
 
 // The public API (src/api, package.json `exports`): for each entry, one ESM file beside the CLI's (sharing its dockerode
@@ -87,9 +103,17 @@ try {
       '',
     ].join('\n'),
   );
-  const warmUp = spawnSync(process.execPath, [resolve('bin/wave.cjs'), 'run', 'warm-up', '--output', 'quiet'], { cwd: project, encoding: 'utf8' });
-  if (warmUp.status !== 0) throw new Error(`the warm-up run failed (exit ${warmUp.status}): ${warmUp.stdout}${warmUp.stderr}`);
+  const wave = (...args) => {
+    const warmUp = spawnSync(process.execPath, [resolve('bin/wave.cjs'), ...args], { cwd: project, encoding: 'utf8' });
+    if (warmUp.status !== 0) throw new Error(`the warm-up's \`wave ${args.join(' ')}\` failed (exit ${warmUp.status}): ${warmUp.stdout}${warmUp.stderr}`);
+  };
+  wave('run', 'warm-up', '--output', 'quiet');
+  // Each solo verb warms its own bundle's cache on the run just made.
+  const [runId] = readdirSync(join(project, '.wave', 'runs'));
+  for (const verb of SOLO_VERBS) wave(verb, ...(['status', 'logs', 'thread'].includes(verb) ? [runId] : []));
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
-if (!existsSync(`${OUT}.cache`)) throw new Error(`the warm-up run wrote no ${OUT}.cache`);
+for (const bundle of [OUT, ...SOLO_VERBS.map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
+  if (!existsSync(`${bundle}.cache`)) throw new Error(`the warm-up wrote no ${bundle}.cache`);
+}

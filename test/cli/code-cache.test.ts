@@ -44,4 +44,20 @@ describe('the V8 code cache of the bundled CLI', () => {
     expect(statSync(cacheFile).isDirectory()).toBe(true);
     expect(readdirSync(join(copy, 'dist', 'bundle')).filter((name) => name.includes('.cache.'))).toEqual([]);
   });
+
+  it('is one per bundle: an everyday verb runs from its own, which holds that verb alone', () => {
+    const bundles = join(copy, 'dist', 'bundle');
+    rmSync(join(bundles, 'verb-runs.cjs.cache'));
+    // Without the whole CLI's bundle, only the verbs with their own still run.
+    rmSync(join(bundles, 'wave.cjs'));
+    const empty = mkdtempSync(join(tmpdir(), 'wave-code-cache-runs-'));
+    try {
+      expect(execFileSync(process.execPath, [join(copy, 'bin', 'wave.cjs'), 'runs'], { cwd: empty, encoding: 'utf8' })).toMatch(/no runs/i);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    expect(statSync(join(bundles, 'verb-runs.cjs.cache')).size).toBeGreaterThan(100_000);
+    expect(statSync(join(bundles, 'verb-runs.cjs')).size).toBeLessThan(statSync(join(ROOT, 'dist', 'bundle', 'wave.cjs')).size / 2);
+    expect(() => execFileSync(process.execPath, [join(copy, 'bin', 'wave.cjs'), 'run', 'x'], { cwd: copy, stdio: 'pipe' })).toThrow(/wave\.cjs/);
+  });
 });
