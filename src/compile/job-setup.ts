@@ -1,4 +1,4 @@
-import { agentPackageSpecs } from '../action/install-agents.js';
+import { agentPackageSpecs } from '../action/agent-package-specs.js';
 import { AGENT_PACKAGES } from '../adapters/agent-clis.js';
 import type { AttemptStep } from '../plan/plan-types.js';
 import { ACTION_PINS } from './action-pins.js';

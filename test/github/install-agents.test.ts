@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentPackageSpecs } from '../../src/action/install-agents.js';
+import { agentPackageSpecs } from '../../src/action/agent-package-specs.js';
 import { WaveError } from '../../src/core/errors/errors.js';
 import { ROOT } from '../support/cli.js';
 
