@@ -8,17 +8,20 @@ import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import { bundleDockerode } from './bundle-dockerode.mjs';
-import { englishOnlyZod, requiredOtlpTransport } from './esbuild-plugins.mjs';
+import { englishOnlyZod } from './esbuild-plugins.mjs';
+import { bundleOtlp } from './bundle-otlp.mjs';
 
 const OUT = 'dist/bundle/wave.cjs';
 /** The verbs with a bundle of their own (bin/wave.cjs loads `verb-<verb>.cjs` when it exists). */
 const SOLO_VERBS = ['validate', 'status', 'runs', 'logs', 'thread', 'list'];
 
-// dockerode is a bundle of its own (bundle-dockerode.mjs), loaded only when a sandbox command imports it.
-const dockerodeBesideBundle = {
-  name: 'dockerode-beside-bundle',
+// dockerode and the OTLP exporter are bundles of their own (bundle-dockerode.mjs, bundle-otlp.mjs), loaded only when a
+// sandbox command or a trace export imports them.
+const BESIDE_BUNDLE = { dockerode: './dockerode.cjs', '@opentelemetry/exporter-trace-otlp-http': './otlp.cjs' };
+const besideBundle = {
+  name: 'beside-bundle',
   setup(build) {
-    build.onResolve({ filter: /^dockerode$/ }, () => ({ path: './dockerode.cjs', external: true }));
+    build.onResolve({ filter: /^(dockerode|@opentelemetry\/exporter-trace-otlp-http)$/ }, (args) => ({ path: BESIDE_BUNDLE[args.path], external: true }));
   },
 };
 
@@ -30,7 +33,7 @@ const BUNDLED = {
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
-  plugins: [englishOnlyZod, dockerodeBesideBundle, requiredOtlpTransport],
+  plugins: [englishOnlyZod, besideBundle],
   // The price table (~1 MB) loads from node_modules, only when a cost must come from it; the browser driver only for a browser step.
   external: ['@pydantic/genai-prices', 'playwright-core'],
 };
@@ -58,6 +61,7 @@ for (const verb of SOLO_VERBS) {
   });
 }
 await bundleDockerode();
+await bundleOtlp();
 
 // The public API (src/api, package.json `exports`): for each entry, one ESM file beside the CLI's (sharing its dockerode
 // bundle) and one declaration file. CommonJS dependencies inside it `require` Node's modules: ESM has no require.

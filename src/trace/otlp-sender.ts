@@ -1,4 +1,4 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { safeLine } from '../core/terminal-safe.js';
 import { exportableSpan } from './readable-spans.js';
 import { shownUrl, type OtlpDestination } from './otlp-destination.js';
@@ -8,7 +8,8 @@ const REASON_CHARS = 200;
 
 /** Sends span batches to a collector over OTLP/HTTP (JSON), never throwing: a failure is reported once through `warn`. */
 export class OtlpSender {
-  private readonly exporter: OTLPTraceExporter;
+  /** The exporter, loaded with the first batch: a run that sends no trace never loads OpenTelemetry. */
+  private exporter?: Promise<OTLPTraceExporter>;
   private readonly pending = new Set<Promise<void>>();
   private warned = false;
 
@@ -16,26 +17,33 @@ export class OtlpSender {
     private readonly destination: OtlpDestination,
     private readonly timeoutMs: number,
     private readonly warn: (message: string) => void,
-  ) {
-    this.exporter = new OTLPTraceExporter({ url: destination.url, headers: destination.headers, timeoutMillis: timeoutMs });
+  ) {}
+
+  private exporterOnce(): Promise<OTLPTraceExporter> {
+    this.exporter ??= import('./otlp-exporter.js').then(({ otlpExporter }) => otlpExporter(this.destination, this.timeoutMs));
+    return this.exporter;
   }
 
   /** Starts sending one batch; `drain` waits for it. */
   send(spans: readonly TraceSpan[]): void {
-    const sent = new Promise<void>((resolve) => {
-      try {
-        this.exporter.export(
-          spans.map((span) => exportableSpan(span)),
-          (result) => {
-            if (result.error) this.failed(result.error);
+    const sent = this.exporterOnce().then(
+      (exporter) =>
+        new Promise<void>((resolve) => {
+          try {
+            exporter.export(
+              spans.map((span) => exportableSpan(span)),
+              (result) => {
+                if (result.error) this.failed(result.error);
+                resolve();
+              },
+            );
+          } catch (error) {
+            this.failed(error);
             resolve();
-          },
-        );
-      } catch (error) {
-        this.failed(error);
-        resolve();
-      }
-    });
+          }
+        }),
+      (error: unknown) => this.failed(error),
+    );
     this.pending.add(sent);
     void sent.then(() => this.pending.delete(sent));
   }
@@ -50,7 +58,7 @@ export class OtlpSender {
     const outcome = await Promise.race([Promise.all(this.pending).then(() => 'sent' as const), timedOut]);
     clearTimeout(timer);
     if (outcome === 'timeout') this.failed(new Error(`no answer within ${this.timeoutMs} ms`));
-    void this.exporter.shutdown().catch(() => undefined);
+    void this.exporter?.then((exporter) => exporter.shutdown()).catch(() => undefined);
   }
 
   private failed(error: unknown): void {
