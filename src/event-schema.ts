@@ -8,112 +8,124 @@ import type { TokenUsage } from './core/models/tokens.js';
 import { EVENT_VERSION, type RunEvent } from './events.js';
 import { ADAPTER_TYPES } from './core/resolved-adapter.js';
 
-const Count = z.number().int().nonnegative();
+/** The values events carry: counts, tokens, failures, stream events, outcomes and outputs. */
+function valueSchemas() {
+  const Count = z.number().int().nonnegative();
 
-const FailureClassSchema = z.enum(FAILURE_CLASSES as [FailureClass, ...FailureClass[]]);
+  const FailureClassSchema = z.enum(FAILURE_CLASSES as [FailureClass, ...FailureClass[]]);
 
-export const TokenUsageSchema = z.strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count }).describe('Tokens as the provider reported them.');
+  const TokenUsageSchema = z.strictObject({ input: Count, output: Count, cacheRead: Count, cacheWrite: Count }).describe('Tokens as the provider reported them.');
 
-export const FailureSchema = z
-  .strictObject({
-    class: FailureClassSchema,
-    message: z.string(),
-    hint: z.string().optional(),
-    retryAfterMs: z.number().nonnegative().optional(),
-  })
-  .describe('Why an attempt failed.');
+  const FailureSchema = z
+    .strictObject({
+      class: FailureClassSchema,
+      message: z.string(),
+      hint: z.string().optional(),
+      retryAfterMs: z.number().nonnegative().optional(),
+    })
+    .describe('Why an attempt failed.');
 
-/** A parsed agent stream event as stored (raw `output` byte counts are never stored). */
-export const StreamEventSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('system'),
-    subtype: z.string().optional(),
-    sessionId: z.string().optional(),
-    model: z.string().optional(),
-    message: z.string().optional(),
-  }),
-  z.strictObject({ kind: z.literal('text'), text: z.string() }),
-  z.strictObject({ kind: z.literal('thinking'), text: z.string() }),
-  z.strictObject({ kind: z.literal('tool_use'), id: z.string().optional(), name: z.string(), target: z.string().optional() }),
-  z.strictObject({ kind: z.literal('tool_result'), id: z.string().optional(), isError: z.boolean(), content: z.string().optional() }),
-  z.strictObject({
-    kind: z.literal('retry'),
-    attempt: z.number().optional(),
-    delayMs: z.number().optional(),
-    status: z.number().optional(),
-    message: z.string().optional(),
-  }),
-  z.strictObject({ kind: z.literal('error'), message: z.string(), failureClass: FailureClassSchema.optional() }),
-  z.strictObject({ kind: z.literal('usage'), tokens: TokenUsageSchema, costUsd: z.number().optional() }),
-  z.strictObject({
-    kind: z.literal('result'),
-    ok: z.boolean(),
-    text: z.string().optional(),
-    subtype: z.string().optional(),
-    tokens: TokenUsageSchema.optional(),
-    costUsd: z.number().optional(),
-  }),
-]);
+  /** A parsed agent stream event as stored (raw `output` byte counts are never stored). */
+  const StreamEventSchema = z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('system'),
+      subtype: z.string().optional(),
+      sessionId: z.string().optional(),
+      model: z.string().optional(),
+      message: z.string().optional(),
+    }),
+    z.strictObject({ kind: z.literal('text'), text: z.string() }),
+    z.strictObject({ kind: z.literal('thinking'), text: z.string() }),
+    z.strictObject({ kind: z.literal('tool_use'), id: z.string().optional(), name: z.string(), target: z.string().optional() }),
+    z.strictObject({ kind: z.literal('tool_result'), id: z.string().optional(), isError: z.boolean(), content: z.string().optional() }),
+    z.strictObject({
+      kind: z.literal('retry'),
+      attempt: z.number().optional(),
+      delayMs: z.number().optional(),
+      status: z.number().optional(),
+      message: z.string().optional(),
+    }),
+    z.strictObject({ kind: z.literal('error'), message: z.string(), failureClass: FailureClassSchema.optional() }),
+    z.strictObject({ kind: z.literal('usage'), tokens: TokenUsageSchema, costUsd: z.number().optional() }),
+    z.strictObject({
+      kind: z.literal('result'),
+      ok: z.boolean(),
+      text: z.string().optional(),
+      subtype: z.string().optional(),
+      tokens: TokenUsageSchema.optional(),
+      costUsd: z.number().optional(),
+    }),
+  ]);
 
-export const OutcomeSchema = z
-  .strictObject({
-    type: z.enum(OUTCOME_TYPES),
-    label: z.string(),
-    value: z.string().describe('The link, or for file and artifact the absolute path of the file.'),
-    source: z.string().describe("The outcome's extract_from, relative to the step's workspace."),
-    jsonPath: z.string().optional(),
-  })
-  .describe('A link or file a step produced (an outcome).');
+  const OutcomeSchema = z
+    .strictObject({
+      type: z.enum(OUTCOME_TYPES),
+      label: z.string(),
+      value: z.string().describe('The link, or for file and artifact the absolute path of the file.'),
+      source: z.string().describe("The outcome's extract_from, relative to the step's workspace."),
+      jsonPath: z.string().optional(),
+    })
+    .describe('A link or file a step produced (an outcome).');
 
-export const RunOutputSchema = z
-  .strictObject({
-    step: z.string(),
-    artifact: z.string(),
-    field: z.string().optional(),
-    type: z.string().describe('Its declared I/O type (string when none).'),
-    path: z.string().describe("The artifact's stored copy, relative to the run folder."),
-    value: z.string().optional().describe("The artifact's text, or its field's; absent when too large, not text, or a folder."),
-  })
-  .describe('A named pipeline output, resolved.');
+  const RunOutputSchema = z
+    .strictObject({
+      step: z.string(),
+      artifact: z.string(),
+      field: z.string().optional(),
+      type: z.string().describe('Its declared I/O type (string when none).'),
+      path: z.string().describe("The artifact's stored copy, relative to the run folder."),
+      value: z.string().optional().describe("The artifact's text, or its field's; absent when too large, not text, or a folder."),
+    })
+    .describe('A named pipeline output, resolved.');
+  return { Count, FailureClassSchema, TokenUsageSchema, FailureSchema, StreamEventSchema, OutcomeSchema, RunOutputSchema };
+}
 
-const base = {
-  v: z.literal(EVENT_VERSION).describe('The event format version.'),
-  ts: z.iso.datetime().describe('When the event happened (ISO 8601, UTC).'),
-  runId: z.string(),
-};
-const Attempt = z.number().int().positive();
-const Duration = z.number().nonnegative();
+/** What every event holds, and the parts of the run and step events. */
+function entrySchemas(Count: ReturnType<typeof valueSchemas>['Count']) {
+  const base = {
+    v: z.literal(EVENT_VERSION).describe('The event format version.'),
+    ts: z.iso.datetime().describe('When the event happened (ISO 8601, UTC).'),
+    runId: z.string(),
+  };
+  const Attempt = z.number().int().positive();
+  const Duration = z.number().nonnegative();
 
-const PlannedStepEntrySchema = z.strictObject({ id: z.string(), optional: z.boolean(), dependencies: z.array(z.string()) });
+  const PlannedStepEntrySchema = z.strictObject({ id: z.string(), optional: z.boolean(), dependencies: z.array(z.string()) });
 
-const RunOptionsSchema = z
-  .strictObject({
-    steps: z.array(z.string()).optional(),
-    exclude: z.array(z.string()).optional(),
-    onFailure: z.enum(['halt', 'continue']),
-    timeoutMinutes: z.number().positive().optional(),
-    keepWorkspaces: z.boolean(),
-    autoApprove: z.boolean().optional().describe('--auto-approve: approval gates take their default choice.'),
-    approvedIn: z.string().optional().describe('--approved-in: approval gates take their default choice, approved by the reviewers of this GitHub Environment.'),
-    installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
-    simulate: z.boolean().optional().describe('--simulate: agent and model attempts are simulated, gates approved; a resume stays simulated.'),
-    simulateOutputs: z.string().optional().describe('--simulate-outputs: the absolute folder of fixtures by step id.'),
-    replayOf: z.string().optional().describe('wave replay: the recorded run folder whose attempts serve this run; a resume keeps replaying.'),
-    replayMode: z.enum(['strict', 'live']).optional().describe('--replay-mode: strict fails an unmatched attempt, live runs it live.'),
-    replaySpeed: z.number().positive().optional().describe('--speed: how much faster than recorded the streams are fed; absent, as fast as possible.'),
-    env: z.record(z.string(), z.string()).optional(),
-    parentArtifacts: z.record(z.string(), z.string()).optional(),
-    maxCycles: z.number().int().positive().optional(),
-  })
-  .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
+  const RunOptionsSchema = z
+    .strictObject({
+      steps: z.array(z.string()).optional(),
+      exclude: z.array(z.string()).optional(),
+      onFailure: z.enum(['halt', 'continue']),
+      timeoutMinutes: z.number().positive().optional(),
+      keepWorkspaces: z.boolean(),
+      autoApprove: z.boolean().optional().describe('--auto-approve: approval gates take their default choice.'),
+      approvedIn: z.string().optional().describe('--approved-in: approval gates take their default choice, approved by the reviewers of this GitHub Environment.'),
+      installSkills: z.boolean().optional().describe("--install-skills: the required skills' install and init commands may run, in the sandbox."),
+      simulate: z.boolean().optional().describe('--simulate: agent and model attempts are simulated, gates approved; a resume stays simulated.'),
+      simulateOutputs: z.string().optional().describe('--simulate-outputs: the absolute folder of fixtures by step id.'),
+      replayOf: z.string().optional().describe('wave replay: the recorded run folder whose attempts serve this run; a resume keeps replaying.'),
+      replayMode: z.enum(['strict', 'live']).optional().describe('--replay-mode: strict fails an unmatched attempt, live runs it live.'),
+      replaySpeed: z.number().positive().optional().describe('--speed: how much faster than recorded the streams are fed; absent, as fast as possible.'),
+      env: z.record(z.string(), z.string()).optional(),
+      parentArtifacts: z.record(z.string(), z.string()).optional(),
+      maxCycles: z.number().int().positive().optional(),
+    })
+    .describe('How the run was asked to run (--steps, --exclude, --on-failure, --timeout, --keep-workspaces).');
 
-const StepResultSchema = z
-  .strictObject({ kind: z.enum(['answer', 'output', 'fields']), lines: z.array(z.string()), total: Count, cut: z.boolean() })
-  .describe("An attempt's result in brief, as the run summary shows it.");
+  const StepResultSchema = z
+    .strictObject({ kind: z.enum(['answer', 'output', 'fields']), lines: z.array(z.string()), total: Count, cut: z.boolean() })
+    .describe("An attempt's result in brief, as the run summary shows it.");
 
-/** One event of a run, as written to events.ndjson and printed by `--json`. */
-export const RunEventSchema = z
-  .discriminatedUnion('type', [
+  return { base, Attempt, Duration, PlannedStepEntrySchema, RunOptionsSchema, StepResultSchema };
+}
+
+type Parts = ReturnType<typeof valueSchemas> & ReturnType<typeof entrySchemas>;
+
+/** The run's and its steps' start, and an attempt's spawn and interruption. */
+function startEvents(p: Parts) {
+  const { base, Attempt, PlannedStepEntrySchema, RunOptionsSchema } = p;
+  return [
     z
       .strictObject({
         ...base,
@@ -173,6 +185,13 @@ export const RunEventSchema = z
         pid: z.number().int().positive().optional(),
       })
       .describe('The Wave process driving the attempt was killed before it ended; recorded by the resume or cancel that found it.'),
+  ] as const;
+}
+
+/** What an attempt asks and streams: model requests, simulation and replay, stream events, tokens, thread context. */
+function attemptEvents(p: Parts) {
+  const { Count, TokenUsageSchema, StreamEventSchema, base, Attempt } = p;
+  return [
     z
       .strictObject({
         ...base,
@@ -243,6 +262,13 @@ export const RunEventSchema = z
         note: z.string().optional(),
       })
       .describe("The transcripts of the step's thread its prompt starts with; `omitted` were left out to fit the budget."),
+  ] as const;
+}
+
+/** Retries, fallbacks and sessions, saved artifacts and changed files. */
+function retryAndArtifactEvents(p: Parts) {
+  const { Count, FailureSchema, base, Attempt, Duration } = p;
+  return [
     z.strictObject({
       ...base,
       type: z.literal('step_retrying'),
@@ -296,6 +322,13 @@ export const RunEventSchema = z
         fallback: z.string().optional().describe('Why the whole source was mounted instead (the artifact is not in this run).'),
       })
       .describe('A mount narrowed to the files an artifact lists (workspace.mount[].subset_from): what was copied and skipped.'),
+  ] as const;
+}
+
+/** Reviews, contract checks, an attempt's end and a step's completion. */
+function checkEvents(p: Parts) {
+  const { TokenUsageSchema, FailureSchema, base, Attempt, Duration, StepResultSchema } = p;
+  return [
     z
       .strictObject({ ...base, type: z.literal('review_started'), stepId: z.string(), attempt: Attempt, contract: z.string(), reviewer: z.string() })
       .describe("An agent_review contract asked its reviewer persona to review the attempt's work."),
@@ -366,6 +399,13 @@ export const RunEventSchema = z
       tokens: TokenUsageSchema,
       costUsd: z.number().optional(),
     }),
+  ] as const;
+}
+
+/** Failures, rework and rejection, egress, budgets, outcomes and outputs, skips, cancels and gates. */
+function failureBudgetAndGateEvents(p: Parts) {
+  const { FailureSchema, OutcomeSchema, RunOutputSchema, base, Attempt, Duration } = p;
+  return [
     z.strictObject({
       ...base,
       type: z.literal('step_failed'),
@@ -440,6 +480,13 @@ export const RunEventSchema = z
       .describe(
         'A gate was resolved: by its `auto`, `--auto-approve`, the reviewers of a GitHub Environment (`--approved-in`), a person, its timeout (the default choice) or its timer; with which choice and text.',
       ),
+  ] as const;
+}
+
+/** Routing, iteration, loops, child runs, and the run's end. */
+function compositionAndEndEvents(p: Parts) {
+  const { Count, TokenUsageSchema, FailureSchema, base, Duration } = p;
+  return [
     z
       .strictObject({
         ...base,
@@ -501,14 +548,41 @@ export const RunEventSchema = z
       tokens: TokenUsageSchema,
       costUsd: z.number().optional(),
     }),
-  ])
-  .describe('One event of a Wave run: a line of events.ndjson or of `wave run --json`.');
+  ] as const;
+}
+
+/** Builds the schemas of the stored events; once, on first use: building them is a large part of a command's start-up. */
+function buildEventSchemas() {
+  const values = valueSchemas();
+  const parts: Parts = { ...values, ...entrySchemas(values.Count) };
+  /** One event of a run, as written to events.ndjson and printed by `--json`. */
+  const RunEventSchema = z
+    .discriminatedUnion('type', [
+      ...startEvents(parts),
+      ...attemptEvents(parts),
+      ...retryAndArtifactEvents(parts),
+      ...checkEvents(parts),
+      ...failureBudgetAndGateEvents(parts),
+      ...compositionAndEndEvents(parts),
+    ])
+    .describe('One event of a Wave run: a line of events.ndjson or of `wave run --json`.');
+  const { TokenUsageSchema, FailureSchema, StreamEventSchema, OutcomeSchema, RunOutputSchema } = parts;
+  return { TokenUsageSchema, FailureSchema, StreamEventSchema, OutcomeSchema, RunOutputSchema, RunEventSchema };
+}
+
+type EventSchemas = ReturnType<typeof buildEventSchemas>;
+let built: EventSchemas | undefined;
+
+/** The schemas of the stored events, built on first use. */
+export function eventSchemas(): EventSchemas {
+  return (built ??= buildEventSchemas());
+}
 
 // Compile-time proof that the schemas and the TypeScript types describe the same values.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-type _RunEventMatches = Assert<Same<z.infer<typeof RunEventSchema>, RunEvent>>;
-type _StreamEventMatches = Assert<Same<z.infer<typeof StreamEventSchema>, Exclude<StreamEvent, { kind: 'output' }>>>;
-type _FailureMatches = Assert<Same<z.infer<typeof FailureSchema>, Failure>>;
-type _TokensMatch = Assert<Same<z.infer<typeof TokenUsageSchema>, TokenUsage>>;
+type _RunEventMatches = Assert<Same<z.infer<EventSchemas['RunEventSchema']>, RunEvent>>;
+type _StreamEventMatches = Assert<Same<z.infer<EventSchemas['StreamEventSchema']>, Exclude<StreamEvent, { kind: 'output' }>>>;
+type _FailureMatches = Assert<Same<z.infer<EventSchemas['FailureSchema']>, Failure>>;
+type _TokensMatch = Assert<Same<z.infer<EventSchemas['TokenUsageSchema']>, TokenUsage>>;
 type _FailureClassesComplete = Assert<Same<(typeof FAILURE_CLASSES)[number], FailureClass>>;

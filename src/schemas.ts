@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { ManifestSchema } from './config/schema/manifest-schema.js';
 import { PipelineSchema } from './config/schema/pipeline-schema.js';
-import { RunEventSchema } from './event-schema.js';
+import { eventSchemas } from './event-schema.js';
 import { CassetteSchema } from './state/cassette-schema.js';
 
 /** Every format Wave publishes as a JSON Schema, by the name `wave schema <name>` takes. */
 export const JSON_SCHEMAS = {
-  manifest: ManifestSchema,
-  pipeline: PipelineSchema,
-  event: RunEventSchema,
-  cassette: CassetteSchema,
-} satisfies Record<string, z.ZodType>;
+  manifest: () => ManifestSchema,
+  pipeline: () => PipelineSchema,
+  // Built only when asked for: the event schemas are the largest.
+  event: () => eventSchemas().RunEventSchema,
+  cassette: () => CassetteSchema,
+} satisfies Record<string, () => z.ZodType>;
 
 export type SchemaName = keyof typeof JSON_SCHEMAS;
 
@@ -31,7 +32,7 @@ export function schemaFileName(name: SchemaName): string {
 
 /** A draft-07 JSON Schema (what every yaml-language-server version reads) for one format. */
 export function toJsonSchema(name: SchemaName): Record<string, unknown> {
-  const schema: z.ZodType = JSON_SCHEMAS[name];
+  const schema: z.ZodType = JSON_SCHEMAS[name]();
   const { $schema, description, ...rest } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
   return {
     $schema,

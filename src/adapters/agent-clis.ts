@@ -59,9 +59,10 @@ export const CLI_COMMANDS_FOLDERS: Readonly<Partial<Record<AdapterType, string>>
 /** The instruction files Wave writes for some CLI, recognised in any workspace by their first line. */
 export const INSTRUCTION_FILES: ReadonlySet<string> = new Set(AGENT_CLIS.flatMap((cli) => (cli.instructionsFile === null ? [] : [cli.instructionsFile])));
 
-/** The npm package of each agent CLI that has one, by type (alphabetical, as the Action's `install-agents` lists them). */
+/** The npm package of each agent CLI that has one, by type (alphabetical, as the Action's `install-agents` lists them; the
+ * types are ASCII, and localeCompare would load the locale's collation into every start-up). */
 export const AGENT_PACKAGES: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(AGENT_CLIS.flatMap((cli) => ('package' in cli.install ? [[cli.type, cli.install.package] as const] : [])).sort(([a], [b]) => a.localeCompare(b))),
+  Object.fromEntries(AGENT_CLIS.flatMap((cli) => ('package' in cli.install ? [[cli.type, cli.install.package] as const] : [])).sort(([a], [b]) => (a < b ? -1 : 1))),
 );
 
 /** The binary an adapter of `type` runs when it names none: its CLI's own, else the type's name. */

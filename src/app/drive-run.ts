@@ -74,7 +74,7 @@ export async function driveRun(plan: Plan, store: RunStore, options: DriveOption
       if (event.runId === runId) listener(event);
     });
   // A child run prints nothing of its own: its events, hidden by its own redactor, go to what shows its parent's.
-  const sink = options.shared ? undefined : createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
+  const sink = options.shared ? undefined : await createSink(options.output, { out: process.stdout, stepIds: plan.steps.map((s) => s.id), redactor });
   const baseShow = shared.show ?? (sink ? (event: RunEvent) => sink.handle(event) : undefined);
   // A run nobody nests folds its events and its child runs' (which reach it through show) into one trace.
   const trace = shared.bus ? undefined : traceRun(plan, store, { bus, redactor, err, show: baseShow, compiledJob: options.compiledJob });

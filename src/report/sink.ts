@@ -2,7 +2,6 @@ import type { RunEvent } from '../events.js';
 import { redactValues, type TextRedactor } from '../state/redact-values.js';
 import { createJsonSink } from './json.js';
 import { createQuietSink } from './quiet.js';
-import { createTerminalSink } from './terminal/terminal.js';
 import { createTextSink } from './text.js';
 import type { Output, RunSink, SinkOptions } from './sink-types.js';
 
@@ -15,8 +14,8 @@ export interface CreateSinkOptions extends SinkOptions {
 }
 
 /** The sink for `--output <mode>`: auto is the live view on a TTY and plain text elsewhere. */
-export function createSink(mode: OutputMode, options: CreateSinkOptions): RunSink {
-  const sink = stopsWhenClosed(pick(mode, options), options.out);
+export async function createSink(mode: OutputMode, options: CreateSinkOptions): Promise<RunSink> {
+  const sink = stopsWhenClosed(await pick(mode, options), options.out);
   const { redactor } = options;
   if (!redactor) return sink;
   // The summary prints the record's texts (step results, outputs): hidden like the events.
@@ -48,7 +47,7 @@ function stopsWhenClosed(sink: RunSink, out: Output): RunSink {
   };
 }
 
-function pick(mode: OutputMode, options: SinkOptions): RunSink {
+async function pick(mode: OutputMode, options: SinkOptions): Promise<RunSink> {
   switch (mode) {
     case 'json':
       return createJsonSink(options);
@@ -57,7 +56,8 @@ function pick(mode: OutputMode, options: SinkOptions): RunSink {
     case 'text':
       return createTextSink(options);
     case 'auto':
-      return isLiveTerminal(options.out) ? createTerminalSink(options) : createTextSink(options);
+      // The live view (and the text measuring it needs) loads only for a terminal.
+      return isLiveTerminal(options.out) ? (await import('./terminal/terminal.js')).createTerminalSink(options) : createTextSink(options);
   }
 }
 

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { RunEventSchema } from '../event-schema.js';
+import { eventSchemas } from '../event-schema.js';
 import type { RunEvent } from '../events.js';
 import { ioError } from '../io-error.js';
 
@@ -18,6 +18,7 @@ export function readEventsFile(file: string): RunEvent[] {
 /** The events of NDJSON text; lines that are torn or not events are skipped. */
 export function parseEventLines(text: string): RunEvent[] {
   const events: RunEvent[] = [];
+  const { RunEventSchema } = eventSchemas();
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {

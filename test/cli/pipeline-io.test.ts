@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunEventSchema } from '../../src/event-schema.js';
+import { eventSchemas } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
 import type { RunRecord } from '../../src/state/record/run-record.js';
 import { runWave } from '../support/cli.js';
 import { makeProject } from '../support/project.js';
 import { latestRun } from '../support/runs.js';
+
+const { RunEventSchema } = eventSchemas();
 
 /** What the publish step writes: a PR link, two created issues, nothing at comment_url. */
 const RESULT = {

@@ -9,12 +9,14 @@ import { buildPlan } from '../../src/plan/plan.js';
 import { isSecretVariable, runSecretValues, shortSecretWarnings } from '../../src/engine/run/run-secrets.js';
 import { createRedactingStream, Redactor } from '../../src/redact.js';
 import { runRedactor } from '../../src/app/run-redactor.js';
-import { RunEventSchema } from '../../src/event-schema.js';
+import { eventSchemas } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
 import { makeProject } from '../support/project.js';
 import { runWave } from '../support/cli.js';
 import { latestRun } from '../support/runs.js';
 import { tempDir } from '../fixtures/workspace/helpers.js';
+
+const { RunEventSchema } = eventSchemas();
 
 const SECRET = 'env-secret/with+url=chars&more';
 

@@ -1,11 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RunEventSchema } from '../../src/event-schema.js';
+import { eventSchemas } from '../../src/event-schema.js';
 import type { RunEvent } from '../../src/events.js';
 import { createTerminalSink } from '../../src/report/terminal/terminal.js';
 import { createTextSink } from '../../src/report/text.js';
 import { runWave } from '../support/cli.js';
 import { commandPipeline, makeProject } from '../support/project.js';
 import { CollectingStream, terminalFrames } from './scripted-run.js';
+
+const { RunEventSchema } = eventSchemas();
 
 // What a person watching a composition run sees: a real run of child pipelines of command steps, in each output mode.
 

@@ -9,20 +9,20 @@ afterEach(() => {
 });
 
 describe('createSink', () => {
-  it('auto is plain text when the stream is not a terminal', () => {
+  it('auto is plain text when the stream is not a terminal', async () => {
     const out = new CollectingStream();
-    const sink = createSink('auto', { out, stepIds: STEP_IDS });
+    const sink = await createSink('auto', { out, stepIds: STEP_IDS });
     for (const event of SCRIPTED_EVENTS) sink.handle(event);
     sink.close();
     expect(out.text).toContain(`run ${RUN_ID} started: hello, 4 steps`);
     expect(out.text).not.toContain('\x1b');
   });
 
-  it('auto on a terminal with NO_COLOR redraws in place without colour codes', () => {
+  it('auto on a terminal with NO_COLOR redraws in place without colour codes', async () => {
     vi.stubEnv('NO_COLOR', '1');
     vi.stubEnv('TERM', 'xterm-256color');
     const out = new CollectingStream({ tty: true, columns: 100 });
-    const sink = createSink('auto', { out, stepIds: STEP_IDS });
+    const sink = await createSink('auto', { out, stepIds: STEP_IDS });
     for (const event of SCRIPTED_EVENTS) sink.handle(event);
     sink.close();
     sink.summarize(scriptedRecord(), '/runs/x');
@@ -31,7 +31,7 @@ describe('createSink', () => {
     expect(out.text).not.toMatch(/\x1b\[\d+m/);
   });
 
-  it('json, quiet and text pick their sinks', () => {
+  it('json, quiet and text pick their sinks', async () => {
     const json = new CollectingStream({ tty: true });
     const quiet = new CollectingStream({ tty: true });
     const text = new CollectingStream({ tty: true });
@@ -40,7 +40,7 @@ describe('createSink', () => {
       ['quiet', quiet],
       ['text', text],
     ] as const) {
-      const sink = createSink(mode, { out, stepIds: STEP_IDS, color: false });
+      const sink = await createSink(mode, { out, stepIds: STEP_IDS, color: false });
       for (const event of SCRIPTED_EVENTS) sink.handle(event);
       sink.close();
     }
@@ -49,10 +49,10 @@ describe('createSink', () => {
     expect(text.text.split('\n')[0]).toMatch(/^\d\d:\d\d:\d\d run /);
   });
 
-  it('redacts secrets in printed events when given a redactor', () => {
+  it('redacts secrets in printed events when given a redactor', async () => {
     const secret = 'p4ssw0rd-of-the-day';
     const out = new CollectingStream();
-    const sink = createSink('json', { out, stepIds: ['a'], redactor: new Redactor([secret]) });
+    const sink = await createSink('json', { out, stepIds: ['a'], redactor: new Redactor([secret]) });
     sink.handle({
       v: 1,
       ts: '2024-05-01T12:00:00.000Z',
@@ -68,7 +68,7 @@ describe('createSink', () => {
 });
 
 describe('shouldColor', () => {
-  it('is on for a TTY only, and off with NO_COLOR or TERM=dumb', () => {
+  it('is on for a TTY only, and off with NO_COLOR or TERM=dumb', async () => {
     const tty = new CollectingStream({ tty: true });
     expect(shouldColor(tty, { TERM: 'xterm' })).toBe(true);
     expect(shouldColor(tty, { TERM: 'xterm', NO_COLOR: '1' })).toBe(false);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RunEventSchema } from '../../src/event-schema.js';
+import { eventSchemas } from '../../src/event-schema.js';
 import { createJsonSink } from '../../src/report/json.js';
 import { createQuietSink } from '../../src/report/quiet.js';
 import { CollectingStream, RUN_ID, SCRIPTED_EVENTS, scriptedRecord } from './scripted-run.js';
+
+const { RunEventSchema } = eventSchemas();
 
 describe('json sink', () => {
   it('writes every event as one NDJSON line, exactly the event, and nothing else', () => {

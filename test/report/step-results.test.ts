@@ -74,11 +74,11 @@ describe('step results in the summaries', () => {
     );
   });
 
-  it("hides the run's secrets in the printed summary", () => {
+  it("hides the run's secrets in the printed summary", async () => {
     const secret = 'p4ssw0rd-of-the-day';
     const leaky = sampleRecord(RUN, { status: 'completed' }, [sampleStep('echo', { status: 'completed', result: stepResult('command', `token=${secret}`) })]);
     const out = new CollectingStream();
-    createSink('text', { out, stepIds: ['echo'], redactor: new Redactor([secret]) }).summarize(leaky, runDir);
+    (await createSink('text', { out, stepIds: ['echo'], redactor: new Redactor([secret]) })).summarize(leaky, runDir);
     expect(out.text).toContain('│ token=[REDACTED]');
     expect(out.text).not.toContain(secret);
   });

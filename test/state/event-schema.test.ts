@@ -2,8 +2,10 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RunEventSchema } from '../../src/event-schema.js';
+import { eventSchemas } from '../../src/event-schema.js';
 import { EVERY_EVENT } from './event-samples.js';
+
+const { RunEventSchema } = eventSchemas();
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -38,14 +38,17 @@ function ranges(...cidrs: string[]): BlockList {
   return list;
 }
 
-// Checked in this order: metadata addresses also sit inside link-local, CGNAT and ULA ranges.
-const CLASSES: ReadonlyArray<[AddressClass, BlockList]> = [
-  ['metadata', ranges('169.254.169.254/32', '100.100.100.200/32', 'fd00:ec2::254/128')],
-  ['unspecified', ranges('0.0.0.0/8', '::/128')],
-  ['loopback', ranges('127.0.0.0/8', '::1/128')],
-  ['link-local', ranges('169.254.0.0/16', 'fe80::/10')],
-  ['private', ranges('10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7')],
-];
+// Checked in this order: metadata addresses also sit inside link-local, CGNAT and ULA ranges. Built on first use: a
+// run whose steps reach no network never needs them.
+let classes: ReadonlyArray<[AddressClass, BlockList]> | undefined;
+const addressClasses = (): ReadonlyArray<[AddressClass, BlockList]> =>
+  (classes ??= [
+    ['metadata', ranges('169.254.169.254/32', '100.100.100.200/32', 'fd00:ec2::254/128')],
+    ['unspecified', ranges('0.0.0.0/8', '::/128')],
+    ['loopback', ranges('127.0.0.0/8', '::1/128')],
+    ['link-local', ranges('169.254.0.0/16', 'fe80::/10')],
+    ['private', ranges('10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7')],
+  ]);
 
 /** Classifies an IP address; IPv4-mapped IPv6 (::ffff:10.0.0.1) is classified by its IPv4 part. */
 export function addressClass(address: string): AddressClass {
@@ -55,5 +58,5 @@ export function addressClass(address: string): AddressClass {
   if (family === 0) throw new TypeError(`Not an IP address: ${address}`);
   // BlockList matches IPv4-mapped IPv6 addresses against IPv4 ranges by itself.
   const type = family === 6 ? 'ipv6' : 'ipv4';
-  return CLASSES.find(([, list]) => list.check(bare, type))?.[0] ?? 'public';
+  return addressClasses().find(([, list]) => list.check(bare, type))?.[0] ?? 'public';
 }
