@@ -9,7 +9,9 @@ const { Script } = require('node:vm');
 // An everyday verb has a bundle of its own, holding that verb alone; every other command line loads the whole CLI.
 // The verb is the first word that is not a flag, as the program itself finds it.
 const bundles = join(__dirname, '..', 'dist', 'bundle');
-const verb = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+// A shell's Tab asks `wave complete -- <words>`, which completion's bundle answers.
+const named = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const verb = named === 'complete' ? 'completion' : named;
 const solo = verb !== undefined && /^[a-z]+$/.test(verb) ? join(bundles, `verb-${verb}.cjs`) : undefined;
 const bundle = solo !== undefined && existsSync(solo) ? solo : join(bundles, 'wave.cjs');
 const cacheFile = `${bundle}.cache`;

@@ -60,6 +60,21 @@ for (const verb of SOLO_VERBS) {
     outfile: `dist/bundle/verb-${verb}.cjs`,
   });
 }
+// Completion (`wave completion`, and `wave complete` at each Tab) gets a bundle of its own too, holding no command: the
+// commands' names, arguments and options are written into it, taken here from the whole CLI's program.
+const { buildProgram } = await import(resolve('dist/cli/program.js'));
+const { COMMANDS } = await import(resolve('dist/cli/commands/index.js'));
+const { commandTree } = await import(resolve('dist/cli/completion/command-tree.js'));
+const tree = commandTree(await buildProgram([], { verbs: COMMANDS.verbs }));
+await build({
+  ...CLI_BUNDLE,
+  stdin: {
+    contents: `import { startCli } from './dist/cli/start.js';\nimport { completionOfTree } from './dist/cli/commands/completion.js';\nstartCli({ verbs: {}, describingAll: async () => completionOfTree(${JSON.stringify(tree)}) });\n`,
+    resolveDir: process.cwd(),
+    sourcefile: 'completion-entry.js',
+  },
+  outfile: 'dist/bundle/verb-completion.cjs',
+});
 await bundleDockerode();
 await bundleOtlp();
 
@@ -115,9 +130,10 @@ try {
   // Each solo verb warms its own bundle's cache on the run just made.
   const [runId] = readdirSync(join(project, '.wave', 'runs'));
   for (const verb of SOLO_VERBS) wave(verb, ...(['status', 'logs', 'thread'].includes(verb) ? [runId] : []));
+  wave('complete', '--', 'status', runId.slice(0, 3));
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
-for (const bundle of [OUT, ...SOLO_VERBS.map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
+for (const bundle of [OUT, ...[...SOLO_VERBS, 'completion'].map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
   if (!existsSync(`${bundle}.cache`)) throw new Error(`the warm-up wrote no ${bundle}.cache`);
 }

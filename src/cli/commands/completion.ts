@@ -4,6 +4,7 @@ import tab from '@bomb.sh/tab/commander';
 import { pipelineCandidates, pipelineStepIds, runCandidates, runStepIds, type Candidate, type CompletionPlace } from '../completion/completion-candidates.js';
 import { completionScript } from '../completion/completion-script.js';
 import { readCompletionLine, type CompletionLine } from '../completion/completion-line.js';
+import { addCommandTree, type CommandNode } from '../completion/command-tree.js';
 
 /** Arguments completed from the project, by the name their command gives them. */
 const RUN_ARGUMENTS = new Set(['run']);
@@ -33,6 +34,14 @@ export function registerCompletion(program: Command): void {
     .action((shell: string) => {
       process.stdout.write(completionScript(completion, program.name(), shell));
     });
+}
+
+/** Completion over a tree of the commands (the one the build writes into completion's own bundle), not the commands. */
+export function completionOfTree(tree: readonly CommandNode[]): (program: Command) => void {
+  return (program) => {
+    addCommandTree(program, tree);
+    registerCompletion(program);
+  };
 }
 
 const DESCRIPTION = 'Print the script that completes commands, flags, pipelines, runs and steps in bash, zsh or fish.';
