@@ -70,9 +70,12 @@ export class ClaudeStream implements AgentStream {
     if (!object) return [];
     this.sessionId ??= str(object.session_id);
     const events = claudeObjectEvents(object);
-    const usage = this.usage.event(object);
-    if (usage) events.push(usage);
-    if (object.type === 'result') this.result = object;
+    // The type is read once: the stream's objects come in many shapes, and each read of a field is a lookup.
+    const type = object.type;
+    if (type === 'assistant') {
+      const usage = this.usage.event(object);
+      if (usage) events.push(usage);
+    } else if (type === 'result') this.result = object;
     for (let i = 0; i < events.length; i++) events[i] = this.noted(events[i]!);
     return events;
   }

@@ -43,7 +43,8 @@ export class ClaudeMessageUsage {
     };
     if (id) {
       if (!seen) this.remember(id);
-      this.seen.set(id, addTokens(before, tokens));
+      // A new message's first usage is its total so far; a known one's grows by what this line added.
+      this.seen.set(id, seen ? addTokens(seen, tokens) : now);
     }
     return hasTokens(tokens) ? { kind: 'usage', tokens } : undefined;
   }
@@ -101,15 +102,19 @@ function apiErrorEvent(object: Json, message: string): StreamEvent {
   return CREDENTIAL_ERRORS.has(str(object.error) ?? '') ? { kind: 'error', message, failureClass: 'auth_failed' } : { kind: 'error', message };
 }
 
+/** Whether an assistant message is Claude's synthetic report of an API error; asked only of a text block. */
+function isApiError(object: Json): boolean {
+  return object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
+}
+
 function assistantEvents(object: Json): StreamEvent[] {
   const message = isObject(object.message) ? object.message : {};
   const blocks = Array.isArray(message.content) ? message.content : [];
-  const apiError = object.error !== undefined || object.isApiErrorMessage === true || object.is_api_error_message === true;
   const events: StreamEvent[] = [];
   for (const block of blocks) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      events.push(apiError ? apiErrorEvent(object, block.text) : { kind: 'text', text: block.text });
+      events.push(isApiError(object) ? apiErrorEvent(object, block.text) : { kind: 'text', text: block.text });
     } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
       events.push({ kind: 'thinking', text: block.thinking });
     } else if (block.type === 'tool_use' && typeof block.name === 'string') {
