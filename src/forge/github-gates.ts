@@ -1,5 +1,4 @@
 import { tmpdir } from 'node:os';
-import { execa } from 'execa';
 
 /** What one look at the forge says: the gate may pass, must fail, is still waiting, or could not be asked (asked again later). */
 export type ForgeLook = { passed: string } | { failed: string } | { waiting: string } | { error: string };
@@ -37,6 +36,8 @@ export async function lookAtBranchCi(repo: string, branch: string, signal: Abort
 
 /** Runs `gh` outside any workspace (the repository is named, so no folder's git is read) and parses its JSON; no `gh` at all fails the gate. */
 async function askGh(args: string[], signal: AbortSignal): Promise<{ json: unknown } | { error: string } | { failed: string }> {
+  // execa loads only for a gate that asks GitHub: every run reaches this module.
+  const { execa } = await import('execa');
   const result = await execa('gh', args, { cwd: tmpdir(), reject: false, timeout: GH_TIMEOUT_MS, cancelSignal: signal, stdin: 'ignore' });
   // Asking again would not install it: the gate fails at once.
   if ((result as { code?: string }).code === 'ENOENT') return { failed: "gh, GitHub's CLI, is not installed: the gate cannot ask GitHub" };

@@ -3,7 +3,6 @@ import { createReadStream, existsSync, readFileSync, renameSync, rmSync, statSyn
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { extract } from 'tar';
 import { cassettesRootOf } from '../../core/run-paths.js';
 import { WaveError } from '../../core/errors/errors.js';
 import { describeCause } from '../../io-error.js';
@@ -54,6 +53,8 @@ async function unpack(file: string, target: string, maxBytes: number): Promise<v
   const entries = new CassetteEntries(maxBytes);
   try {
     await mkdir(partial, { recursive: true });
+    // tar loads only when a cassette is opened: every `wave run` reaches this module.
+    const { extract } = await import('tar');
     try {
       await extract({ file, cwd: partial, strict: true, preserveOwner: false, filter: entries.accept });
     } catch (cause) {

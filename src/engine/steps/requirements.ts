@@ -1,6 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { execa } from 'execa';
 import type { PlannedRequires } from '../../plan/plan-requires.js';
 import { WaveError, type SourceLocation } from '../../core/errors/errors.js';
 
@@ -46,6 +45,8 @@ function lastLine(output: string): string {
 
 /** Runs a skill's check in the project folder: installed when it exits 0 within the time limit. */
 async function checkSkill(check: string, projectRoot: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; detail: string }> {
+  // execa loads only for a skill check: every run reaches this module.
+  const { execa } = await import('execa');
   const result = await execa('/bin/sh', ['-c', check], { cwd: projectRoot, env, extendEnv: false, stdin: 'ignore', all: true, reject: false, timeout: SKILL_CHECK_TIMEOUT_MS });
   if (result.exitCode === 0) return { ok: true, detail: `\`${check}\` succeeded` };
   const why = result.timedOut ? `did not finish within ${SKILL_CHECK_TIMEOUT_MS / 1000} s` : result.exitCode !== undefined ? `exited ${result.exitCode}` : 'could not run';
