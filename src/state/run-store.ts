@@ -4,7 +4,7 @@ import { WaveError } from '../core/errors/errors.js';
 import { describeCause, diskFaultHint, ioError, ioErrorOf } from '../io-error.js';
 import type { RunEvent } from '../events.js';
 import { writeFileAtomicSync } from './atomic-write.js';
-import { readEventsFile } from './events-file.js';
+import { filledLineCount, parseEventLines, readEventsFile, readEventsText } from './events-file.js';
 import { FaultLatch } from './fault-latch.js';
 import { cachedValueRedactor, redactingReplacer, type TextRedactor } from './redact-values.js';
 import { applyEvent, creationEvent, foldEvents } from './record/apply-event.js';
@@ -347,17 +347,21 @@ export class RunStore {
  * (no eventCount) is its run.json.
  */
 function recordOf(dir: string): RunRecord {
-  const events = readEventsFile(join(dir, EVENTS_FILE));
+  const text = readEventsText(join(dir, EVENTS_FILE));
   let snapshot: RunRecord;
   try {
     snapshot = readRunRecord(join(dir, RUN_FILE));
   } catch (error) {
+    const events = parseEventLines(text);
     const folded = foldEvents(events);
     if (!folded) throw error;
     return Object.assign(folded, { eventCount: events.length });
   }
   const count = snapshot.eventCount;
-  if (count === undefined || count >= events.length || events[0]?.type !== 'run_created') return snapshot;
+  // A snapshot that holds at least as many events as the file has lines is the whole fold: no line is parsed.
+  if (count === undefined || count >= filledLineCount(text)) return snapshot;
+  const events = parseEventLines(text);
+  if (count >= events.length || events[0]?.type !== 'run_created') return snapshot;
   for (const event of events.slice(count)) applyEvent(snapshot, event);
   return Object.assign(snapshot, { eventCount: events.length });
 }
