@@ -14,8 +14,9 @@ export const englishOnlyZod = {
   },
 };
 
-// The OTLP exporter loads node:http(s) with import(); the CLI bundle runs as a script compiled from its code cache,
-// where import() has no loader, so the bundle requires them instead.
+// The OTLP exporter loads node:http(s) with import(); its bundles (otlp.cjs, the Action's) require them instead, so it
+// never depends on the loader of the code holding it (the CLI's bundles run as scripts compiled from a code cache, where
+// import() has none).
 export const requiredOtlpTransport = {
   name: 'required-otlp-transport',
   setup(build) {
