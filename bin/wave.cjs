@@ -6,14 +6,15 @@ const { createRequire, wrap } = require('node:module');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
-// An everyday verb has a bundle of its own, holding that verb alone; every other command line loads the whole CLI.
-// The verb is the first word that is not a flag, as the program itself finds it.
+// An everyday verb has a bundle of its own, holding that verb alone; a command line naming no verb (`wave --help`,
+// `wave -v`) and completion (a shell's Tab asks `wave complete -- <words>`) are answered by the bundle that describes
+// every command without holding any; every other command line loads the whole CLI. The verb is the first word that is
+// not a flag, as the program itself finds it.
 const bundles = join(__dirname, '..', 'dist', 'bundle');
-// A shell's Tab asks `wave complete -- <words>`, which completion's bundle answers.
-const named = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-const verb = named === 'complete' ? 'completion' : named;
-const solo = verb !== undefined && /^[a-z]+$/.test(verb) ? join(bundles, `verb-${verb}.cjs`) : undefined;
-const bundle = solo !== undefined && existsSync(solo) ? solo : join(bundles, 'wave.cjs');
+const verb = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const own =
+  verb === undefined || verb === 'complete' || verb === 'completion' ? join(bundles, 'described.cjs') : /^[a-z]+$/.test(verb) ? join(bundles, `verb-${verb}.cjs`) : undefined;
+const bundle = own !== undefined && existsSync(own) ? own : join(bundles, 'wave.cjs');
 const cacheFile = `${bundle}.cache`;
 let cachedData;
 try {

@@ -60,8 +60,9 @@ for (const verb of SOLO_VERBS) {
     outfile: `dist/bundle/verb-${verb}.cjs`,
   });
 }
-// Completion (`wave completion`, and `wave complete` at each Tab) gets a bundle of its own too, holding no command: the
-// commands' names, arguments and options are written into it, taken here from the whole CLI's program.
+// Completion (`wave completion`, and `wave complete` at each Tab) and a command line naming no verb (`wave --help`,
+// `wave -v`) get a bundle of their own too, holding no command: the commands' names, arguments and options are
+// written into it, taken here from the whole CLI's program.
 const { buildProgram } = await import(resolve('dist/cli/program.js'));
 const { COMMANDS } = await import(resolve('dist/cli/commands/index.js'));
 const { commandTree } = await import(resolve('dist/cli/completion/command-tree.js'));
@@ -73,7 +74,7 @@ await build({
     resolveDir: process.cwd(),
     sourcefile: 'completion-entry.js',
   },
-  outfile: 'dist/bundle/verb-completion.cjs',
+  outfile: 'dist/bundle/described.cjs',
 });
 await bundleDockerode();
 await bundleOtlp();
@@ -131,9 +132,10 @@ try {
   const [runId] = readdirSync(join(project, '.wave', 'runs'));
   for (const verb of SOLO_VERBS) wave(verb, ...(['status', 'logs', 'thread'].includes(verb) ? [runId] : []));
   wave('complete', '--', 'status', runId.slice(0, 3));
+  wave('--help');
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
-for (const bundle of [OUT, ...[...SOLO_VERBS, 'completion'].map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
+for (const bundle of [OUT, 'dist/bundle/described.cjs', ...SOLO_VERBS.map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
   if (!existsSync(`${bundle}.cache`)) throw new Error(`the warm-up wrote no ${bundle}.cache`);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { addCommandTree, commandTree } from '../../src/cli/completion/command-tree.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { runWave } from '../support/cli.js';
 
 describe('the command tree completion is answered from', () => {
   it('rebuilds every command, argument, choice and option of the whole CLI as it was', async () => {
@@ -14,5 +15,16 @@ describe('the command tree completion is answered from', () => {
     const rebuilt = new Command('wave');
     addCommandTree(rebuilt, tree);
     expect(commandTree(rebuilt)).toEqual(tree);
+  });
+
+  it('answers `wave --help`, `wave -v` and a mistyped verb from the built CLI as the whole program does', async () => {
+    const program = await buildProgram([], COMMANDS);
+    const help = await runWave(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.trimEnd()).toBe(program.helpInformation().trimEnd());
+    expect((await runWave(['-v'])).stdout.trim()).toBe(program.version());
+    const typo = await runWave(['statu']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(Did you mean status?)');
   });
 });

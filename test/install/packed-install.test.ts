@@ -19,7 +19,7 @@ const SHIPPED = [
   /^docs\/[\w-]+\.md$/,
   /^LICENSE$/,
   /^bin\/wave\.cjs$/,
-  /^dist\/bundle\/(wave|dockerode|otlp|verb-[a-z]+)\.cjs$/,
+  /^dist\/bundle\/(wave|described|dockerode|otlp|verb-[a-z]+)\.cjs$/,
   /^dist\/bundle\/(api|adapter)\.(js|d\.ts)$/,
   /^schemas\/\w+\.schema\.json$/,
   /^personas\/[\w-]+\.md$/,
