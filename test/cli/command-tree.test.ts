@@ -17,7 +17,7 @@ describe('the command tree completion is answered from', () => {
     expect(commandTree(rebuilt)).toEqual(tree);
   });
 
-  it('answers `wave --help`, `wave -v` and a mistyped verb from the built CLI as the whole program does', async () => {
+  it('answers `wave --help` and `wave -v` from the built CLI as the whole program does, and a mistyped verb with a suggestion', async () => {
     const program = await buildProgram([], COMMANDS);
     const help = await runWave(['--help']);
     expect(help.code).toBe(0);
