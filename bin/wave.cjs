@@ -16,14 +16,19 @@ const own =
   verb === undefined || verb === 'complete' || verb === 'completion' ? join(bundles, 'described.cjs') : /^[a-z]+$/.test(verb) ? join(bundles, `verb-${verb}.cjs`) : undefined;
 const bundle = own !== undefined && existsSync(own) ? own : join(bundles, 'wave.cjs');
 const cacheFile = `${bundle}.cache`;
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  // No cache yet: this run writes it.
+/** The bundle compiled through its cache; the cache is read here only, so the run holds no copy of it afterwards. */
+function compile() {
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet: this run writes it.
+  }
+  const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+  return { script, writeCache: cachedData === undefined || script.cachedDataRejected };
 }
-const script = new Script(wrap(readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) {
+const { script, writeCache } = compile();
+if (writeCache) {
   // Written at exit, when it also holds every function this run compiled; a read-only install skips it.
   process.once('exit', () => {
     const partial = `${cacheFile}.${process.pid}`;
