@@ -27,7 +27,7 @@ export interface RoomOptions {
   limits?: Pick<SandboxLimits, 'connections'>;
 }
 
-/** What a sandbox keeps for all its attempts: where their folders' removal goes, and the FIFOs their forwarders report on. */
+/** What a sandbox keeps for all its attempts: where their room folders' removal goes, and the FIFOs their forwarders report on. */
 export interface AttemptSupport {
   cleanups: PendingCleanups;
   fifos: ReadyFifos;
@@ -47,7 +47,7 @@ export interface AttemptRoom {
   readonly tmp: string;
   /** Every host folder the step can write: what its disk limit measures. */
   readonly writable: readonly string[];
-  /** Stops the proxy and takes back the FIFOs at once; the folders' removal is left to the sandbox's clean-ups. Never rejects. */
+  /** Stops the proxy, takes back the FIFOs and removes /tmp at once; the room folder's removal is left to the sandbox's clean-ups. Never rejects. */
   close(): Promise<void>;
 }
 
@@ -127,10 +127,17 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       // A file bound from elsewhere is no part of what the step adds.
       writable: [...binds.filter((bind) => bind.writable && !bind.source).map((bind) => bind.path), tmp],
       close: async () => {
-        // At once: no decision of the attempt's proxy may be recorded after its step.
-        await Promise.all([started.close(), ...fifos.map((fifo) => options.fifos.takeBack(fifo))]);
-        // The attempt's /tmp is private to it, as a tmpfs would be.
-        options.cleanups.add(Promise.all([loginMount?.remove(), ...[dir, tmp].map((folder) => rm(folder, { recursive: true, force: true }))]));
+        // At once: no decision of the attempt's proxy may be recorded after its step, and the next spawn in the same
+        // attempt folder (a skill's check after its install) makes its own /tmp and login mount point.
+        await Promise.all([
+          started.close(),
+          ...fifos.map((fifo) => options.fifos.takeBack(fifo)),
+          loginMount?.remove(),
+          // The attempt's /tmp is private to it, as a tmpfs would be.
+          rm(tmp, { recursive: true, force: true }).catch(() => undefined),
+        ]);
+        // This folder is this spawn's alone: its removal need not hold up the step.
+        options.cleanups.add(rm(dir, { recursive: true, force: true }));
       },
     };
   } catch (error) {
@@ -176,7 +183,7 @@ export function sandboxError(error: unknown): NodeJS.ErrnoException {
 }
 
 /**
- * Runs one attempt in a prepared room and closes it afterwards, its folders removed in `options.cleanups`. `run` may throw only while it sets up (it ends with
+ * Runs one attempt in a prepared room and closes it afterwards, its room folder removed in `options.cleanups`. `run` may throw only while it sets up (it ends with
  * spawnInGroup, which never rejects): that becomes a start error, so a sandboxed spawn never rejects either.
  */
 export async function inAttemptRoom(

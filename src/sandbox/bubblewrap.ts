@@ -63,7 +63,7 @@ export function bubblewrapArgs(options: {
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = 'bubblewrap' as const;
 
-  /** Attempts' folders and emptied cgroups being removed. */
+  /** Attempts' room folders and emptied cgroups being removed. */
   private readonly cleanups = new PendingCleanups();
   /** The FIFOs its attempts' forwarders say they listen on. */
   private readonly fifos = new ReadyFifos();

@@ -249,7 +249,7 @@ type Exit = [number | null, NodeJS.Signals | null];
 export class DockerSandbox implements Sandbox {
   readonly backend = 'docker' as const;
 
-  /** Stopped containers and attempts' folders being removed. */
+  /** Stopped containers and attempts' room folders being removed. */
   private readonly cleanups = new PendingCleanups();
   /** The FIFOs its attempts' forwarders say they listen on. */
   private readonly fifos = new ReadyFifos();
