@@ -264,7 +264,7 @@ export class DockerSandbox implements Sandbox {
     });
   }
 
-  /** Waits for every stopped container of the run, and its attempts' folders, to be removed. */
+  /** Waits for every stopped container of the run, and its attempts' room folders, to be removed. */
   async close(): Promise<void> {
     await this.cleanups.settle();
     await this.fifos.close();
