@@ -1,5 +1,5 @@
 // Sandbox cost: the same pipeline of no-op command steps run unsandboxed, in bubblewrap and in Docker, in this run;
-// the difference per step is each backend's overhead (goals: bubblewrap ≤ 10 ms, docker ≤ 350 ms). Then one real
+// the difference per step is each backend's overhead (goals: bubblewrap ≤ 10 ms, docker ≤ 150 ms). Then one real
 // Claude Code step against the scripted model server in each backend, as a ratio to the unsandboxed step.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ export async function bench() {
     const r = results[backend];
     if (!r) continue;
     const perStep = (r.noop - base.noop) / STEPS;
-    const goal = backend === 'bubblewrap' ? ' (goal ≤ 10 ms)' : backend === 'docker' ? ' (goal ≤ 350 ms)' : '';
+    const goal = backend === 'bubblewrap' ? ' (goal ≤ 10 ms)' : backend === 'docker' ? ' (goal ≤ 150 ms)' : '';
     const overhead = backend === 'none' ? '' : `, ${perStep.toFixed(1)} ms per step over unsandboxed${goal}`;
     const agent = r.agent === undefined ? '' : `; Claude step ${r.agent.toFixed(0)} ms${backend === 'none' ? '' : `, ratio ${(r.agent / base.agent).toFixed(2)}`}`;
     lines.push(`  ${backend}: ${r.noop.toFixed(0)} ms${overhead}${agent}`);

@@ -166,6 +166,8 @@ async function pidsIn(procsFiles: readonly string[]): Promise<number[]> {
 
 /** The most an ended attempt's cgroup is waited on to empty. */
 const EMPTY_WAIT_MS = 5000;
+/** Pauses between looks at a cgroup being emptied: the kernel ends a namespace's processes within a few ms, so look soon, then less often. */
+const EMPTY_POLLS_MS = [1, 2, 4, 8, 16, 32, 50];
 
 /**
  * Ends what is left in an attempt's cgroup and waits until it is empty: once bwrap exits, its namespace's processes
@@ -175,7 +177,7 @@ async function emptyCgroup(procsFiles: readonly string[]): Promise<void> {
   const deadline = Date.now() + EMPTY_WAIT_MS;
   // cgroup v2 kills the whole cgroup at once, a process forking meanwhile included; the loop below is for v1.
   for (const file of procsFiles) await writeFile(join(dirname(file), 'cgroup.kill'), '1').catch(() => undefined);
-  for (;;) {
+  for (let look = 0; ; look++) {
     const pids = await pidsIn(procsFiles);
     if (!pids.length || Date.now() > deadline) return;
     for (const pid of new Set(pids)) {
@@ -185,6 +187,6 @@ async function emptyCgroup(procsFiles: readonly string[]): Promise<void> {
         // Gone already.
       }
     }
-    await sleep(50);
+    await sleep(EMPTY_POLLS_MS[Math.min(look, EMPTY_POLLS_MS.length - 1)]!);
   }
 }

@@ -10,6 +10,8 @@ import { EgressPolicy } from './egress/egress-policy.js';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress/egress-proxy.js';
 import { entryScript, INSIDE_DIR, type InsideForward } from './entry-script.js';
 import { installFolderOf, nodeInstallFolder, type Bind } from './host-paths.js';
+import type { PendingCleanups } from './pending-cleanups.js';
+import type { ReadyFifos } from './ready-fifos.js';
 import { attemptHome, type EgressRecord, type SandboxLimits, type SandboxScope } from './types.js';
 
 /** The proxy's port inside the sandbox, moved up when a model endpoint already uses it. */
@@ -23,6 +25,12 @@ export interface RoomOptions {
   resolver?: Resolver;
   /** The attempt's limits; the egress proxy holds it to `connections`. */
   limits?: Pick<SandboxLimits, 'connections'>;
+}
+
+/** What a sandbox keeps for all its attempts: where their room folders' removal goes, and the FIFOs their forwarders report on. */
+export interface AttemptSupport {
+  cleanups: PendingCleanups;
+  fifos: ReadyFifos;
 }
 
 /** One attempt's sandbox, backend-neutral: what it binds, its environment and argv, and the egress proxy serving it. */
@@ -39,7 +47,7 @@ export interface AttemptRoom {
   readonly tmp: string;
   /** Every host folder the step can write: what its disk limit measures. */
   readonly writable: readonly string[];
-  /** Stops the proxy and removes the folder; never rejects. */
+  /** Stops the proxy, takes back the FIFOs and removes /tmp at once; the room folder's removal is left to the sandbox's clean-ups. Never rejects. */
   close(): Promise<void>;
 }
 
@@ -55,30 +63,36 @@ function proxyPortAvoiding(taken: ReadonlySet<number>): number {
  * step's allowlist and model endpoints, the entry script, the step's own HOME in its attempt folder, and the
  * environment inside: the curated one with HOME, TMPDIR and the proxy variables set to the sandbox's own.
  */
-export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, options: RoomOptions): Promise<AttemptRoom> {
+export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, options: RoomOptions & AttemptSupport): Promise<AttemptRoom> {
   const policy = new EgressPolicy(scope.allowedDomains);
   const dir = await mkdtemp(join(tmpdir(), `${ROOM_PREFIX}${ownerTag()}-`));
-  let proxy: EgressProxy | undefined;
+  let starting: Promise<EgressProxy> | undefined;
   try {
-    await chmod(dir, 0o755);
-    proxy = await startEgressProxy({
-      dir,
-      policy,
-      endpoints: scope.endpoints,
-      allowlistHint: ALLOWLIST_KEYS,
-      resolver: options.resolver,
-      maxConnections: options.limits?.connections,
-      onDecision: (decision) => options.onEgress({ scope, ...decision }),
-    });
-    const forwards: InsideForward[] = proxy.forwards.map((f) => ({ port: f.port, socket: relativeSocket(dir, f.socketPath) }));
-    const proxyPort = proxyPortAvoiding(new Set(forwards.map((f) => f.port)));
-    forwards.unshift({ port: proxyPort, socket: relativeSocket(dir, proxy.socketPath) });
-    await writeFile(join(dir, 'entry.sh'), entryScript(forwards), { mode: 0o755 });
     const home = attemptHome(scope.attemptDir);
-    await mkdir(home, { recursive: true });
-    const loginMount = scope.login ? await loginMountPoint(scope.login.at) : undefined;
     const tmp = join(scope.attemptDir, 'tmp');
-    await mkdir(tmp, { recursive: true });
+    // Independent of each other: made at once, the proxy listening while the folders are made.
+    starting = chmod(dir, 0o755).then(() =>
+      startEgressProxy({
+        dir,
+        policy,
+        endpoints: scope.endpoints,
+        allowlistHint: ALLOWLIST_KEYS,
+        resolver: options.resolver,
+        maxConnections: options.limits?.connections,
+        onDecision: (decision) => options.onEgress({ scope, ...decision }),
+      }),
+    );
+    const [started, loginMount] = await Promise.all([
+      starting,
+      mkdir(home, { recursive: true }).then(() => (scope.login ? loginMountPoint(scope.login.at) : undefined)),
+      mkdir(tmp, { recursive: true }),
+    ]);
+    const sockets = started.forwards.map((f) => ({ port: f.port, socketPath: f.socketPath }));
+    const proxyPort = proxyPortAvoiding(new Set(sockets.map((f) => f.port)));
+    sockets.unshift({ port: proxyPort, socketPath: started.socketPath });
+    const forwards: InsideForward[] = sockets.map((f) => ({ port: f.port, socket: relativeSocket(dir, f.socketPath), ready: `ready-${f.port}` }));
+    const fifos = forwards.map((f) => join(dir, f.ready));
+    await Promise.all([writeFile(join(dir, 'entry.sh'), entryScript(forwards), { mode: 0o755 }), ...fifos.map((fifo) => options.fifos.lend(fifo))]);
     const proxyUrl = `http://127.0.0.1:${proxyPort}`;
     const env: Record<string, string> = {
       ...spec.env,
@@ -104,7 +118,6 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       { path: home, writable: true },
       ...(scope.login ? [{ path: scope.login.at, source: scope.login.file, writable: true }] : []),
     ];
-    const opened = proxy;
     return {
       dir,
       binds,
@@ -114,14 +127,22 @@ export async function prepareAttemptRoom(spec: SpawnSpec, scope: SandboxScope, o
       // A file bound from elsewhere is no part of what the step adds.
       writable: [...binds.filter((bind) => bind.writable && !bind.source).map((bind) => bind.path), tmp],
       close: async () => {
-        await opened.close();
-        await loginMount?.remove();
-        // The attempt's /tmp is private to it, as a tmpfs would be.
-        await Promise.all([dir, tmp].map((folder) => rm(folder, { recursive: true, force: true }).catch(() => undefined)));
+        // At once: no decision of the attempt's proxy may be recorded after its step, and the next spawn in the same
+        // attempt folder (a skill's check after its install) makes its own /tmp and login mount point.
+        await Promise.all([
+          started.close(),
+          ...fifos.map((fifo) => options.fifos.takeBack(fifo)),
+          loginMount?.remove(),
+          // The attempt's /tmp is private to it, as a tmpfs would be.
+          rm(tmp, { recursive: true, force: true }).catch(() => undefined),
+        ]);
+        // This folder is this spawn's alone: its removal need not hold up the step.
+        options.cleanups.add(rm(dir, { recursive: true, force: true }));
       },
     };
   } catch (error) {
-    await proxy?.close();
+    // The proxy may still be starting when a folder could not be made.
+    await (await starting?.catch(() => undefined))?.close();
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
@@ -162,13 +183,13 @@ export function sandboxError(error: unknown): NodeJS.ErrnoException {
 }
 
 /**
- * Runs one attempt in a prepared room and closes it afterwards. `run` may throw only while it sets up (it ends with
+ * Runs one attempt in a prepared room and closes it afterwards, its room folder removed in `options.cleanups`. `run` may throw only while it sets up (it ends with
  * spawnInGroup, which never rejects): that becomes a start error, so a sandboxed spawn never rejects either.
  */
 export async function inAttemptRoom(
   spec: SpawnSpec,
   scope: SandboxScope,
-  options: RoomOptions,
+  options: RoomOptions & AttemptSupport,
   signal: AbortSignal | undefined,
   run: (room: AttemptRoom) => Promise<SpawnResult>,
 ): Promise<SpawnResult> {

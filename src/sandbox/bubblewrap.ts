@@ -5,6 +5,8 @@ import { inAttemptRoom, type RoomOptions } from './attempt-room.js';
 import { ownerTag } from '../process/owner-tag.js';
 import { createCgroupJail } from '../process/cgroup-limits.js';
 import { diskLimitedLauncher } from './disk-limit.js';
+import { PendingCleanups } from './pending-cleanups.js';
+import { ReadyFifos } from './ready-fifos.js';
 import { jailedLauncher } from '../process/jailed-launcher.js';
 import { INSIDE_DIR } from './entry-script.js';
 import { rootLinks, systemBinds, type Bind } from './host-paths.js';
@@ -61,27 +63,38 @@ export function bubblewrapArgs(options: {
 export class BubblewrapSandbox implements Sandbox {
   readonly backend = 'bubblewrap' as const;
 
+  /** Attempts' room folders and emptied cgroups being removed. */
+  private readonly cleanups = new PendingCleanups();
+  /** The FIFOs its attempts' forwarders say they listen on. */
+  private readonly fifos = new ReadyFifos();
+
   constructor(private readonly options: BubblewrapOptions) {}
 
   /** Runs the spec inside bwrap; resolves once the sandbox is gone, never rejects. */
-  spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
-    return inAttemptRoom(spec, scope, this.options, signal, async (room) => {
-      const id = insideIdentity();
-      const files = await writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!);
-      // Numbered: child runs started together (a fanned-out step's workers) run the same step and attempt at once.
-      const jail = this.options.enforceLimits ? await createCgroupJail(`wave-${ownerTag()}-${scope.stepId}-${scope.attempt}-${++jailsMade}`, this.options.limits) : undefined;
-      try {
+  async spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
+    // Numbered: child runs started together (a fanned-out step's workers) run the same step and attempt at once.
+    // Made while the room is prepared; a jail that could not be made fails the attempt's start below.
+    const jailing = this.options.enforceLimits ? createCgroupJail(`wave-${ownerTag()}-${scope.stepId}-${scope.attempt}-${++jailsMade}`, this.options.limits) : undefined;
+    jailing?.catch(() => undefined);
+    try {
+      return await inAttemptRoom(spec, scope, { ...this.options, cleanups: this.cleanups, fifos: this.fifos }, signal, async (room) => {
+        const id = insideIdentity();
+        const [files, jail] = await Promise.all([writeIdentityFiles(room.dir, id.uid, id.gid, room.env.HOME!), jailing]);
         const args = bubblewrapArgs({ binds: room.binds, roomDir: room.dir, tmp: room.tmp, identity: { ...id, ...files }, env: room.env, cwd: spec.cwd });
         // bwrap itself gets only PATH: the step's environment is set inside with --setenv after --clearenv.
         const owner = { runId: scope.runId, stepId: scope.stepId };
         const bwrap = { ...spec, command: this.options.binary ?? 'bwrap', args: [...args, '--', ...room.argv], env: { PATH: spec.env.PATH ?? '/usr/bin:/bin' }, owner };
-        return await spawnInGroup(bwrap, signal, diskLimitedLauncher(jail ? jailedLauncher(jail) : launchLocal, room.writable, this.options.limits.diskMb));
-      } finally {
-        await jail?.remove();
-      }
-    });
+        return spawnInGroup(bwrap, signal, diskLimitedLauncher(jail ? jailedLauncher(jail) : launchLocal, room.writable, this.options.limits.diskMb));
+      });
+    } finally {
+      // Emptied before spawnInGroup resolves (it kills what is left in it), or never used: removing it can wait.
+      if (jailing) this.cleanups.add(jailing.then((jail) => jail.remove()));
+    }
   }
 
-  /** Nothing outlives an attempt: bwrap's namespaces end with it. */
-  async close(): Promise<void> {}
+  /** Waits for the ended attempts' folders and cgroups to be removed; nothing else outlives an attempt (bwrap's namespaces end with it). */
+  async close(): Promise<void> {
+    await this.cleanups.settle();
+    await this.fifos.close();
+  }
 }

@@ -6,11 +6,8 @@ export interface InsideForward {
   port: number;
   /** The socket's file name in the attempt's folder. */
   socket: string;
-}
-
-/** The /proc/net/tcp form of 127.0.0.1:<port> listening, to wait for a forwarder without a timer. */
-function listeningLine(port: number): string {
-  return ` 0100007F:${port.toString(16).toUpperCase().padStart(4, '0')} 00000000:0000 0A `;
+  /** The file name, in the attempt's folder, of the FIFO its forwarder's log goes to: it says when the port listens. */
+  ready: string;
 }
 
 /**
@@ -21,7 +18,11 @@ function listeningLine(port: number): string {
 export function entryScript(forwards: readonly InsideForward[]): string {
   // Each forwarder dies with its parent, which `exec` makes the step's program: a forwarder left running would keep
   // the sandbox alive after the program ended (seen when Wave itself was killed).
-  const start = forwards.map((f) => `setpriv --pdeathsig KILL socat TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>/dev/null &`);
-  const ready = forwards.map((f) => `grep -q '${listeningLine(f.port)}' /proc/net/tcp`).join(' && ');
-  return ['#!/bin/sh', ...start, ...(forwards.length ? [`n=0; until ${ready}; do n=$((n+1)); [ "$n" -gt 5000 ] && break; done`] : []), 'exec "$@"', ''].join('\n');
+  const start = forwards.map(
+    (f) => `setpriv --pdeathsig KILL socat -d -d TCP-LISTEN:${f.port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${INSIDE_DIR}/${f.socket} 2>${INSIDE_DIR}/${f.ready} &`,
+  );
+  // A blocking read, not a poll: socat logs "listening on" once its port is open, and a socat that failed has exited,
+  // which ends the read. Its later log lines find the pipe closed, which socat ignores (it ignores SIGPIPE).
+  const ready = forwards.map((f) => `while read -r line; do case $line in *" listening on "*) break ;; esac; done < ${INSIDE_DIR}/${f.ready}`);
+  return ['#!/bin/sh', ...start, ...ready, 'exec "$@"', ''].join('\n');
 }

@@ -27,8 +27,16 @@ export interface Bind {
   source?: string;
 }
 
+/** The host's system paths, read once: they do not change while Wave runs, and every attempt's sandbox asks for them. */
+let rootLinksRead: { links: ReadonlyArray<readonly [string, string]>; folders: readonly string[] } | undefined;
+let systemBindsRead: readonly Bind[] | undefined;
+
 /** The root links of a merged-/usr host (`/bin -> usr/bin`), as [link, target] pairs; real folders come back as binds. */
-export function rootLinks(): { links: Array<[string, string]>; folders: string[] } {
+export function rootLinks(): { links: ReadonlyArray<readonly [string, string]>; folders: readonly string[] } {
+  return (rootLinksRead ??= readRootLinks());
+}
+
+function readRootLinks(): { links: Array<[string, string]>; folders: string[] } {
   const links: Array<[string, string]> = [];
   const folders: string[] = [];
   for (const name of MERGED_USR_LINKS) {
@@ -45,8 +53,8 @@ export function rootLinks(): { links: Array<[string, string]>; folders: string[]
 }
 
 /** The system paths present on this host, read-only. */
-export function systemBinds(): Bind[] {
-  return [...SYSTEM_PATHS, ...rootLinks().folders].filter((path) => existsSync(path)).map((path) => ({ path, writable: false }));
+export function systemBinds(): readonly Bind[] {
+  return (systemBindsRead ??= [...SYSTEM_PATHS, ...rootLinks().folders].filter((path) => existsSync(path)).map((path) => ({ path, writable: false })));
 }
 
 /**

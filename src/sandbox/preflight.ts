@@ -37,9 +37,12 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
   const probe = ['--unshare-all', '--unshare-user', '--die-with-parent', '--cap-drop', 'ALL'];
   for (const bind of systemBinds()) probe.push('--ro-bind', bind.path, bind.path);
   for (const [link, target] of rootLinks().links) probe.push('--symlink', target, link);
+  // Independent of the namespaces' probe: the cgroups are checked while bwrap runs.
+  const limitsChecked = sweepOrphanedJails().then(() => checkCgroupLimits(limits));
   try {
     await run(binary, [...probe, '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], { timeout: PROBE_TIMEOUT_MS });
   } catch (error) {
+    await limitsChecked;
     const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
     throw unavailable(
       `bubblewrap cannot create a sandbox here: ${detail}`,
@@ -47,15 +50,18 @@ export async function checkBubblewrap(env: NodeJS.ProcessEnv, limits: SandboxLim
       error,
     );
   }
-  await sweepOrphanedJails();
+  return { binary, ...(await limitsChecked) };
+}
+
+/** Whether Wave can make an attempt's cgroup here (it makes one and removes it), and the warning when it cannot; never rejects. */
+async function checkCgroupLimits(limits: SandboxLimits): Promise<Omit<BubblewrapReadiness, 'binary'>> {
   try {
     const jail = await createCgroupJail(`wave-${ownerTag()}-probe`, limits);
     await jail.remove();
-    return { binary, enforceLimits: true };
+    return { enforceLimits: true };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
-      binary,
       enforceLimits: false,
       warning: `runtime.sandbox.limits are not enforced by bubblewrap here: Wave cannot create a cgroup (${reason}). Run Wave as root, or use the docker backend, to enforce them.`,
     };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -49,6 +49,40 @@ describe.skipIf(!backendAvailable('bubblewrap'))('bubblewrap: what a killed run 
     writeFileSync(join(workspace, 'release'), '');
     expect((await live.wave).exitCode).toBe(0);
     expect(roomsIn(temp)).toEqual([]);
+  });
+});
+
+/** The cgroups a Wave process made for its attempts: named `wave-<pid>-…` beside this process's own, under v1 or v2. */
+function attemptCgroups(pid: number): string[] {
+  const own = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .filter((parts) => parts.length === 3);
+  const parents = own.flatMap(([, controllers, path]) =>
+    controllers!
+      .split(',')
+      .filter(Boolean)
+      .map((c) => join('/sys/fs/cgroup', c, path!)),
+  );
+  const roots = [...parents, cgroup2Root()].filter((dir): dir is string => dir !== undefined && existsSync(dir));
+  return roots.flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith(`wave-${pid}-`)));
+}
+
+describe.skipIf(!backendAvailable('bubblewrap'))('bubblewrap: what a finished run leaves', () => {
+  it('nothing: its attempt folders, FIFO pool and cgroups are gone once `wave run` exits', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'wave-leftovers-'));
+    const { project, wave } = startRun('bubblewrap', 'while [ ! -e release ]; do sleep 0.05; done', temp);
+    const workspace = await waitFor(() => latestRun(project).steps.step?.workspace, 'the step to record its workspace');
+    await waitFor(() => roomsIn(temp).length === 1, "the step's attempt folder");
+    const ours = (name: string) => name.startsWith(`wave-fifos-${wave.pid}-`);
+    expect(readdirSync(temp).filter(ours)).toHaveLength(1);
+    // Made only where this host lets Wave make cgroups, as the limits are.
+    const jailed = attemptCgroups(wave.pid!).length > 0;
+    writeFileSync(join(workspace, 'release'), '');
+    expect((await wave).exitCode).toBe(0);
+    expect(roomsIn(temp)).toEqual([]);
+    expect(readdirSync(temp).filter(ours)).toEqual([]);
+    if (jailed) expect(attemptCgroups(wave.pid!)).toEqual([]);
   });
 });
 

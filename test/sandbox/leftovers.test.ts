@@ -6,6 +6,7 @@ import { ownerIsGone, ownerTag } from '../../src/process/owner-tag.js';
 import { processStartTime } from '../../src/process/liveness.js';
 import { sweepLeftovers } from '../../src/sandbox/leftovers.js';
 import { sweepBefore } from '../../src/cli/sweep-before.js';
+import { FIFO_POOL_PREFIX } from '../../src/sandbox/ready-fifos.js';
 
 // The sweep reads the OS temp folder: each test points it at a fresh one of its own.
 const previous = process.env.TMPDIR;
@@ -47,6 +48,14 @@ describe('the sweep of what gone Wave processes left', () => {
     expect(existsSync(gone)).toBe(false);
     expect([live, untagged, join(target, 'keep')].map(existsSync)).toEqual([true, true, true]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it("removes a gone Wave's FIFO pool, and leaves a live one's", async () => {
+    const gone = join(temp, `${FIFO_POOL_PREFIX}${GONE_PID}-1234-ffffff`);
+    const live = join(temp, `${FIFO_POOL_PREFIX}${ownerTag()}-gggggg`);
+    for (const dir of [gone, live]) mkdirSync(dir);
+    await sweepLeftovers();
+    expect([gone, live].map(existsSync)).toEqual([false, true]);
   });
 
   it('sweeps before run, resume and cancel, and before no other command', async () => {

@@ -10,6 +10,8 @@ import { sandboxError, inAttemptRoom, type AttemptRoom, type RoomOptions } from 
 import { attachContainer } from './container-attach.js';
 import { SANDBOX_DOWN_CODE } from '../../core/errors/failure.js';
 import { diskLimitedLauncher } from '../disk-limit.js';
+import { PendingCleanups } from '../pending-cleanups.js';
+import { ReadyFifos } from '../ready-fifos.js';
 import { callSignal, daemonDownError, daemonFault, isDaemonFault, killOrphanedContainer, watchDaemon, type DaemonWatch } from './docker-liveness.js';
 import { INSIDE_DIR } from '../entry-script.js';
 import { systemBinds } from '../host-paths.js';
@@ -122,7 +124,8 @@ interface LaunchContext {
   options: DockerSandboxOptions;
   scope: SandboxScope;
   room: AttemptRoom;
-  removals: Set<Promise<void>>;
+  /** Where the stopped container's removal goes: the step need not wait for it, only the run's end. */
+  cleanups: PendingCleanups;
   /** The step's cancel: it ends every request to the daemon at once. */
   signal?: AbortSignal;
 }
@@ -235,9 +238,7 @@ function runningContainer(context: LaunchContext, spec: SpawnSpec, daemon: Daemo
     // gone cannot remove it: `wave resume` does, by its label.
     release: async () => {
       if (fault) return;
-      const removal = removeContainer(container);
-      context.removals.add(removal);
-      void removal.then(() => context.removals.delete(removal));
+      context.cleanups.add(removeContainer(container));
     },
   };
 }
@@ -248,21 +249,25 @@ type Exit = [number | null, NodeJS.Signals | null];
 export class DockerSandbox implements Sandbox {
   readonly backend = 'docker' as const;
 
-  private readonly removals = new Set<Promise<void>>();
+  /** Stopped containers and attempts' room folders being removed. */
+  private readonly cleanups = new PendingCleanups();
+  /** The FIFOs its attempts' forwarders say they listen on. */
+  private readonly fifos = new ReadyFifos();
 
   constructor(private readonly options: DockerSandboxOptions) {}
 
   /** Runs the spec in a container; resolves once the container has stopped (it is removed by close()), never rejects. */
   spawn(spec: SpawnSpec, scope: SandboxScope, signal?: AbortSignal): Promise<SpawnResult> {
-    return inAttemptRoom(spec, scope, this.options, signal, (room) => {
-      const launcher = containerLauncher({ options: this.options, scope, room, removals: this.removals, signal });
+    return inAttemptRoom(spec, scope, { ...this.options, cleanups: this.cleanups, fifos: this.fifos }, signal, (room) => {
+      const launcher = containerLauncher({ options: this.options, scope, room, cleanups: this.cleanups, signal });
       return spawnInGroup(spec, signal, diskLimitedLauncher(launcher, room.writable, this.options.limits.diskMb));
     });
   }
 
-  /** Waits for every stopped container of the run to be removed. */
+  /** Waits for every stopped container of the run, and its attempts' room folders, to be removed. */
   async close(): Promise<void> {
-    await Promise.all(this.removals);
+    await this.cleanups.settle();
+    await this.fifos.close();
   }
 }
 
