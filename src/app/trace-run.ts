@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { EventBus, RunEvent } from '../events.js';
 import type { Plan } from '../plan/plan-types.js';
 import type { Redactor } from '../redact.js';
-import { redactValues } from '../state/redact-values.js';
+import { cachedValueRedactor } from '../state/redact-values.js';
 import { readEventsFile } from '../state/events-file.js';
 import { EVENTS_FILE, type RunStore } from '../state/run-store.js';
 import { traceSettingsOf } from '../trace/gen-ai-attributes.js';
@@ -56,6 +56,8 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
   // A resumed run's earlier drives are folded first, so its sessions and spans go on where they were.
   const hasChildren = Object.values(store.record.steps).some((step) => (step.children?.length ?? 0) > 0);
   const earlier = hasChildren ? runTreeEvents(plan.runtime.runsRoot, runId) : readEventsFile(join(store.dir, EVENTS_FILE));
+  // One redactor for every event the trace folds: the ids, paths and names each event repeats are redacted once.
+  const redacted = cachedValueRedactor(redactor);
   const trace = new LiveTrace({
     ...settings,
     ...(parent ? { parent } : {}),
@@ -64,17 +66,17 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
     earlier,
     creationOf: (childId) => {
       const created = readEventsFile(join(plan.runtime.runsRoot, childId, EVENTS_FILE)).find((event) => event.type === 'run_created');
-      return created && redactValues(created, redactor);
+      return created && redacted(created);
     },
     warn: (message) => err.write(`warning: ${redactor.redact(message)}; the trace is kept in ${join(store.dir, TRACE_FILE)}\n`),
   });
   const unsubscribe = parts.bus.subscribe((event) => {
-    if (event.runId === runId) trace.handle(redactValues(event, redactor));
+    if (event.runId === runId) trace.handle(redacted(event));
   });
   return {
     show: (event) => {
       parts.show?.(event);
-      if (event.runId !== runId) trace.handle(redactValues(event, redactor));
+      if (event.runId !== runId) trace.handle(redacted(event));
     },
     close: async () => {
       unsubscribe();

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ownerIsGone } from './owner-tag.js';
+import { readProcFile } from './proc-file.js';
 import { sleep } from '../core/sleep.js';
 
 /** What a cgroup holds its processes to. */
@@ -108,10 +109,17 @@ async function v2Jail(name: string, limits: CgroupLimits): Promise<MadeCgroup> {
   };
 }
 
+/** Where the cgroup v2 hierarchy is, once looked up: a step's cgroup is made under it, and its mount does not move. */
+let hierarchy: { root: string | undefined } | undefined;
+
 /** The cgroup v2 hierarchy: /sys/fs/cgroup itself, or /sys/fs/cgroup/unified beside v1 controllers (a hybrid host). */
 export function cgroup2Root(): string | undefined {
-  return [ROOT, join(ROOT, 'unified')].find((dir) => existsSync(join(dir, 'cgroup.controllers')));
+  hierarchy ??= { root: [ROOT, join(ROOT, 'unified')].find((dir) => existsSync(join(dir, 'cgroup.controllers'))) };
+  return hierarchy.root;
 }
+
+/** Whether this kernel's cgroups have cgroup.kill, once a cgroup showed it: a kernel feature, the same for every step. */
+let hasKillFile: boolean | undefined;
 
 /** Kills what is left in the cgroups that Wave processes now gone (killed outright, crashed) made, and removes them; never rejects. */
 export async function sweepOrphanedJails(): Promise<void> {
@@ -130,7 +138,7 @@ export async function sweepOrphanedJails(): Promise<void> {
 /** Adds to a made cgroup what every jail does alike: the emptiness check, the kill, and a removal that kills first. */
 function asJail(made: MadeCgroup): CgroupJail {
   const kill = () => emptyCgroup(made.procsFiles);
-  return { ...made, populated: async () => (await pidsIn(made.procsFiles)).length > 0, kill, remove: () => kill().then(() => made.remove()) };
+  return { ...made, populated: async () => pidsIn(made.procsFiles).length > 0, kill, remove: () => kill().then(() => made.remove()) };
 }
 
 /**
@@ -141,14 +149,20 @@ function asJail(made: MadeCgroup): CgroupJail {
 export async function createKillCgroup(name: string): Promise<CgroupJail> {
   const root = cgroup2Root();
   if (!root) throw new Error(`no cgroup v2 hierarchy at ${ROOT}`);
+  if (hasKillFile === false) throw new Error(NO_KILL_FILE);
   const dir = join(root, name);
   await mkdir(dir);
-  if (!existsSync(join(dir, 'cgroup.kill'))) {
+  hasKillFile ??= existsSync(join(dir, 'cgroup.kill'));
+  if (!hasKillFile) {
     await rmdir(dir).catch(() => undefined);
-    throw new Error('this kernel has no cgroup.kill (Linux 5.14 or later)');
+    throw new Error(NO_KILL_FILE);
   }
-  return asJail({ procsFiles: [join(dir, 'cgroup.procs')], limitExceeded: async () => undefined, remove: () => rmdir(dir).catch(() => undefined) });
+  const jail = asJail({ procsFiles: [join(dir, 'cgroup.procs')], limitExceeded: async () => undefined, remove: () => rmdir(dir).catch(() => undefined) });
+  // The kernel removes only an empty cgroup: when the rmdir succeeds nothing was left to kill, else the kill comes first.
+  return { ...jail, remove: () => rmdir(dir).catch(() => jail.remove()) };
 }
+
+const NO_KILL_FILE = 'this kernel has no cgroup.kill (Linux 5.14 or later)';
 
 /** Creates the cgroup of one attempt with its limits; throws when this host does not let Wave make one. */
 export async function createCgroupJail(name: string, limits: CgroupLimits): Promise<CgroupJail> {
@@ -159,9 +173,18 @@ export async function createCgroupJail(name: string, limits: CgroupLimits): Prom
   return asJail(jail);
 }
 
+/** The text of a kernel file, or '' when it cannot be read: read at once, as the kernel makes it up in memory. */
+function readKernelFileOr(path: string): string {
+  try {
+    return readProcFile(path);
+  } catch {
+    return '';
+  }
+}
+
 /** The pids listed in cgroup.procs files; none for a file that cannot be read. */
-async function pidsIn(procsFiles: readonly string[]): Promise<number[]> {
-  return (await Promise.all(procsFiles.map(readOr))).join('\n').split('\n').filter(Boolean).map(Number);
+function pidsIn(procsFiles: readonly string[]): number[] {
+  return procsFiles.map(readKernelFileOr).join('\n').split('\n').filter(Boolean).map(Number);
 }
 
 /** The most an ended attempt's cgroup is waited on to empty. */
@@ -178,7 +201,7 @@ async function emptyCgroup(procsFiles: readonly string[]): Promise<void> {
   // cgroup v2 kills the whole cgroup at once, a process forking meanwhile included; the loop below is for v1.
   for (const file of procsFiles) await writeFile(join(dirname(file), 'cgroup.kill'), '1').catch(() => undefined);
   for (let look = 0; ; look++) {
-    const pids = await pidsIn(procsFiles);
+    const pids = pidsIn(procsFiles);
     if (!pids.length || Date.now() > deadline) return;
     for (const pid of new Set(pids)) {
       try {

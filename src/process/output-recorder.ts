@@ -7,7 +7,7 @@ import { ByteTail, lastChars } from '../stream/byte-tail.js';
 import { LineSplitter } from '../stream/lines.js';
 import { OutputTiming } from './output-timing.js';
 import { OutputMeter } from '../stream/output-meter.js';
-import { capStoredOutput, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
+import { StoredOutputCap, STORED_OUTPUT_BYTES } from '../stream/stored-output-cap.js';
 import type { OutputStreamName, SpawnResult, SpawnSpec } from './spawn-spec.js';
 
 /** How often, at most, the last line printed is read from the tail and reported. */
@@ -71,25 +71,44 @@ export class OutputRecorder {
       return writeFile(path, '')
         .catch((error: NodeJS.ErrnoException) => this.fail(error, path))
         .finally(() => this.timing?.end());
-    const tap = tapStream((chunk) => {
-      this.combinedTail.push(chunk);
-      this.reportLastLine();
-      if (name === 'stderr') this.stderrTail.push(chunk);
-      else this.stdoutCapture?.push(chunk);
-      this.splitters[name].write(chunk);
-    });
+    // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
     const count = tapStream((chunk) => this.meter?.add(chunk.length));
     const file = createWriteStream(path);
     file.on('error', (error: NodeJS.ErrnoException) => this.fail(error, path));
-    // Raw bytes are counted before redaction, which may hold back part of an unfinished line.
-    const cap = capStoredOutput(name, this.spec.storedOutputBytes ?? STORED_OUTPUT_BYTES);
-    const stages = this.timing ? [cap, tapStream((chunk) => this.timing!.record(name, chunk.length))] : [cap];
-    return pipeline([source, count, createRedactingStream(this.spec.redactor), tap, ...stages, file])
+    return pipeline([source, count, createRedactingStream(this.spec.redactor), this.recordStage(name), file])
       .catch(() => undefined) // a pipe destroyed by the drain guard still leaves everything read so far
       .finally(() => {
         this.splitters[name].end();
         return this.timing?.end();
       });
+  }
+
+  /**
+   * The one stage after redaction: the tails and lines see each chunk whole, the file gets what the stored-output cap
+   * keeps (and its cut marker), and the timing what reached the file.
+   */
+  private recordStage(name: OutputStreamName): Transform {
+    const cap = new StoredOutputCap(name, this.spec.storedOutputBytes ?? STORED_OUTPUT_BYTES);
+    const stored = (piece: Buffer | undefined): Buffer | undefined => {
+      if (piece?.length) this.timing?.record(name, piece.length);
+      return piece;
+    };
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, callback) => {
+        this.observe(name, chunk);
+        callback(null, stored(cap.keep(chunk)));
+      },
+      flush: (callback) => callback(null, stored(cap.ending())),
+    });
+  }
+
+  /** A redacted chunk of `name` as the tails, the last line and the line splitter take it. */
+  private observe(name: OutputStreamName, chunk: Buffer): void {
+    this.combinedTail.push(chunk);
+    this.reportLastLine();
+    if (name === 'stderr') this.stderrTail.push(chunk);
+    else this.stdoutCapture?.push(chunk);
+    this.splitters[name].write(chunk);
   }
 
   /** Leaves both files empty, for a process that never ran. */

@@ -1,5 +1,3 @@
-import { Transform } from 'node:stream';
-
 const MIB = 1024 * 1024;
 /** The most of each output stream (stdout, stderr) an attempt's files keep: an agent printing without end fills no disk. */
 export const STORED_OUTPUT_BYTES = 100 * MIB;
@@ -14,19 +12,26 @@ export function cutMarker(stream: string, capBytes: number, droppedBytes: number
   return `\n[wave] ${stream} cut here: Wave stores at most ${capLabel(capBytes)} of each output stream per attempt; ${droppedBytes} more bytes were not stored\n`;
 }
 
-/** Passes the first `capBytes` bytes through, drops the rest and ends with the cut marker when it dropped any. */
-export function capStoredOutput(stream: string, capBytes: number): Transform {
-  let passed = 0;
-  let dropped = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      const room = Math.max(0, capBytes - passed);
-      passed += Math.min(room, chunk.length);
-      dropped += Math.max(0, chunk.length - room);
-      callback(null, room >= chunk.length ? chunk : chunk.subarray(0, room));
-    },
-    flush(callback) {
-      callback(null, dropped ? cutMarker(stream, capBytes, dropped) : undefined);
-    },
-  });
+/** A stream's bytes held to a cap: the first `capBytes` bytes are kept, the rest dropped and said by the cut marker. */
+export class StoredOutputCap {
+  private passed = 0;
+  private dropped = 0;
+
+  constructor(
+    private readonly stream: string,
+    private readonly capBytes: number,
+  ) {}
+
+  /** What of `chunk` is kept: all of it under the cap, its head at the cap, nothing past it. */
+  keep(chunk: Buffer): Buffer {
+    const room = Math.max(0, this.capBytes - this.passed);
+    this.passed += Math.min(room, chunk.length);
+    this.dropped += Math.max(0, chunk.length - room);
+    return room >= chunk.length ? chunk : chunk.subarray(0, room);
+  }
+
+  /** The cut marker that ends the stored stream once bytes were dropped; undefined when none were. */
+  ending(): Buffer | undefined {
+    return this.dropped ? Buffer.from(cutMarker(this.stream, this.capBytes, this.dropped)) : undefined;
+  }
 }

@@ -40,6 +40,19 @@ describe('the stored output of an attempt', () => {
     expect(await readFile(spec.stderrPath, 'utf8')).toBe('done\n');
   });
 
+  it("times what reached the file: a cut stream's last timing line is the stored size, its cut marker counted and the dropped bytes not", async () => {
+    const timingPath = join(dir, 'timed', 'output.timing');
+    const spec = printing('timed', 3000, { storedOutputBytes: 64 * 1024, timingPath });
+    await spawnInGroup(spec);
+    const stdoutLengths = (await readFile(timingPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .filter((line) => line.split(' ')[1] === 'stdout')
+      .map((line) => Number(line.split(' ')[2]));
+    expect(stdoutLengths.at(-1)).toBe((await stat(spec.stdoutPath)).size);
+    expect(stdoutLengths.at(-2)).toBe(64 * 1024);
+  });
+
   it('holds every attempt to the default cap of 100 MiB per stream', async () => {
     expect(STORED_OUTPUT_BYTES).toBe(100 * 1024 * 1024);
     const spec = printing('default', 1_100_000);

@@ -73,6 +73,8 @@ function countLines(patch: string): { added: number; removed: number } | undefin
  */
 export async function folderDiff(folder: string, before: FolderSnapshot, scratch: string, changes: FileChange[]): Promise<string> {
   const parts: string[] = [];
+  // The scratch folder exists once a file was copied into it, before the attempt or here.
+  let scratchMade = before.copied.size > 0;
   for (const change of changes) {
     const kept = change.change === 'added' || before.copied.has(change.path);
     const isFile = change.change === 'deleted' ? before.entries.get(change.path)?.kind === 'file' : (await lstat(join(folder, change.path))).isFile();
@@ -84,6 +86,7 @@ export async function folderDiff(folder: string, before: FolderSnapshot, scratch
     let right = '/dev/null';
     if (change.change !== 'deleted') {
       right = `b/${change.path}`;
+      scratchMade = true;
       await mkdir(dirname(join(scratch, right)), { recursive: true });
       await copyFile(join(folder, change.path), join(scratch, right));
     }
@@ -93,6 +96,6 @@ export async function folderDiff(folder: string, before: FolderSnapshot, scratch
     else change.binary = true;
     parts.push(`${result.stdout}\n`);
   }
-  await rm(scratch, { recursive: true, force: true });
+  if (scratchMade) await rm(scratch, { recursive: true, force: true });
   return parts.join('');
 }

@@ -31,9 +31,9 @@ type Measure = () => Promise<{ changes: FileChange[]; diff: (kept: FileChange[])
 /** Takes the workspace's before-state; the function returned measures what changed since. */
 async function startWatch(watch: ChangeWatch): Promise<Measure> {
   const scratch = join(watch.attemptDir, 'before');
-  await mkdir(scratch, { recursive: true });
   const { git } = watch;
   if (git) {
+    await mkdir(scratch, { recursive: true });
     const before = await snapshotWorktree(git, join(scratch, 'index'));
     return async () => {
       const after = await snapshotWorktree(git, join(scratch, 'index'));
@@ -51,6 +51,7 @@ async function startWatch(watch: ChangeWatch): Promise<Measure> {
       };
     };
   }
+  // A plain folder's scratch is made by the first copy into it: an empty workspace leaves none to make and remove.
   const before = await snapshotFolder(watch.workspace, scratch);
   return async () => {
     const changes = await folderChanges(watch.workspace, before);

@@ -65,8 +65,7 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     prepared = { path: git.workTree, kind: 'worktree', branch, git, readonlyMounts: [], created };
   } else {
     const path = join(runDir, stepId);
-    await removeTree(path);
-    await mkdir(path, { recursive: true });
+    await makeFreshFolder(path);
     prepared = { path, kind: 'directory', readonlyMounts: [], created: true };
   }
   if (spec.mount?.length) {
@@ -80,6 +79,14 @@ export async function prepareWorkspace(options: PrepareWorkspaceOptions): Promis
     });
   }
   return prepared;
+}
+
+/** Makes `path` an empty folder: one already there (an earlier drive of the run left it) is removed and made again. */
+async function makeFreshFolder(path: string): Promise<void> {
+  // mkdir names the first folder it made; nothing named means the path was there already.
+  if ((await mkdir(path, { recursive: true }).catch(() => undefined)) !== undefined) return;
+  await removeTree(path);
+  await mkdir(path, { recursive: true });
 }
 
 /** Removes a run's workspaces: its git worktrees (their branches are kept, holding the agents' commits) and folders. */
