@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIDELITIES } from './config/schema/pipeline-schema.js';
+import { FIDELITIES } from './config/schema/fidelity.js';
 import type { StreamEvent } from './adapters/types.js';
 import type { Failure } from './core/errors/failure.js';
 import { OUTCOME_TYPES } from './core/deliverables.js';

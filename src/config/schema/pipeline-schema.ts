@@ -10,8 +10,9 @@ import { EdgeSchema } from './graph-schema.js';
 export const CONTRACT_TYPES = ['json_schema', 'test_suite', 'non_empty_file', 'llm_judge', 'agent_review', 'test_diff', 'test_count_baseline'] as const;
 
 export const ON_FAILURE = ['fail', 'warn', 'continue', 'skip', 'retry', 'rework', 'rejected'] as const;
-export const FIDELITIES = ['full', 'compact', 'summary', 'fresh'] as const;
-export type Fidelity = (typeof FIDELITIES)[number];
+import { FIDELITIES } from './fidelity.js';
+
+export { FIDELITIES, type Fidelity } from './fidelity.js';
 
 /** A JSON Schema written inline: a mapping, or its JSON text. */
 const InlineJsonSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
