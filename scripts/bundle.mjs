@@ -46,19 +46,22 @@ const CLI_BUNDLE = {
   banner: { js: "const __waveBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 await build({ ...CLI_BUNDLE, entryPoints: ['dist/cli/main.js'], outfile: OUT });
+/** Every CLI bundle: each gets its code cache from the warm-up below. */
+const CLI_BUNDLES = [OUT];
+/** Bundles a CLI entry written here (text importing from dist/) as dist/bundle/<name>.cjs. */
+async function bundleEntry(name, contents) {
+  const outfile = `dist/bundle/${name}.cjs`;
+  await build({ ...CLI_BUNDLE, stdin: { contents, resolveDir: process.cwd(), sourcefile: `${name}-entry.js` }, outfile });
+  CLI_BUNDLES.push(outfile);
+}
 // The everyday verbs that read a project or a run also get a bundle each, holding that verb alone: bin/wave.cjs loads
 // it when the command line names the verb, so `wave status` reads and compiles a third of what `wave run` does.
 for (const verb of SOLO_VERBS) {
   const register = `register${verb[0].toUpperCase()}${verb.slice(1)}`;
-  await build({
-    ...CLI_BUNDLE,
-    stdin: {
-      contents: `import { startCli } from './dist/cli/start.js';\nimport { ${register} } from './dist/cli/commands/${verb}.js';\nstartCli({ verbs: { ${verb}: async () => ${register} } });\n`,
-      resolveDir: process.cwd(),
-      sourcefile: `${verb}-entry.js`,
-    },
-    outfile: `dist/bundle/verb-${verb}.cjs`,
-  });
+  await bundleEntry(
+    `verb-${verb}`,
+    `import { startCli } from './dist/cli/start.js';\nimport { ${register} } from './dist/cli/commands/${verb}.js';\nstartCli({ verbs: { ${verb}: async () => ${register} } });\n`,
+  );
 }
 // Completion (`wave completion`, and `wave complete` at each Tab) and a command line naming no verb (`wave --help`,
 // `wave -v`) get a bundle of their own too, holding no command: the commands' names, arguments and options are
@@ -67,15 +70,10 @@ const { buildProgram } = await import(resolve('dist/cli/program.js'));
 const { COMMANDS } = await import(resolve('dist/cli/commands/index.js'));
 const { commandTree } = await import(resolve('dist/cli/completion/command-tree.js'));
 const tree = commandTree(await buildProgram([], { verbs: COMMANDS.verbs }));
-await build({
-  ...CLI_BUNDLE,
-  stdin: {
-    contents: `import { startCli } from './dist/cli/start.js';\nimport { completionOfTree } from './dist/cli/commands/completion.js';\nstartCli({ verbs: {}, describingAll: async () => completionOfTree(${JSON.stringify(tree)}) });\n`,
-    resolveDir: process.cwd(),
-    sourcefile: 'completion-entry.js',
-  },
-  outfile: 'dist/bundle/described.cjs',
-});
+await bundleEntry(
+  'described',
+  `import { startCli } from './dist/cli/start.js';\nimport { completionOfTree } from './dist/cli/commands/completion.js';\nstartCli({ verbs: {}, describingAll: async () => completionOfTree(${JSON.stringify(tree)}) });\n`,
+);
 await bundleDockerode();
 await bundleOtlp();
 
@@ -136,6 +134,6 @@ try {
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
-for (const bundle of [OUT, 'dist/bundle/described.cjs', ...SOLO_VERBS.map((verb) => `dist/bundle/verb-${verb}.cjs`)]) {
+for (const bundle of CLI_BUNDLES) {
   if (!existsSync(`${bundle}.cache`)) throw new Error(`the warm-up wrote no ${bundle}.cache`);
 }
