@@ -55,7 +55,7 @@ export function traceRun(plan: Plan, store: RunStore, parts: RunTraceParts, env:
   if (parts.compiledJob) return { show: (event) => parts.show?.(event), close: async () => undefined, ...agents };
   // A resumed run's earlier drives are folded first, so its sessions and spans go on where they were.
   const hasChildren = Object.values(store.record.steps).some((step) => (step.children?.length ?? 0) > 0);
-  const earlier = hasChildren ? runTreeEvents(plan.runtime.runsRoot, runId) : readEventsFile(join(store.dir, EVENTS_FILE));
+  const earlier = hasChildren ? runTreeEvents(plan.runtime.runsRoot, runId) : store.readEvents();
   // One redactor for every event the trace folds: the ids, paths and names each event repeats are redacted once.
   const redacted = cachedValueRedactor(redactor);
   const trace = new LiveTrace({
